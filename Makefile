@@ -1,0 +1,33 @@
+# The two commands a fresh machine needs: `make run` and `make test`.
+# Each installs (npm ci) and builds what it needs itself.
+
+NPM_STAMP := node_modules/.package-lock.json
+STORE ?= memory://
+LISTEN ?= 127.0.0.1:8080
+
+.PHONY: install build run test bench lint clean
+
+install: $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: install
+	npx tsc -p tsconfig.build.json
+
+run: build
+	node dist/cmd/apiserver/main.js --listen $(LISTEN) --store $(STORE)
+
+test: build
+	npx jest --ci
+
+bench: build
+	node dist/bench/storage/main.js
+
+lint: install
+	npx tsc -p tsconfig.json --noEmit
+	npx eslint --max-warnings 0 .
+
+clean:
+	rm -rf dist coverage .jest-cache

@@ -1,0 +1,20 @@
+// ts-jest compiles our TypeScript; @kubernetes/client-node and its ESM-only
+// dependencies are compiled to CommonJS too, because jest on Node 20 cannot
+// require() an ES module (see ../shared/reference/toolchain.md §2).
+const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/pkg', '<rootDir>/cmd', '<rootDir>/controllers', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.tsx?$': ['ts-jest', {}],
+    '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true, module: 'commonjs',
+      target: 'ES2022', esModuleInterop: true, skipLibCheck: true } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,149 @@
+/**
+ * The one API error type (DESIGN.md §4.9). Every failure that reaches a client
+ * is a StatusError, rendered once, either as a Kubernetes `Status` or, for
+ * `Accept: application/problem+json`, as RFC 7807.
+ */
+
+/** The `reason` values of API.md §5. */
+export type StatusReason =
+  | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'MethodNotAllowed'
+  | 'AlreadyExists' | 'Conflict' | 'Gone' | 'Expired' | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType' | 'NotAcceptable' | 'Invalid' | 'TooManyRequests'
+  | 'InternalError' | 'ServiceUnavailable' | 'Timeout';
+
+/** One failing field of an `Invalid` error, e.g. `{field: 'spec.age', reason: 'FieldValueInvalid', message: …}`. */
+export interface StatusCause {
+  field?: string;
+  reason?: string;
+  message: string;
+}
+
+/** `details` of a Status: which object the error is about, and its causes. */
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** The Kubernetes `Status` object, as sent on the wire. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure' | 'Success';
+  message?: string;
+  reason?: StatusReason;
+  details?: StatusDetails;
+  code: number;
+}
+
+/** The resource an error is about, e.g. `{group: 'example.com', resource: 'persons', name: 'ada'}`. */
+export interface ErrorSubject {
+  group?: string;
+  /** The plural resource name; reported as `details.kind`, as Kubernetes does. */
+  resource?: string;
+  name?: string;
+}
+
+export class StatusError extends Error {
+  override readonly name = 'StatusError';
+
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details: StatusDetails = {},
+    /** Extra response headers, e.g. `Retry-After` or `WWW-Authenticate`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** The error as a Kubernetes `Status`. */
+  toStatus(): Status {
+    return {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: this.message, reason: this.reason, details: this.details, code: this.code,
+    };
+  }
+
+  /** The error as RFC 7807 problem details; `instance` is the request path. */
+  toProblem(instance: string): Record<string, unknown> {
+    const problem: Record<string, unknown> = {
+      type: `https://svc.run/problems/${this.reason}`,
+      title: this.reason,
+      status: this.code,
+      detail: this.message,
+      instance,
+    };
+    if (this.details.causes?.length) problem.causes = this.details.causes;
+    return problem;
+  }
+}
+
+/** `persons.example.com` for a group, `roles` for the core group: how messages name a resource. */
+export function qualifiedResource({ group, resource }: ErrorSubject): string {
+  return group ? `${resource}.${group}` : `${resource ?? ''}`;
+}
+
+const detailsOf = (s: ErrorSubject): StatusDetails => {
+  const d: StatusDetails = {};
+  if (s.name !== undefined) d.name = s.name;
+  if (s.group !== undefined) d.group = s.group;
+  if (s.resource !== undefined) d.kind = s.resource;
+  return d;
+};
+
+export const badRequest = (message: string, causes?: StatusCause[]) =>
+  new StatusError(400, 'BadRequest', message, causes ? { causes } : {});
+
+export const unauthorized = (message = 'Unauthorized', challenge = 'Basic realm="svc"') =>
+  new StatusError(401, 'Unauthorized', message, {}, { 'WWW-Authenticate': challenge });
+
+export const forbidden = (message: string, subject: ErrorSubject = {}) =>
+  new StatusError(403, 'Forbidden', message, detailsOf(subject));
+
+export const notFound = (subject: ErrorSubject) =>
+  new StatusError(404, 'NotFound', `${qualifiedResource(subject)} "${subject.name}" not found`, detailsOf(subject));
+
+/** A path no route serves. */
+export const routeNotFound = () =>
+  new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+
+export const methodNotAllowed = (method: string, path: string) =>
+  new StatusError(405, 'MethodNotAllowed', `the server does not allow ${method} on ${path}`);
+
+export const alreadyExists = (subject: ErrorSubject) =>
+  new StatusError(409, 'AlreadyExists', `${qualifiedResource(subject)} "${subject.name}" already exists`, detailsOf(subject));
+
+export const conflict = (subject: ErrorSubject, message: string, causes?: StatusCause[]) =>
+  new StatusError(409, 'Conflict', message, causes ? { ...detailsOf(subject), causes } : detailsOf(subject));
+
+export const expired = (message: string) => new StatusError(410, 'Expired', message);
+
+export const tooLarge = (limit: number) =>
+  new StatusError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limit} bytes`);
+
+export const unsupportedMediaType = (type: string, supported: string[]) =>
+  new StatusError(415, 'UnsupportedMediaType', `the media type "${type}" is not supported; use one of: ${supported.join(', ')}`);
+
+/** A validation failure: one cause per failing field, all of them. */
+export const invalid = (subject: ErrorSubject & { kind?: string }, causes: StatusCause[]) => {
+  const what = subject.kind ?? qualifiedResource(subject);
+  const summary = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ');
+  return new StatusError(422, 'Invalid', `${what} "${subject.name ?? ''}" is invalid: ${summary}`,
+    { ...detailsOf(subject), causes });
+};
+
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+
+export const serviceUnavailable = (message: string, retryAfterSeconds = 1) =>
+  new StatusError(503, 'ServiceUnavailable', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+
+/** Anything unexpected: the message is generic so that no internals leak. */
+export const internalError = () =>
+  new StatusError(500, 'InternalError', 'an internal error occurred; it has been logged');

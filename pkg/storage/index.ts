@@ -1,0 +1,7 @@
+/** The storage layer's public surface. Importing it registers both backends. */
+export * from './interface';
+export * from './indexes';
+export * from './query';
+export * from './watch';
+export * from './errors';
+export { openStorage, registerBackend } from './backends';

@@ -1,0 +1,60 @@
+import type { ApiObject } from '../api/object';
+
+/**
+ * What an index function returns for one object: one value, several values (a
+ * multi-valued index such as `spec.tags`), or nothing (the object is not in
+ * the index). Values are strings and sort as strings (byte order).
+ */
+export type IndexValue = string | string[] | Set<string> | undefined | null;
+
+/**
+ * A secondary index of a type, e.g.
+ * `{ name: 'spec.name', unique: true, indexFunc: (o) => (o.spec as any)?.name }`.
+ * Only indexed fields can be filtered on (`fieldSelector`) or sorted on.
+ */
+export interface IndexSpec {
+  /** Unique within the type; by convention the field path it indexes, e.g. `spec.tags`. */
+  name: string;
+  /** The direction a sort on this index takes when the query names none. Default `ASC`. */
+  order?: 'ASC' | 'DESC';
+  /** At most one object may hold each value. Default false. */
+  unique?: boolean;
+  /** Runs in the writing process on every stored state of an object. Must be pure. */
+  indexFunc: (object: ApiObject) => IndexValue;
+}
+
+/** The labels index holds one value per label, `<key>=<value>`, so that `key=` prefixes answer existence. */
+export const LABELS_INDEX = 'metadata.labels';
+export const NAME_INDEX = 'metadata.name';
+export const CREATION_INDEX = 'metadata.creationTimestamp';
+export const DELETION_INDEX = 'metadata.deletionTimestamp';
+
+/** The indexes every type has (DESIGN.md §4.6). */
+export const DEFAULT_INDEXES: readonly IndexSpec[] = Object.freeze([
+  { name: NAME_INDEX, unique: true, indexFunc: (o: ApiObject) => o.metadata.name },
+  {
+    name: LABELS_INDEX,
+    indexFunc: (o: ApiObject) => Object.entries(o.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`),
+  },
+  { name: CREATION_INDEX, indexFunc: (o: ApiObject) => o.metadata.creationTimestamp },
+  { name: DELETION_INDEX, indexFunc: (o: ApiObject) => o.metadata.deletionTimestamp },
+]);
+
+/** Normalises an index function's result to a sorted, de-duplicated array. */
+export function indexValues(spec: IndexSpec, object: ApiObject): string[] {
+  const raw = spec.indexFunc(object);
+  if (raw === undefined || raw === null) return [];
+  const list = typeof raw === 'string' ? [raw] : [...raw];
+  return [...new Set(list.filter((v): v is string => typeof v === 'string'))].sort();
+}
+
+/** The type's full index list: the defaults, then the type's own (a type's spec may not reuse a default's name). */
+export function withDefaultIndexes(indexes: IndexSpec[]): IndexSpec[] {
+  const names = new Set<string>();
+  const all = [...DEFAULT_INDEXES, ...indexes];
+  for (const spec of all) {
+    if (names.has(spec.name)) throw new Error(`index "${spec.name}" is declared twice`);
+    names.add(spec.name);
+  }
+  return all;
+}

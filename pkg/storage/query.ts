@@ -1,0 +1,70 @@
+import type { ApiObject } from '../api/object';
+
+/**
+ * One parsed label requirement (API.md §4):
+ * `key=v`/`key==v` → `{op:'in', values:[v]}`, `key!=v` → `{op:'notin', values:[v]}`,
+ * `key in (a,b)`, `key notin (a,b)`, `key` → `exists`, `!key` → `!exists`.
+ * `notin` matches objects that lack the label.
+ */
+export interface LabelRequirement {
+  key: string;
+  op: 'in' | 'notin' | 'exists' | '!exists';
+  /** Empty for `exists` and `!exists`. */
+  values: string[];
+}
+
+/**
+ * One parsed field requirement on an index (API.md §4):
+ * `f=v`/`f==v` → `{op:'in', values:[v]}`, `f=(a,b)` → `{op:'in', values:[a,b]}`,
+ * `f!=v` → `{op:'notin', values:[v]}`. `notin` matches objects with no value.
+ * For a multi-valued index, `in` matches when any of the object's values is listed,
+ * `notin` when none is.
+ */
+export interface FieldRequirement {
+  /** An index name, e.g. `spec.tags` or `metadata.name`. */
+  field: string;
+  op: 'in' | 'notin';
+  values: string[];
+}
+
+/**
+ * One sort key. Objects with no value for the index sort after every object
+ * that has one, in either direction. A multi-valued index sorts by the
+ * object's smallest value ascending and its largest value descending.
+ */
+export interface SortKey {
+  index: string;
+  direction: 'asc' | 'desc';
+}
+
+/** What `Storage.list` is asked. Everything is optional and ANDed. */
+export interface ListOptions {
+  labelSelector?: LabelRequirement[];
+  fieldSelector?: FieldRequirement[];
+  /**
+   * Sort keys in priority order; `metadata.name` ascending is always the last
+   * tie-breaker. Default: `metadata.creationTimestamp` desc, then `metadata.name` asc.
+   */
+  sort?: SortKey[];
+  /** Matching objects to skip before the page (page/size paging: `(page-1)*size`). Default 0. */
+  offset?: number;
+  /** At most this many items. Default: all. */
+  limit?: number;
+  /**
+   * A token from a previous `ListResult.continue`: resumes after that page.
+   * The other options must be the same as in the call that returned it.
+   * When set, `offset` is ignored.
+   */
+  continue?: string;
+}
+
+/** What `Storage.list` answers. */
+export interface ListResult {
+  items: ApiObject[];
+  /** How many objects match, across all pages. */
+  total: number;
+  /** The type's revision the list was read at: watch from it to see every later change. */
+  revision: string;
+  /** Set when `limit` cut the result and more items follow: pass it as `ListOptions.continue`. */
+  continue?: string;
+}
