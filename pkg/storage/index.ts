@@ -5,3 +5,5 @@ export * from './query';
 export * from './watch';
 export * from './errors';
 export { openStorage, registerBackend } from './backends';
+export { MemoryStorage } from './memory';
+export { RedisStorage } from './redis';

@@ -11,6 +11,13 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface WatchEvent {
   type: WatchEventType;
   object: ApiObject;
+  /**
+   * For MODIFIED: the object's index values before the change (index name →
+   * sorted values, as `indexValues` computes them; labels are in the
+   * `metadata.labels` index as `key=value`). Lets a watch with selectors tell
+   * an object that stopped matching (sent as DELETED) from one that never did.
+   */
+  previousIndexValues?: Record<string, string[]>;
 }
 
 /**

@@ -1,0 +1,76 @@
+import { openStorage } from '../storage';
+import type { Storage } from '../storage/interface';
+import { SchemeManager } from '../registry/scheme';
+import { MODEL_KIND, modelHooks } from '../registry/models/model-kind';
+import { ModelSync } from '../registry/models/model-sync';
+import { alwaysAllow, type Authorizer } from '../auth/authorizer';
+import type { Logger } from '../util/log';
+import { ApiServer } from './server';
+import type { HandlerSettings } from './handlers/deps';
+
+/** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
+export interface ApiServerConfig {
+  /** `host:port`; port 0 picks a free one. */
+  listen: string;
+  store: string;
+  authorizationMode: 'AlwaysAllow' | 'RBAC';
+  maxBodyBytes: number;
+  watchTimeoutSeconds: number;
+  watchRetention: number;
+}
+
+/** A running apiserver: its bound address and how to drain it. */
+export interface RunningApiServer {
+  url: string;
+  port: number;
+  server: ApiServer;
+  schemes: SchemeManager;
+  storage: Storage;
+  /** Drains requests, ends watches, stops following Models, closes storage. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens storage, registers the platform kinds, serves the stored Models and
+ * starts listening. The one function `main.ts` and the tests call.
+ */
+export async function startApiServer(config: ApiServerConfig, log: Logger): Promise<RunningApiServer> {
+  const storage = await openStorage(config.store, { watchRetention: config.watchRetention });
+  const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
+  await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
+  const models = new ModelSync(storage, schemes, log.child({ component: 'models' }));
+  await models.start();
+  const settings: Partial<HandlerSettings> = {
+    maxBodyBytes: config.maxBodyBytes, watchTimeoutMs: config.watchTimeoutSeconds * 1000,
+  };
+  const server = new ApiServer({ storage, schemes, authenticators: [], authorizer: authorizerFor(config), log, settings });
+  const [host, port] = splitHostPort(config.listen);
+  const bound = await server.listen(port, host);
+  log.info({ listen: `${host}:${bound}`, store: redact(config.store) }, 'apiserver listening');
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, server, schemes, storage,
+    stop: async () => {
+      models.stop();
+      await server.shutdown();
+      await storage.close();
+    },
+  };
+}
+
+function authorizerFor(config: ApiServerConfig): Authorizer {
+  if (config.authorizationMode === 'AlwaysAllow') return alwaysAllow;
+  throw new Error('--authorization-mode=RBAC is not available yet; use AlwaysAllow');
+}
+
+/** `127.0.0.1:8080` → ['127.0.0.1', 8080]; `[::1]:80` → ['::1', 80]. */
+export function splitHostPort(listen: string): [string, number] {
+  const at = listen.lastIndexOf(':');
+  const port = Number(listen.slice(at + 1));
+  if (at < 0 || listen.slice(at + 1) === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--listen must be HOST:PORT, got "${listen}"`);
+  }
+  return [listen.slice(0, at).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port];
+}
+
+/** A storage URL without its password, for logs. */
+const redact = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');

@@ -1,0 +1,66 @@
+import type { IncomingMessage } from 'node:http';
+import yaml from 'js-yaml';
+import { badRequest, tooLarge, unsupportedMediaType } from '../api/errors';
+
+/** Media types a create or update body may have. */
+export const BODY_TYPES = ['application/json', 'application/yaml'];
+
+/**
+ * Reads the whole body, refusing more than `limit` bytes with 413 — from the
+ * `Content-Length` header before reading, or as soon as the stream passes it.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
+export const mediaType = (header: string | undefined): string =>
+  (header ?? '').split(';')[0].trim().toLowerCase();
+
+/** Whether a media type is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`, `application/apply-patch+yaml`). */
+export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);
+
+/**
+ * Decodes a body as JSON or YAML. An absent Content-Type is read as JSON (as
+ * curl sends none by default); anything else is 415. Malformed input is 400
+ * with the parser's message; an empty body is 400.
+ */
+export function decodeBody(raw: Buffer, contentType: string | undefined, accepted = BODY_TYPES): unknown {
+  const type = mediaType(contentType);
+  const yamlOk = isYaml(type) && accepted.some(isYaml);
+  if (type !== '' && !accepted.includes(type) && !yamlOk) throw unsupportedMediaType(type, accepted);
+  const text = raw.toString('utf8');
+  if (text.trim() === '') throw badRequest('the request body is empty');
+  if (isYaml(type)) return parseYaml(text);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function parseYaml(text: string): unknown {
+  try {
+    const docs = yaml.loadAll(text, undefined, { schema: yaml.CORE_SCHEMA }).filter((d) => d !== null && d !== undefined);
+    if (docs.length !== 1) throw badRequest(`the request body must hold one YAML document, not ${docs.length}`);
+    return docs[0];
+  } catch (err) {
+    if ((err as { code?: number }).code === 400) throw err;
+    throw badRequest(`the request body is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+}

@@ -1,0 +1,57 @@
+import type { WebSocket } from 'ws';
+import type { RequestContext } from '../context';
+import type { ResourceStore } from '../../registry/resource-store';
+import { badRequest } from '../../api/errors';
+import { NAME_INDEX, withDefaultIndexes } from '../../storage/indexes';
+import { parseListParams } from '../list-params';
+import { Selection } from '../watch/selection';
+import { runWatch, type WatchRequest } from '../watch/stream';
+import { httpSink } from '../watch/http-sink';
+import { websocketSink } from '../watch/websocket-sink';
+import type { HandlerSettings } from './deps';
+
+/**
+ * Builds a watch from the query (API.md §6): selectors, `resourceVersion`,
+ * `timeoutSeconds` (capped by the server's watch timeout),
+ * `allowWatchBookmarks`. On an object's path, only that object is watched.
+ */
+export function watchRequest(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): WatchRequest {
+  const params = parseListParams(ctx.url.searchParams);
+  const fields = [...(params.list.fieldSelector ?? [])];
+  if (ctx.info.name) fields.push({ field: NAME_INDEX, op: 'in', values: [ctx.info.name] });
+  const rv = params.resourceVersion;
+  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
+    throw badRequest(`invalid resourceVersion "${rv}": a watch resumes from a resourceVersion this server returned`);
+  }
+  const timeoutMs = params.timeoutSeconds !== undefined && params.timeoutSeconds > 0
+    ? Math.min(params.timeoutSeconds * 1000, settings.watchTimeoutMs) : settings.watchTimeoutMs;
+  const labels = params.list.labelSelector ?? [];
+  return {
+    store,
+    selection: new Selection(withDefaultIndexes(store.model.indexes ?? []), labels, fields),
+    listOptions: { labelSelector: labels, fieldSelector: fields },
+    resourceVersion: rv === '' ? undefined : rv,
+    bookmarks: params.allowWatchBookmarks,
+    bookmarkIntervalMs: settings.bookmarkIntervalMs,
+    timeoutMs,
+    maxBacklogBytes: settings.watchMaxBacklogBytes,
+    log: ctx.log,
+  };
+}
+
+/** GET …?watch=true: a chunked HTTP stream of events, one JSON object per line. */
+export async function handleWatch(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
+  const request = watchRequest(ctx, store, settings);
+  await runWatch(request, httpSink(ctx.res), ctx.signal);
+}
+
+/** A WebSocket upgrade on a collection or object path: the same events, one per text message. */
+export async function handleWebSocketWatch(
+  ctx: RequestContext, store: ResourceStore, settings: HandlerSettings, ws: WebSocket,
+): Promise<void> {
+  const request = watchRequest(ctx, store, settings);
+  const abort = new AbortController();
+  ws.on('close', () => abort.abort());
+  ctx.signal.addEventListener('abort', () => abort.abort());
+  await runWatch(request, websocketSink(ws), abort.signal);
+}

@@ -1,0 +1,82 @@
+import type { RequestContext } from './context';
+import type { Storage } from '../storage/interface';
+import type { SchemeManager } from '../registry/scheme';
+import { methodNotAllowed, routeNotFound } from '../api/errors';
+import { CORE_VERSION, type Discovery } from './discovery';
+import type { OpenApi } from './openapi';
+import type { ApiMetrics } from './metrics';
+import { sendJson } from './respond';
+import { versionInfo } from './version';
+
+/** What the non-resource endpoints read. */
+export interface NonResourceDeps {
+  storage: Storage;
+  schemes: SchemeManager;
+  discovery: Discovery;
+  openapi: OpenApi;
+  metrics: ApiMetrics;
+  /** True once the server is draining: `/readyz` answers 503 so that load balancers move on. */
+  draining: () => boolean;
+}
+
+function sendText(ctx: RequestContext, code: number, text: string): void {
+  ctx.res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+  ctx.res.end(text);
+}
+
+/**
+ * Health, metrics, version, discovery and OpenAPI (API.md §1). Returns false
+ * when the path is none of them.
+ */
+export async function serveNonResource(ctx: RequestContext, deps: NonResourceDeps): Promise<boolean> {
+  const path = ctx.info.path.replace(/\/+$/, '') || '/';
+  const method = ctx.req.method ?? 'GET';
+  const json = (body: unknown) => {
+    if (body === undefined) throw routeNotFound();
+    sendJson(ctx.res, 200, body);
+  };
+  const handler = route(path, ctx, deps, json);
+  if (!handler) return false;
+  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, path);
+  await handler();
+  return true;
+}
+
+function route(
+  path: string, ctx: RequestContext, deps: NonResourceDeps, json: (body: unknown) => void,
+): (() => void | Promise<void>) | undefined {
+  const parts = path.split('/').filter(Boolean);
+  switch (path) {
+    case '/healthz':
+    case '/livez': return () => sendText(ctx, 200, 'ok');
+    case '/readyz': return () => readyz(ctx, deps);
+    case '/metrics': return async () => {
+      const text = await deps.metrics.registry.metrics();
+      ctx.res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+      ctx.res.end(text);
+    };
+    case '/version': return () => json(versionInfo());
+    case '/api': return () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''));
+    case '/apis': return () => json(deps.discovery.groupList());
+    case '/openapi/v3': return () => json(deps.openapi.index());
+  }
+  if (parts[0] === 'openapi' && parts[1] === 'v3') return () => json(deps.openapi.document(parts.slice(2).join('/')));
+  if (parts[0] === 'api' && parts.length === 2) {
+    return () => json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : undefined);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    // kubectl looks for non-v1 core versions under /apis (API.md §10).
+    return () => json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : deps.discovery.group(parts[1]));
+  }
+  if (parts[0] === 'apis' && parts.length === 3) return () => json(deps.discovery.resources(parts[1], parts[2]));
+  return undefined;
+}
+
+async function readyz(ctx: RequestContext, deps: NonResourceDeps): Promise<void> {
+  const problems: string[] = [];
+  if (deps.draining()) problems.push('shutting down');
+  if (!(await deps.storage.ping().catch(() => false))) problems.push('storage unreachable');
+  const building = deps.schemes.all().filter((r) => !deps.schemes.isReady(r)).map((r) => r.store.type);
+  if (building.length) problems.push(`indexes being built: ${building.join(', ')}`);
+  sendText(ctx, problems.length ? 503 : 200, problems.length ? problems.join('\n') : 'ok');
+}

@@ -1,0 +1,182 @@
+import { badRequest, type StatusCause } from '../../api/errors';
+import { arrayIndex, parsePointer, pointerFieldPath } from './json-pointer';
+import { hasOwn, setOwn } from './own';
+
+/** One RFC 6902 operation, checked: every member its `op` needs is there. */
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
+const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
+
+/**
+ * Checks a decoded JSON patch document: an array of operations, each with a
+ * known `op`, a `path` (and `from` for move/copy) that is a JSON pointer, and a
+ * `value` member for add/replace/test (`null` is a value). Members an operation
+ * does not use are ignored, as RFC 6902 says.
+ *
+ * @throws StatusError 400 naming the first malformed operation by its index
+ */
+export function decodeJsonPatch(document: unknown): JsonPatchOperation[] {
+  if (!Array.isArray(document)) throw badRequest('a JSON patch must be an array of operations');
+  return document.map((raw, i): JsonPatchOperation => {
+    const bad = (why: string) => badRequest(`JSON patch operation ${i} is malformed: ${why}`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('it must be an object');
+    const operation = raw as Record<string, unknown>;
+    const { op, path, from } = operation;
+    if (typeof op !== 'string' || !OPS.includes(op)) throw bad(`"op" must be one of ${OPS.join(', ')}`);
+    if (typeof path !== 'string') throw bad('"path" must be a string');
+    parsePointer(path);
+    if (op === 'move' || op === 'copy') {
+      if (typeof from !== 'string') throw bad(`"from" must be a string for ${op}`);
+      parsePointer(from, 'from');
+      return { op, from, path };
+    }
+    if (op === 'remove') return { op, path };
+    if (!hasOwn(operation, 'value')) throw bad(`"value" is required for ${op}`);
+    return { op: op as 'add' | 'replace' | 'test', path, value: operation.value };
+  });
+}
+
+/**
+ * A failed operation: the 422 cause names the operation's index and pointer,
+ * and its field is where in the object it failed (`spec.tags[5]`).
+ */
+export class JsonPatchFailure extends Error {
+  override readonly name = 'JsonPatchFailure';
+
+  constructor(readonly statusCause: StatusCause) {
+    super(statusCause.message);
+  }
+}
+
+/**
+ * Applies RFC 6902 operations in order, all or nothing: add, remove, replace,
+ * move, copy, test; `-` appends to an array; a path `""` is the whole document.
+ * Returns the patched document; `document` itself is not changed.
+ *
+ * @throws JsonPatchFailure when a path does not exist, an index is out of range,
+ *   a `test` finds another value, or a move would put a value inside itself
+ * @example applyJsonPatch({a: [1]}, [{op: 'add', path: '/a/-', value: 2}]) → {a: [1, 2]}
+ */
+export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[]): unknown {
+  let doc = structuredClone(document);
+  operations.forEach((operation, index) => {
+    doc = applyOne(doc, operation, index);
+  });
+  return doc;
+}
+
+function applyOne(doc: unknown, operation: JsonPatchOperation, index: number): unknown {
+  const path = parsePointer(operation.path);
+  const fail = (at: string[], why: string): never => {
+    const field = pointerFieldPath(at);
+    throw new JsonPatchFailure({
+      ...(field === '' ? {} : { field }),
+      reason: 'FieldValueInvalid',
+      message: `JSON patch operation ${index} (${operation.op} "${operation.path}"): ${why}`,
+    });
+  };
+  switch (operation.op) {
+    case 'add': return add(doc, path, structuredClone(operation.value), fail);
+    case 'remove': return remove(doc, path, fail).doc;
+    case 'replace': return replace(doc, path, structuredClone(operation.value), fail);
+    case 'test': {
+      if (!jsonEqual(get(doc, path, fail), operation.value)) fail(path, 'the value there is not the one the test expects');
+      return doc;
+    }
+    case 'copy': return add(doc, path, structuredClone(get(doc, parsePointer(operation.from), fail)), fail);
+    case 'move': {
+      const from = parsePointer(operation.from);
+      if (from.length === path.length && from.every((t, i) => t === path[i])) {
+        get(doc, from, fail);
+        return doc;
+      }
+      const inside = from.length < path.length && from.every((t, i) => t === path[i]);
+      if (inside) fail(path, `"${operation.from}" cannot be moved into itself`);
+      const removed = remove(doc, from, fail);
+      return add(removed.doc, path, removed.value, fail);
+    }
+  }
+}
+
+type Fail = (at: string[], why: string) => never;
+
+/** The value at `path`. */
+function get(doc: unknown, path: string[], fail: Fail): unknown {
+  let current = doc;
+  path.forEach((token, i) => {
+    current = child(current, token, path.slice(0, i + 1), fail);
+  });
+  return current;
+}
+
+function child(container: unknown, token: string, at: string[], fail: Fail): unknown {
+  if (Array.isArray(container)) {
+    const index = arrayIndex(token);
+    if (index === undefined || index === '-' || index >= container.length) fail(at, 'the path does not exist');
+    return container[index as number];
+  }
+  if (typeof container === 'object' && container !== null && hasOwn(container, token)) {
+    return (container as Record<string, unknown>)[token];
+  }
+  return fail(at, 'the path does not exist');
+}
+
+/** The container a path's last token is in; the path must not be empty. */
+function parentOf(doc: unknown, path: string[], fail: Fail): unknown {
+  const parent = get(doc, path.slice(0, -1), fail);
+  if (typeof parent !== 'object' || parent === null) fail(path.slice(0, -1), 'the value there is neither an object nor an array');
+  return parent;
+}
+
+/** RFC 6902 `add`: sets a member, inserts into an array, or replaces the whole document. */
+function add(doc: unknown, path: string[], value: unknown, fail: Fail): unknown {
+  if (path.length === 0) return value;
+  const parent = parentOf(doc, path, fail);
+  const token = path[path.length - 1];
+  if (Array.isArray(parent)) {
+    const index = arrayIndex(token);
+    if (index === undefined) fail(path, `"${token}" is not an array index`);
+    if (index === '-') parent.push(value);
+    else if ((index as number) > parent.length) fail(path, `index ${index} is out of range (the array has ${parent.length} elements)`);
+    else parent.splice(index as number, 0, value);
+  } else {
+    setOwn(parent as Record<string, unknown>, token, value);
+  }
+  return doc;
+}
+
+/** RFC 6902 `replace`: the value at `path`, which must exist, becomes `value`. */
+function replace(doc: unknown, path: string[], value: unknown, fail: Fail): unknown {
+  if (path.length === 0) return value;
+  get(doc, path, fail);
+  const parent = parentOf(doc, path, fail);
+  const token = path[path.length - 1];
+  if (Array.isArray(parent)) parent[Number(token)] = value;
+  else setOwn(parent as Record<string, unknown>, token, value);
+  return doc;
+}
+
+/** RFC 6902 `remove`: the document without the value at `path`, and that value. */
+function remove(doc: unknown, path: string[], fail: Fail): { doc: unknown; value: unknown } {
+  if (path.length === 0) return fail(path, 'the whole document cannot be removed');
+  const value = get(doc, path, fail);
+  const parent = parentOf(doc, path, fail);
+  const token = path[path.length - 1];
+  if (Array.isArray(parent)) parent.splice(Number(token), 1);
+  else delete (parent as Record<string, unknown>)[token];
+  return { doc, value };
+}
+
+/** JSON equality (RFC 6902 §4.6): same types, numbers by value, objects with the same members in any order, arrays in order. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length
+    && keys.every((k) => hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { internalError, StatusError } from '../api/errors';
+import type { Logger } from '../util/log';
+
+/** Sends a JSON body with its status code; `warnings` become Kubernetes `Warning: 299` headers. */
+export function sendJson(
+  res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}, warnings: string[] = [],
+): void {
+  const payload = JSON.stringify(body);
+  const head: Record<string, string | string[]> = {
+    'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)), ...headers,
+  };
+  if (warnings.length) head.Warning = warnings.map(warningHeader);
+  res.writeHead(code, head);
+  res.end(payload);
+}
+
+/** `299 - "<text>"`, the form kubectl and client-node print. */
+export const warningHeader = (text: string): string => `299 - ${JSON.stringify(text)}`;
+
+/**
+ * Renders any error, once: a StatusError as a Kubernetes `Status` (or RFC 7807
+ * when the client accepts `application/problem+json`); anything else is
+ * logged with its stack and answered with a generic 500 that leaks nothing.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Logger): void {
+  const error = err instanceof StatusError ? err : internalError();
+  if (!(err instanceof StatusError)) log.error({ err }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const wantsProblem = (req.headers.accept ?? '').includes('application/problem+json');
+  const body = wantsProblem ? error.toProblem((req.url ?? '/').split('?')[0]) : error.toStatus();
+  const payload = JSON.stringify(body);
+  res.writeHead(error.code, {
+    'Content-Type': wantsProblem ? 'application/problem+json' : 'application/json',
+    'Content-Length': String(Buffer.byteLength(payload)),
+    ...error.headers,
+  });
+  res.end(payload);
+}

@@ -1,0 +1,208 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { WebSocketServer } from 'ws';
+import { forbidden, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import { authenticateRequest, type Authenticator } from '../auth/authenticator';
+import type { Authorizer } from '../auth/authorizer';
+import type { UserInfo } from '../auth/user';
+import type { Storage } from '../storage/interface';
+import type { SchemeManager } from '../registry/scheme';
+import type { Logger } from '../util/log';
+import type { RequestContext } from './context';
+import { parseRequestInfo, type RequestInfo } from './request-info';
+import { Discovery } from './discovery';
+import { OpenApi } from './openapi';
+import { ApiMetrics } from './metrics';
+import { sendError } from './respond';
+import { serveNonResource } from './non-resource';
+import { modelFor, serveResource } from './resource-handler';
+import { handleWebSocketWatch, watchRequest } from './handlers/watch';
+import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
+
+/** What the apiserver is built from; `cmd/apiserver` wires it. */
+export interface ApiServerDeps {
+  storage: Storage;
+  schemes: SchemeManager;
+  authenticators: Authenticator[];
+  authorizer: Authorizer;
+  log: Logger;
+  settings?: Partial<HandlerSettings>;
+}
+
+/**
+ * The HTTP and WebSocket front of the apiserver. Every request goes through
+ * one pipeline: request id → request info → authentication → authorisation
+ * → non-resource endpoint or resource handler; every error is rendered once.
+ */
+export class ApiServer {
+  readonly server: Server;
+  readonly metrics = new ApiMetrics();
+  private readonly settings: HandlerSettings;
+  private readonly discovery: Discovery;
+  private readonly openapi: OpenApi;
+  private readonly wss = new WebSocketServer({ noServer: true });
+  /** One per open request; aborted on shutdown so that watches end cleanly. */
+  private readonly inflight = new Set<AbortController>();
+  private draining = false;
+
+  constructor(private readonly deps: ApiServerDeps) {
+    this.settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+    this.discovery = new Discovery(deps.schemes);
+    this.openapi = new OpenApi(deps.schemes);
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectMalformed(err, socket));
+  }
+
+  /** Starts listening; resolves with the bound port. */
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  /** Drains: refuses new connections, ends watches cleanly, waits for in-flight requests. */
+  async shutdown(): Promise<void> {
+    this.draining = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const request of this.inflight) request.abort();
+    this.server.closeIdleConnections();
+    for (const ws of this.wss.clients) ws.close(1001, 'server shutting down');
+    await closed;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const ctx = this.context(req, res);
+    try {
+      ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+      await this.admit(ctx);
+      await this.route(ctx);
+    } catch (err) {
+      sendError(req, res, err, ctx.log);
+    } finally {
+      this.observe(ctx, started);
+    }
+  }
+
+  private context(req: IncomingMessage, res: ServerResponse): RequestContext {
+    const id = headerValue(req.headers['x-request-id']) ?? randomUUID();
+    res.setHeader('X-Request-Id', id);
+    const abort = new AbortController();
+    this.inflight.add(abort);
+    res.on('close', () => {
+      abort.abort();
+      this.inflight.delete(abort);
+    });
+    return {
+      id, req, res, url: new URL(req.url ?? '/', 'http://localhost'),
+      info: { isResourceRequest: false, path: '/', verb: 'get', apiPrefix: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', parts: [] },
+      user: { name: 'anonymous', groups: ['anonymous'] }, log: this.deps.log.child({ reqId: id }), signal: abort.signal,
+    };
+  }
+
+  /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (API.md §9). */
+  private async admit(ctx: RequestContext): Promise<void> {
+    ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
+    const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
+    if (decision === 'Allow') return;
+    ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
+    if (ctx.user.name === 'anonymous') throw unauthorized();
+    throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
+      group: ctx.info.apiGroup, resource: ctx.info.resource, name: ctx.info.name || undefined,
+    });
+  }
+
+  private async route(ctx: RequestContext): Promise<void> {
+    if (!ctx.info.isResourceRequest) {
+      const served = await serveNonResource(ctx, {
+        storage: this.deps.storage, schemes: this.deps.schemes, discovery: this.discovery,
+        openapi: this.openapi, metrics: this.metrics, draining: () => this.draining,
+      });
+      if (!served) throw routeNotFound();
+      return;
+    }
+    if (ctx.info.verb === 'watch') {
+      const labels = { group: ctx.info.apiGroup, resource: ctx.info.resource };
+      this.metrics.watchers.inc(labels);
+      try {
+        await serveResource(ctx, this.deps.schemes, this.settings);
+      } finally {
+        this.metrics.watchers.dec(labels);
+      }
+      return;
+    }
+    await serveResource(ctx, this.deps.schemes, this.settings);
+  }
+
+  /** A WebSocket upgrade is a watch on a collection or an object path (API.md §6). */
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const res = fakeResponseFor(socket);
+    const ctx = this.context(req, res);
+    socket.on('close', () => res.emit('close'));
+    try {
+      ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/', { isWebSocket: true });
+      if (!ctx.info.isResourceRequest || ctx.info.verb !== 'watch' || ctx.info.subresource) throw routeNotFound();
+      await this.admit(ctx);
+      const { store } = modelFor(ctx, this.deps.schemes);
+      watchRequest(ctx, store, this.settings);
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        void handleWebSocketWatch(ctx, store, this.settings, ws).catch((err) => ctx.log.error({ err }, 'websocket watch failed'));
+      });
+    } catch (err) {
+      writeUpgradeError(socket, err, ctx);
+    }
+  }
+
+  private observe(ctx: RequestContext, started: bigint): void {
+    const labels = { verb: ctx.info.verb, group: ctx.info.apiGroup, resource: ctx.info.resource };
+    this.metrics.requests.inc({ ...labels, code: String(ctx.res.statusCode) });
+    if (ctx.info.verb !== 'watch') this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
+    ctx.log.debug({ method: ctx.req.method, path: ctx.info.path, code: ctx.res.statusCode }, 'request');
+  }
+}
+
+/** Kubernetes' wording: `User "alice" cannot get resource "persons" in API group "example.com" at the cluster scope`. */
+function forbiddenMessage(user: UserInfo, info: RequestInfo): string {
+  if (!info.isResourceRequest) return `User "${user.name}" cannot ${info.verb} path "${info.path}"`;
+  const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+  const what = info.name ? `${info.resource}${info.apiGroup ? `.${info.apiGroup}` : ''} "${info.name}" is forbidden: ` : '';
+  return `${what}User "${user.name}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}" at the cluster scope`;
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** Before the upgrade completes, errors go out as a plain HTTP response on the socket. */
+function writeUpgradeError(socket: Duplex, err: unknown, ctx?: RequestContext): void {
+  const error = err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'an internal error occurred');
+  if (!(err instanceof StatusError)) ctx?.log.error({ err }, 'websocket upgrade failed');
+  const body = JSON.stringify(error.toStatus());
+  const headers = Object.entries(error.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${error.code} ${error.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Requests Node cannot parse (an oversized head, a malformed request line)
+ * still get a Status, never a silently closed socket.
+ */
+function rejectMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) return;
+  const error = err.code === 'HPE_HEADER_OVERFLOW'
+    ? new StatusError(431, 'BadRequest', 'the request line and headers are larger than the server accepts')
+    : new StatusError(400, 'BadRequest', 'the request could not be parsed');
+  writeUpgradeError(socket, error);
+}
+
+/** Stands in for a response during an upgrade, so that the context's close handling works the same. */
+function fakeResponseFor(socket: Duplex): ServerResponse {
+  const res = new EventEmitter() as unknown as ServerResponse;
+  Object.assign(res, { statusCode: 101, setHeader: () => res, headersSent: false, socket });
+  return res;
+}

@@ -1,0 +1,249 @@
+import type { ApiObject } from '../api/object';
+import { badRequest, invalid, type ErrorSubject } from '../api/errors';
+import type { Preconditions, Storage, WriteOptions } from '../storage/interface';
+import type { ListOptions, ListResult } from '../storage/query';
+import type { Watcher } from '../storage/watch';
+import { isStorageError, staleConflict } from '../storage/errors';
+import { clone, timestamp } from '../storage/objects';
+import { storageTypeOf, type Model } from './model';
+import { objectFromBody, preconditionsFromBody, withoutServerFields } from './object-input';
+import { interpretStorageError } from './storage-errors';
+import type { ObjectChecks } from './object-checks';
+
+/** How a write treats fields the schema does not declare (`?fieldValidation=`). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** Options of every write request. */
+export interface RequestOptions {
+  dryRun?: boolean;
+  fieldValidation?: FieldValidation;
+}
+
+/** A written object and the warnings to send with it (`Warning` headers). */
+export interface WriteResult {
+  object: ApiObject;
+  warnings: string[];
+}
+
+/** What a DELETE did: marked the object (it stays), or removed it (API.md §7). */
+export interface DeleteResult {
+  removed: boolean;
+  object: ApiObject;
+}
+
+/** Platform kinds' extra steps, e.g. hashing a password before it is stored. */
+export interface StoreHooks {
+  beforeCreate?(object: ApiObject): ApiObject | Promise<ApiObject>;
+  beforeUpdate?(next: ApiObject, current: ApiObject): ApiObject | Promise<ApiObject>;
+  /** Strips what no response may carry, e.g. a password hash. */
+  present?(object: ApiObject): ApiObject;
+}
+
+/**
+ * The generic resource store of one model: the semantics of API.md §3 and §7
+ * above storage (like Kubernetes' registry Store). Storage errors become API
+ * errors here and nowhere else.
+ */
+export class ResourceStore {
+  readonly type: string;
+
+  constructor(
+    readonly model: Model,
+    private readonly storage: Storage,
+    private readonly checks: ObjectChecks,
+    private readonly hooks: StoreHooks = {},
+  ) {
+    this.type = storageTypeOf(model);
+  }
+
+  subject(name?: string): ErrorSubject {
+    return { group: this.model.group, resource: this.model.plural, name };
+  }
+
+  /** POST: validates and stores a new object. Status is not taken from the body (Kubernetes' rule). */
+  async create(body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
+    const input = objectFromBody(this.model, body);
+    const { object, warnings } = this.admit(
+      { ...input, metadata: withoutServerFields(input.metadata) }, opts);
+    delete object.status;
+    const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object) : object;
+    const stored = await this.call(prepared.metadata.name,
+      () => this.storage.create(this.type, prepared, writeOptions(opts)));
+    return { object: this.present(stored), warnings };
+  }
+
+  async get(name: string): Promise<ApiObject> {
+    return this.present(await this.call(name, () => this.storage.get(this.type, name)));
+  }
+
+  async list(options: ListOptions): Promise<ListResult> {
+    const result = await this.call(undefined, () => this.storage.list(this.type, options));
+    return { ...result, items: result.items.map((o) => this.present(o)) };
+  }
+
+  /** PUT: replaces the object but its status; must carry `version` or `resourceVersion`. */
+  async update(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
+    const input = this.bodyForName(name, body);
+    const preconditions = preconditionsFromBody(this.model, input, true);
+    return this.replace(name, opts, preconditions, (current) => ({ ...input, status: current.status }));
+  }
+
+  /** PUT …/status: replaces only the status. */
+  async updateStatus(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
+    const input = this.bodyForName(name, body);
+    const preconditions = preconditionsFromBody(this.model, input, true);
+    return this.replace(name, opts, preconditions, (current) => ({ ...current, status: input.status }));
+  }
+
+  /**
+   * PATCH (main or status endpoint): `patch(current)` returns the patched
+   * object; it runs on each read of a compare-and-swap retry. Unconditional
+   * unless the patched result carries a `version`/`resourceVersion` that the
+   * patch itself set.
+   */
+  async patch(
+    name: string, patch: (current: ApiObject) => unknown, opts: RequestOptions = {}, subresource?: 'status',
+  ): Promise<WriteResult> {
+    const current = await this.call(name, () => this.storage.get(this.type, name));
+    const probe = objectFromBody(this.model, patch(clone(current)));
+    const preconditions = carriesOwnToken(probe, current)
+      ? preconditionsFromBody(this.model, probe, false) : undefined;
+    return this.replace(name, opts, preconditions, (cur) => {
+      const patched = objectFromBody(this.model, patch(clone(cur)));
+      if (patched.metadata.name !== undefined && patched.metadata.name !== name) {
+        throw invalid({ kind: this.model.kind, name }, [{ field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' }]);
+      }
+      return subresource === 'status'
+        ? { ...cur, status: patched.status }
+        : { ...patched, metadata: { ...patched.metadata, name }, status: cur.status };
+    });
+  }
+
+  /**
+   * DELETE (API.md §7): the first marks the object with `deletionTimestamp`;
+   * one of a marked object without finalizers removes it; one of a marked
+   * object with finalizers changes nothing. `preconditions` (DeleteOptions)
+   * must hold in every case.
+   */
+  async delete(name: string, preconditions: Preconditions | undefined, opts: RequestOptions = {}): Promise<DeleteResult> {
+    for (;;) {
+      const current = await this.call(name, () => this.storage.get(this.type, name));
+      if (!current.metadata.deletionTimestamp) {
+        const marked = await this.call(name, () => this.storage.update(this.type, name, (cur) => {
+          cur.metadata.deletionTimestamp ??= timestamp();
+          return cur;
+        }, preconditions, writeOptions(opts)));
+        return { removed: false, object: this.present(marked) };
+      }
+      if (preconditions) checkPreconditions(current, preconditions, () => this.conflict(name));
+      if (current.metadata.finalizers?.length) return { removed: false, object: this.present(current) };
+      try {
+        // Conditional on what was read, so that a concurrent change is never removed unseen.
+        const removed = await this.storage.delete(this.type, name,
+          { resourceVersion: current.metadata.resourceVersion }, writeOptions(opts));
+        return { removed: true, object: this.present(removed) };
+      } catch (err) {
+        if (!preconditions && isStorageError(err, 'Conflict')) continue;
+        interpretStorageError(err, this.subject(name));
+      }
+    }
+  }
+
+  /** DELETE on the collection: deletes each matching object; returns what each delete left or removed. */
+  async deleteCollection(options: ListOptions, opts: RequestOptions = {}): Promise<ApiObject[]> {
+    const { items } = await this.list({ ...options, offset: undefined, limit: undefined, continue: undefined });
+    const results: ApiObject[] = [];
+    for (const item of items) {
+      try {
+        results.push((await this.delete(item.metadata.name!, undefined, opts)).object);
+      } catch (err) {
+        // Removed by someone else meanwhile: nothing left to mark.
+        if ((err as { code?: number }).code !== 404) throw err;
+      }
+    }
+    return results;
+  }
+
+  /** The type's change feed; see `Storage.watch`. */
+  watch(fromRevision?: string): Watcher {
+    return this.storage.watch(this.type, fromRevision === undefined ? {} : { fromRevision });
+  }
+
+  async currentRevision(): Promise<string> {
+    return this.call(undefined, () => this.storage.currentRevision(this.type));
+  }
+
+  /** Strips what no response may carry (hooks.present). Cheap when there is no hook. */
+  present(object: ApiObject): ApiObject {
+    return this.hooks.present ? this.hooks.present(object) : object;
+  }
+
+  private bodyForName(name: string, body: unknown): ApiObject {
+    const input = objectFromBody(this.model, body);
+    if (input.metadata.name !== undefined && input.metadata.name !== name) {
+      throw invalidName(name, String(input.metadata.name));
+    }
+    return { ...input, metadata: { ...input.metadata, name } };
+  }
+
+  /** The compare-and-swap write shared by PUT, PUT status and PATCH. */
+  private async replace(
+    name: string, opts: RequestOptions, preconditions: Preconditions | undefined,
+    build: (current: ApiObject) => ApiObject,
+  ): Promise<WriteResult> {
+    let warnings: string[] = [];
+    const stored = await this.call(name, () => this.storage.update(this.type, name, async (current) => {
+      const next = build(current);
+      const admitted = this.admit({ ...next, metadata: withoutServerFields(next.metadata) }, opts, current);
+      warnings = admitted.warnings;
+      const object = admitted.object;
+      object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
+      return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current) : object;
+    }, preconditions, writeOptions(opts)));
+    return { object: this.present(stored), warnings };
+  }
+
+  /** Prunes unknown fields (or refuses them when Strict) and validates; 422 with every cause. */
+  private admit(object: ApiObject, opts: RequestOptions, current?: ApiObject): WriteResult {
+    const { object: pruned, unknownFields } = this.checks.prune(object);
+    const subject = { kind: this.model.kind, name: object.metadata.name };
+    if (opts.fieldValidation === 'Strict' && unknownFields.length) {
+      throw invalid(subject, unknownFields.map((f) => ({ field: f, reason: 'FieldValueInvalid', message: `unknown field "${f}"` })));
+    }
+    const causes = this.checks.validate(pruned, current);
+    if (causes.length) throw invalid(subject, causes);
+    const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFields.map((f) => `unknown field "${f}"`);
+    return { object: pruned, warnings };
+  }
+
+  private conflict(name: string): never {
+    interpretStorageError(staleConflict(this.type, name), this.subject(name));
+  }
+
+  private async call<T>(name: string | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      interpretStorageError(err, this.subject(name));
+    }
+  }
+}
+
+const writeOptions = (opts: RequestOptions): WriteOptions => (opts.dryRun ? { dryRun: true } : {});
+
+/** A patch that sets `version`/`resourceVersion` to something else than the current values asks for a condition. */
+function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
+  return patched.metadata.version !== current.metadata.version
+    || patched.metadata.resourceVersion !== current.metadata.resourceVersion;
+}
+
+function checkPreconditions(object: ApiObject, pre: Preconditions, fail: () => never): void {
+  const m = object.metadata;
+  if (pre.version !== undefined && pre.version !== m.version) fail();
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== m.resourceVersion) fail();
+  if (pre.uid !== undefined && pre.uid !== m.uid) fail();
+}
+
+function invalidName(path: string, body: string) {
+  return badRequest(`the name in the body ("${body}") does not match the name in the path ("${path}")`);
+}

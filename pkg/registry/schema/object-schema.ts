@@ -1,0 +1,120 @@
+import { formatFieldPath, type PathSegment } from './field-path';
+import {
+  isPlainObject, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema,
+} from './openapi-schema';
+import { setOwn } from './own';
+
+/** One thing wrong with a model's schema, e.g. `{path: 'properties.spec.type', message: 'unsupported keyword "if"'}`. */
+export interface SchemaProblem {
+  /** Where in the schema, as a field path (`properties.spec.properties.age.maximum`); `''` is the schema itself. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The fields the platform declares on every object's top level: `apiVersion` and
+ * `kind` are strings and `metadata` is kept exactly as given (metadata has its own
+ * validation elsewhere). They replace whatever a model's schema says about them.
+ */
+export const PLATFORM_FIELDS: Readonly<Record<string, OpenApiSchema>> = {
+  apiVersion: { type: 'string' },
+  kind: { type: 'string' },
+  metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+};
+
+/**
+ * A model's schema as validation and pruning use it: a new schema (the input is
+ * not changed) with the platform's top-level fields added, OpenAPI 3.0's boolean
+ * `exclusiveMinimum`/`exclusiveMaximum` turned into JSON Schema's numeric form,
+ * `null` added to the `enum` of a `nullable` node (Kubernetes accepts null there),
+ * and other `x-` vendor extensions dropped. Every problem found is listed, not just
+ * the first; the schema is only usable when `problems` is empty.
+ *
+ * @example objectSchema({properties: {spec: {type: 'object'}}}).schema.properties.metadata
+ *   // → {type: 'object', 'x-kubernetes-preserve-unknown-fields': true}
+ */
+export function objectSchema(modelSchema: unknown): { schema: OpenApiSchema; problems: SchemaProblem[] } {
+  const problems: SchemaProblem[] = [];
+  if (!isPlainObject(modelSchema)) {
+    return { schema: {}, problems: [{ path: '', message: 'the schema must be an object' }] };
+  }
+  const schema = normaliseNode(modelSchema, [], { problems, atRoot: true });
+  if (schema.type === undefined) schema.type = 'object';
+  if (schema.type !== 'object') {
+    problems.push({ path: 'type', message: 'the schema of a whole object must have type "object"' });
+  }
+  const properties: Record<string, OpenApiSchema> = {};
+  for (const [name, property] of Object.entries(schema.properties ?? {})) setOwn(properties, name, property);
+  for (const [name, property] of Object.entries(PLATFORM_FIELDS)) setOwn(properties, name, property);
+  schema.properties = properties;
+  return { schema, problems };
+}
+
+interface WalkState {
+  problems: SchemaProblem[];
+  /**
+   * True while no keyword that descends into the data (`properties`, `items`,
+   * `additionalProperties`) has been passed: a `$ref: "#"` here would refer to
+   * the schema it sits in and validation would never end.
+   */
+  atRoot: boolean;
+}
+
+function normaliseNode(node: Record<string, unknown>, path: PathSegment[], state: WalkState): OpenApiSchema {
+  const out: OpenApiSchema = {};
+  const problem = (at: PathSegment[], message: string) => state.problems.push({ path: formatFieldPath(at), message });
+  const child = (value: unknown, at: PathSegment[], atRoot: boolean): OpenApiSchema => {
+    if (isPlainObject(value)) return normaliseNode(value, at, { ...state, atRoot });
+    problem(at, 'must be a schema object');
+    return {};
+  };
+  for (const [key, value] of Object.entries(node)) {
+    const at = [...path, key];
+    if (key.startsWith('x-') && !key.startsWith('x-kubernetes-')) continue;
+    if (!SUPPORTED_KEYWORDS.has(key)) {
+      problem(at, `unsupported keyword "${key}"`);
+    } else if (key === 'properties') {
+      if (!isPlainObject(value)) { problem(at, 'must be an object of schemas'); continue; }
+      const properties: Record<string, OpenApiSchema> = {};
+      for (const [name, sub] of Object.entries(value)) setOwn(properties, name, child(sub, [...at, name], false));
+      out.properties = properties;
+    } else if (key === 'additionalProperties') {
+      out.additionalProperties = typeof value === 'boolean' ? value : child(value, at, false);
+    } else if (key === 'items' && Array.isArray(value)) {
+      problem(at, 'must be one schema (OpenAPI v3 has no tuple form)');
+    } else if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
+      setOwn(out, key, child(value, at, key === 'not' && state.atRoot));
+    } else if ((SCHEMA_LIST_KEYWORDS as readonly string[]).includes(key)) {
+      if (!Array.isArray(value)) { problem(at, 'must be a list of schemas'); continue; }
+      setOwn(out, key, value.map((sub, i) => child(sub, [...at, i], state.atRoot)));
+    } else if (key === '$ref') {
+      if (value !== '#') problem(at, `only "#" (the model's whole object) is supported, not ${JSON.stringify(value)}`);
+      else if (state.atRoot) problem(at, '"#" here refers to the schema it is part of: validation would never end');
+      out.$ref = '#';
+    } else {
+      setOwn(out, key, value);
+    }
+  }
+  exclusiveBound(out, 'exclusiveMinimum', 'minimum', path, problem);
+  exclusiveBound(out, 'exclusiveMaximum', 'maximum', path, problem);
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}
+
+/** OpenAPI 3.0's `exclusiveMinimum: true` + `minimum: n` is JSON Schema's `exclusiveMinimum: n`. */
+function exclusiveBound(
+  node: OpenApiSchema, flag: 'exclusiveMinimum' | 'exclusiveMaximum', bound: 'minimum' | 'maximum',
+  path: PathSegment[], problem: (at: PathSegment[], message: string) => void,
+): void {
+  if (node[flag] === false) {
+    delete node[flag];
+  } else if (node[flag] === true) {
+    if (typeof node[bound] !== 'number') {
+      problem([...path, flag], `needs a numeric "${bound}"`);
+      delete node[flag];
+      return;
+    }
+    node[flag] = node[bound];
+    delete node[bound];
+  }
+}

@@ -1,0 +1,130 @@
+import type { IndexSpec } from '../indexes';
+import { compareBytes } from './byte-order';
+import { SortedEntries } from './sorted-entries';
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** How far an index build has come: objects done out of objects to do. */
+export interface BuildProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * One index of one type: which objects hold each value (for filters and
+ * unique checks), every object's values (for removal and sort comparisons),
+ * the entries sorted by value (for prefixes and ordered walks), and the
+ * objects that hold no value (they sort last).
+ *
+ * @example
+ * const t = new IndexTable(spec);
+ * t.set('ada', ['blue', 'red']);
+ * t.namesWith('red');  // Set {'ada'}
+ * t.valuesOf('ada');   // ['blue', 'red']
+ */
+export class IndexTable {
+  /** The index's spec; replaced when the type is defined again with an index of the same name. */
+  spec: IndexSpec;
+  /** Set while the index is being built for existing objects; queries must not use it until then. */
+  building: BuildProgress | undefined;
+
+  private readonly byValue = new Map<string, Set<string>>();
+  private readonly byObject = new Map<string, readonly string[]>();
+  private readonly withoutValue = new Set<string>();
+  private readonly sorted = new SortedEntries();
+
+  constructor(spec: IndexSpec) {
+    this.spec = spec;
+  }
+
+  /** The index's name, e.g. `spec.tags`. */
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** The entries in (value, name) order, to walk for a sort. */
+  get entries(): SortedEntries {
+    return this.sorted;
+  }
+
+  /** Whether the object has been indexed (with or without values). */
+  has(name: string): boolean {
+    return this.byObject.has(name);
+  }
+
+  /** The object's values in byte order (smallest first); undefined when it is not indexed. */
+  valuesOf(name: string): readonly string[] | undefined {
+    return this.byObject.get(name);
+  }
+
+  /** The objects holding a value. The set is the table's own: read it, never change it. */
+  namesWith(value: string): ReadonlySet<string> {
+    return this.byValue.get(value) ?? NO_NAMES;
+  }
+
+  /** The objects holding any value that starts with `prefix` (label existence: `key=`). */
+  namesWithPrefix(prefix: string): Set<string> {
+    const names = new Set<string>();
+    for (const entry of this.sorted.ascendingFrom(prefix)) {
+      if (!entry.value.startsWith(prefix)) break;
+      names.add(entry.name);
+    }
+    return names;
+  }
+
+  /** The indexed objects that hold no value. Read it, never change it. */
+  namesWithoutValue(): ReadonlySet<string> {
+    return this.withoutValue;
+  }
+
+  /** Records an object's values, replacing those it had. */
+  set(name: string, values: readonly string[]): void {
+    const next = [...new Set(values)].sort(compareBytes);
+    const previous = this.byObject.get(name);
+    if (previous !== undefined && sameValues(previous, next)) return;
+    if (previous !== undefined) this.delete(name);
+    this.byObject.set(name, next);
+    if (next.length === 0) this.withoutValue.add(name);
+    for (const value of next) {
+      this.holders(value).add(name);
+      this.sorted.insert({ value, name });
+    }
+  }
+
+  /**
+   * Records many objects' values at once (a build batch), skipping objects
+   * that are already indexed: a write during the build indexed them from a
+   * newer state than the batch saw.
+   */
+  addMany(batch: readonly { name: string; values: readonly string[] }[]): void {
+    for (const { name, values } of batch) {
+      if (!this.byObject.has(name)) this.set(name, values);
+    }
+  }
+
+  /** Forgets an object. */
+  delete(name: string): void {
+    const previous = this.byObject.get(name);
+    if (previous === undefined) return;
+    this.byObject.delete(name);
+    this.withoutValue.delete(name);
+    for (const value of previous) {
+      const names = this.byValue.get(value);
+      names?.delete(name);
+      if (names?.size === 0) this.byValue.delete(value);
+      this.sorted.remove({ value, name });
+    }
+  }
+
+  private holders(value: string): Set<string> {
+    let names = this.byValue.get(value);
+    if (names === undefined) {
+      names = new Set();
+      this.byValue.set(value, names);
+    }
+    return names;
+  }
+}
+
+const sameValues = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((v, i) => v === b[i]);

@@ -1,0 +1,86 @@
+import type { ApiObject } from '../../api/object';
+import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX } from '../indexes';
+import { StorageError } from '../errors';
+import { clone } from '../objects';
+import type { ListOptions, ListResult, SortKey } from '../query';
+import { decodeContinue, encodeContinue } from './continue-token';
+import type { IndexTable } from './index-table';
+import type { TableSortKey } from './list-order';
+import { orderNames } from './list-order';
+import { buildNameFilter } from './name-filter';
+import type { TypeStore } from './type-store';
+
+const DEFAULT_SORT: readonly SortKey[] = [
+  { index: CREATION_INDEX, direction: 'desc' },
+  { index: NAME_INDEX, direction: 'asc' },
+];
+
+/**
+ * Answers `Storage.list` for one type from its index tables: filter, order,
+ * page. Synchronous, so the items, the total and the revision are one
+ * consistent read.
+ */
+export function runList(store: TypeStore, options: ListOptions = {}): ListResult {
+  const labels = queryTable(store, LABELS_INDEX, 'labelSelector');
+  const fields = (options.fieldSelector ?? []).map((req) => ({
+    table: queryTable(store, req.field, 'fieldSelector'),
+    op: req.op,
+    values: req.values,
+  }));
+  const sort = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
+  const [firstKey, ...otherKeys] = sort.map((key) => sortKey(store, key));
+  const offset = options.continue ? decodeContinue(options.continue) : count(options.offset, 'offset') ?? 0;
+  const limit = count(options.limit, 'limit');
+
+  const filter = buildNameFilter(labels, options.labelSelector ?? [], fields, store.objects.size);
+  const end = limit === undefined ? Infinity : offset + limit;
+  const page = orderNames(filter, [firstKey, ...otherKeys], end, store.objects.size).slice(offset, end);
+  const next = offset + page.length;
+  return {
+    items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
+    total: filter.size,
+    revision: String(store.revision),
+    ...(limit !== undefined && limit > 0 && next < filter.size ? { continue: encodeContinue(next) } : {}),
+  };
+}
+
+/** The table a query names; Invalid when the type has no such index, Unavailable while it is being built. */
+function queryTable(store: TypeStore, index: string, usedIn: string): IndexTable {
+  const table = store.table(index);
+  if (table === undefined) {
+    throw new StorageError(
+      'Invalid',
+      `${usedIn}: "${index}" is not an index of ${store.type}; its indexes are: ${store.indexNames().join(', ')}`,
+      { type: store.type, index },
+    );
+  }
+  if (table.building !== undefined) {
+    throw new StorageError(
+      'Unavailable',
+      `index "${index}" of ${store.type} is still being built (${table.building.done}/${table.building.total})`,
+      { type: store.type, index, retryAfterSeconds: 1 },
+    );
+  }
+  return table;
+}
+
+function sortKey(store: TypeStore, key: SortKey): TableSortKey {
+  const table = queryTable(store, key.index, 'sort');
+  // A caller without types may leave the direction out: the index's own order applies.
+  const direction = key.direction ?? (table.spec.order === 'DESC' ? 'desc' : 'asc');
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw new StorageError('Invalid', `sort: direction of "${key.index}" must be asc or desc`, {
+      type: store.type, index: key.index,
+    });
+  }
+  return { table, direction };
+}
+
+/** A non-negative integer option, or undefined when absent; anything else is Invalid. */
+function count(value: number | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new StorageError('Invalid', `${option} must be a non-negative integer, not ${String(value)}`);
+  }
+  return value;
+}

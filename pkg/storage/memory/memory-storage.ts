@@ -1,0 +1,232 @@
+import type { ApiObject } from '../../api/object';
+import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
+import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import type {
+  IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
+} from '../interface';
+import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import type { ListOptions, ListResult } from '../query';
+import type { WatchEvent, Watcher } from '../watch';
+import { buildIndex } from './index-builder';
+import { runList } from './list-query';
+import { hasPreconditions, meetsPreconditions } from './preconditions';
+import { TypeStore, type ObjectIndexValues } from './type-store';
+import { WatcherQueue } from './watcher-queue';
+
+/** Attempts at a free generated name before create gives up with AlreadyExists. */
+const GENERATE_NAME_ATTEMPTS = 5;
+
+/**
+ * The embedded backend (`memory://`): every type's objects, indexes and
+ * change log in this process's memory, with exactly the semantics of the
+ * `Storage` doc comments. Nothing survives the process; each instance is a
+ * separate store. For `make run` without Redis and for fast tests.
+ *
+ * A verb called on a type that was never defined defines it with the default
+ * indexes first, so simple callers need no `defineType`; `indexStatus` and
+ * `whenIndexesReady` are the exceptions (NotFound).
+ *
+ * Stored objects are frozen and shared with watch events; every object handed
+ * to a caller is a copy.
+ *
+ * @example
+ * const storage = new MemoryStorage({ watchRetention: 1000 });
+ * await storage.create('persons.example.com', { apiVersion: 'example.com/v1', kind: 'Person', metadata: { name: 'ada' } });
+ */
+export class MemoryStorage implements Storage {
+  private readonly stores = new Map<ResourceType, TypeStore>();
+  private readonly retention: number;
+  private readonly watchBuffer: number;
+  private readonly batchSize: number;
+  private closed = false;
+
+  constructor(options: StorageOptions = {}) {
+    this.retention = option(options.watchRetention, 100_000, 0, 'watchRetention');
+    this.watchBuffer = option(options.watchBuffer, 10_000, 1, 'watchBuffer');
+    this.batchSize = option(options.indexBuildBatch, 500, 1, 'indexBuildBatch');
+  }
+
+  async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
+    this.checkOpen();
+    const specs = withDefaultIndexes(indexes);
+    const store = this.stores.get(type) ?? this.newStore(type);
+    for (const table of store.define(specs)) {
+      void buildIndex(store, table, { batchSize: this.batchSize, onProgress, cancelled: () => this.closed });
+    }
+  }
+
+  indexStatus(type: ResourceType): IndexStatus {
+    return this.definedStore(type).status();
+  }
+
+  whenIndexesReady(type: ResourceType): Promise<void> {
+    try {
+      return this.definedStore(type).whenReady();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  async create(type: ResourceType, object: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
+    const store = this.store(type);
+    if (typeof object?.metadata !== 'object' || object.metadata === null) {
+      throw new StorageError('Invalid', `a ${type} object needs metadata`, { type });
+    }
+    const name = this.freeName(store, object);
+    const stamped = stampCreate(object, name, String(store.revision + 1));
+    const values = this.checkedValues(store, name, stamped);
+    if (options.dryRun) return stamped;
+    store.put('ADDED', stamped, values);
+    return clone(stamped);
+  }
+
+  async get(type: ResourceType, name: string): Promise<ApiObject> {
+    return clone(this.current(this.store(type), name));
+  }
+
+  async list(type: ResourceType, options?: ListOptions): Promise<ListResult> {
+    return runList(this.store(type), options);
+  }
+
+  async update(
+    type: ResourceType, name: string, mutate: MutateFn,
+    preconditions?: Preconditions, options: WriteOptions = {},
+  ): Promise<ApiObject> {
+    const store = this.store(type);
+    for (;;) {
+      const current = this.current(store, name);
+      if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
+      const result = mutate(clone(current));
+      // A synchronous mutation runs with nothing interleaved; only an async one can be overtaken.
+      const next = isThenable(result) ? await result : result;
+      if (store.objects.get(name) !== current) {
+        if (!store.objects.has(name)) throw notFound(type, name);
+        if (hasPreconditions(preconditions)) throw staleConflict(type, name);
+        continue;
+      }
+      if (typeof next?.metadata !== 'object' || next.metadata === null) {
+        throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
+          type, name,
+        });
+      }
+      const stamped = stampUpdate(current, next, String(store.revision + 1));
+      if (stamped === undefined) return clone(current);
+      // The result may share parts with what the caller still holds; store a private copy.
+      const stored = clone(stamped);
+      const values = this.checkedValues(store, name, stored);
+      if (!options.dryRun) store.put('MODIFIED', stored, values);
+      return clone(stored);
+    }
+  }
+
+  async delete(
+    type: ResourceType, name: string, preconditions?: Preconditions, options: WriteOptions = {},
+  ): Promise<ApiObject> {
+    const store = this.store(type);
+    const current = this.current(store, name);
+    if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
+    const lastState: ApiObject = {
+      ...current,
+      metadata: { ...current.metadata, resourceVersion: String(store.revision + 1) },
+    };
+    if (!options.dryRun) store.remove(lastState);
+    return clone(lastState);
+  }
+
+  /** Never throws: a closed storage gives a watcher whose first read throws Unavailable. */
+  watch(type: ResourceType, options: { fromRevision?: string } = {}): Watcher {
+    if (this.closed) return failedWatcher(unavailable('the memory storage is closed'));
+    const store = this.store(type);
+    return store.log.watch(options.fromRevision, store.revision);
+  }
+
+  async currentRevision(type: ResourceType): Promise<string> {
+    return String(this.store(type).revision);
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  /** Ends every watch and stops index builds; every later call fails with Unavailable. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const store of this.stores.values()) store.log.stopAll();
+  }
+
+  /** The type's store, defining the type with the default indexes when it is new. */
+  private store(type: ResourceType): TypeStore {
+    this.checkOpen();
+    return this.stores.get(type) ?? this.newStore(type, DEFAULT_INDEXES);
+  }
+
+  private definedStore(type: ResourceType): TypeStore {
+    this.checkOpen();
+    const store = this.stores.get(type);
+    if (store === undefined) throw new StorageError('NotFound', `type ${type} is not defined`, { type });
+    return store;
+  }
+
+  private newStore(type: ResourceType, specs?: readonly IndexSpec[]): TypeStore {
+    const store = new TypeStore(type, { retention: this.retention, watchBuffer: this.watchBuffer });
+    if (specs !== undefined) store.define(specs);
+    this.stores.set(type, store);
+    return store;
+  }
+
+  private current(store: TypeStore, name: string): ApiObject {
+    const object = store.objects.get(name);
+    if (object === undefined) throw notFound(store.type, name);
+    return object;
+  }
+
+  /** The name a create stores under: the given one if free, else a free generated one. */
+  private freeName(store: TypeStore, object: ApiObject): string {
+    const given = object.metadata.name;
+    if (given) {
+      if (store.objects.has(given)) throw alreadyExists(store.type, given);
+      return given;
+    }
+    const prefix = object.metadata.generateName;
+    if (!prefix) {
+      throw new StorageError('Invalid', `a ${store.type} object needs metadata.name or metadata.generateName`, {
+        type: store.type,
+      });
+    }
+    let candidate = generateName(prefix);
+    for (let attempt = 1; attempt < GENERATE_NAME_ATTEMPTS && store.objects.has(candidate); attempt++) {
+      candidate = generateName(prefix);
+    }
+    if (store.objects.has(candidate)) throw alreadyExists(store.type, candidate);
+    return candidate;
+  }
+
+  /** The object's index values, after checking that no other object holds one of its unique values. */
+  private checkedValues(store: TypeStore, name: string, object: ApiObject): ObjectIndexValues {
+    const values = store.valuesOf(object);
+    const clash = store.findUniqueClash(name, values);
+    if (clash !== undefined) throw uniqueConflict(store.type, name, clash.index, clash.value);
+    return values;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw unavailable('the memory storage is closed');
+  }
+}
+
+const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/** A watcher that has already ended with an error, which its first read throws. */
+function failedWatcher(error: Error): Watcher {
+  const watcher = new WatcherQueue<WatchEvent>({ capacity: 1, overflowError: () => error });
+  watcher.fail(error);
+  return watcher;
+}
+
+/** A numeric option with its default; out of range is a programming error, reported at construction. */
+function option(value: number | undefined, fallback: number, min: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, not ${value}`);
+  return value;
+}

@@ -1,0 +1,150 @@
+/** How a WatcherQueue is set up. */
+export interface WatcherQueueOptions<T> {
+  /** Most pushed items that may wait unconsumed; the push past it ends the queue with `overflowError()`. */
+  capacity: number;
+  /** The error the consumer gets on its next read after an overflow (an Expired StorageError for a watch). */
+  overflowError: () => Error;
+  /** Items delivered before any pushed item and not counted against `capacity` (a watch's replay). */
+  backlog?: readonly T[];
+  /** Called once when the queue ends for any reason (stop, overflow, fail): unsubscribe the producer here. */
+  onEnd?: () => void;
+}
+
+interface Waiter<T> {
+  resolve: (result: IteratorResult<T>) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * An async-iterable queue between one producer that must never block (a
+ * change log fanning out to many watchers) and one consumer (`for await`).
+ * Backend-neutral: any backend's watcher can be one.
+ *
+ * - `push` hands an item over; a consumer's pending read resolves
+ *   asynchronously, never inside the producer's call stack.
+ * - A consumer that lets more than `capacity` items pile up is cut off: the
+ *   queue is emptied and its next read throws `overflowError()`, so a slow
+ *   watcher costs bounded memory and never slows the producer.
+ * - `fail(error)` ends it the same way with any error; `stop()` ends it
+ *   quietly (a pending read resolves as done); both discard what is queued.
+ *
+ * @example
+ * const q = new WatcherQueue<number>({ capacity: 100, overflowError: () => new Error('too slow') });
+ * q.push(1);
+ * for await (const n of q) { console.log(n); q.stop(); }
+ */
+export class WatcherQueue<T> implements AsyncIterableIterator<T> {
+  private backlog: readonly T[];
+  private backlogAt = 0;
+  private items: T[] = [];
+  private itemsAt = 0;
+  private readonly waiters: Waiter<T>[] = [];
+  private state: 'open' | 'failed' | 'ended' = 'open';
+  private error: Error | undefined;
+
+  constructor(private readonly options: WatcherQueueOptions<T>) {
+    this.backlog = options.backlog ?? [];
+  }
+
+  /** Whether the queue still accepts items (not stopped, failed or overflowed). */
+  get open(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Pushed items waiting for the consumer (the backlog not counted). */
+  get queued(): number {
+    return this.items.length - this.itemsAt;
+  }
+
+  /** Hands an item to the consumer. Ignored once the queue has ended. */
+  push(item: T): void {
+    if (this.state !== 'open') return;
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) {
+      waiter.resolve({ value: item, done: false });
+      return;
+    }
+    if (this.queued >= this.options.capacity) {
+      this.fail(this.options.overflowError());
+      return;
+    }
+    this.items.push(item);
+  }
+
+  /** Ends the queue with an error: queued items are dropped and the next read throws it. */
+  fail(error: Error): void {
+    if (this.state !== 'open') return;
+    this.state = 'failed';
+    this.error = error;
+    this.discard();
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) this.throwTo(waiter);
+    this.settleWaiters();
+    this.options.onEnd?.();
+  }
+
+  /** Ends the queue quietly: queued items are dropped and reads resolve as done. Safe to call twice. */
+  stop(): void {
+    if (this.state === 'ended') return;
+    const wasOpen = this.state === 'open';
+    this.state = 'ended';
+    this.error = undefined;
+    this.discard();
+    this.settleWaiters();
+    if (wasOpen) this.options.onEnd?.();
+  }
+
+  /** The next item; waits for one when none is queued. */
+  next(): Promise<IteratorResult<T>> {
+    if (this.backlogAt < this.backlog.length) {
+      return Promise.resolve({ value: this.backlog[this.backlogAt++], done: false });
+    }
+    if (this.queued > 0) return Promise.resolve({ value: this.shift(), done: false });
+    if (this.state === 'ended') return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve, reject };
+      if (this.state === 'failed') this.throwTo(waiter);
+      else this.waiters.push(waiter);
+    });
+  }
+
+  /** What `for await` calls when the loop is left early: stops the queue. */
+  return(): Promise<IteratorResult<T>> {
+    this.stop();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  private shift(): T {
+    const item = this.items[this.itemsAt++];
+    // Drop consumed items now and then, not on every read: Array.shift is O(n).
+    if (this.itemsAt >= 1024 && this.itemsAt * 2 >= this.items.length) {
+      this.items = this.items.slice(this.itemsAt);
+      this.itemsAt = 0;
+    }
+    return item;
+  }
+
+  private discard(): void {
+    this.backlog = [];
+    this.backlogAt = 0;
+    this.items = [];
+    this.itemsAt = 0;
+  }
+
+  /** Delivers the failure to one reader; after it the queue is simply ended. */
+  private throwTo(waiter: Waiter<T>): void {
+    const error = this.error ?? new Error('watch failed');
+    this.state = 'ended';
+    this.error = undefined;
+    waiter.reject(error);
+  }
+
+  private settleWaiters(): void {
+    if (this.state !== 'ended') return;
+    for (const waiter of this.waiters.splice(0)) waiter.resolve({ value: undefined, done: true });
+  }
+}

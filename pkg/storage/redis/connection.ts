@@ -1,0 +1,84 @@
+import Redis, { type RedisOptions } from 'ioredis';
+import { StorageError, unavailable } from '../errors';
+
+/** How long opening the storage waits for Redis before it fails with Unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Client options that make every call fail fast while Redis is unreachable
+ * instead of queueing it: no offline queue, a command in flight when the
+ * connection drops is failed at once (never re-sent: a re-sent write could
+ * run twice), and the client reconnects by itself with a capped backoff.
+ */
+export function failFastOptions(): RedisOptions {
+  return {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000),
+  };
+}
+
+/**
+ * Where a storage URL points: what ioredis is given (the URL without our own
+ * query parameters) and the key prefix. `?keyPrefix=` in the URL wins over
+ * the option, which wins over `svc`.
+ *
+ * @example redisTarget(new URL('redis://h:6379/2?keyPrefix=t1'), undefined) // { url: 'redis://h:6379/2', keyPrefix: 't1' }
+ */
+export function redisTarget(url: URL, keyPrefix: string | undefined): { url: string; keyPrefix: string } {
+  const copy = new URL(url.href);
+  const fromUrl = copy.searchParams.get('keyPrefix');
+  copy.searchParams.delete('keyPrefix');
+  const prefix = fromUrl ?? keyPrefix ?? 'svc';
+  if (prefix === '' || /[{}]/.test(prefix)) {
+    throw new Error(`keyPrefix "${prefix}" must be non-empty and hold no braces (they delimit hash tags)`);
+  }
+  return { url: copy.href, keyPrefix: prefix };
+}
+
+/**
+ * Opens a fail-fast client and waits until it is ready. An unreachable Redis
+ * is Unavailable (the message names host and port, never the password).
+ * `name` is the client name Redis shows in CLIENT LIST.
+ */
+export async function connectClient(url: string, name: string, extra: RedisOptions = {}): Promise<Redis> {
+  const client = new Redis(url, { ...failFastOptions(), connectionName: name, ...extra });
+  // Connection errors surface as failed commands; without a listener ioredis would print each one.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    client.disconnect();
+    throw unavailable(`cannot reach Redis at ${client.options.host}:${client.options.port}: ${messageOf(err)}`);
+  }
+  return client;
+}
+
+// Replies that mean "not now" rather than "wrong": a retry may succeed.
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|OOM)\b/;
+
+/**
+ * The error a failed Redis call becomes: StorageErrors pass through; lost or
+ * refused connections and transient replies become Unavailable; anything else
+ * (a script bug) passes through unchanged.
+ */
+export function translateError(err: unknown, what: string): Error {
+  if (err instanceof StorageError) return err;
+  const error = err instanceof Error ? err : new Error(String(err));
+  if (error.name === 'ReplyError' && !TRANSIENT_REPLY.test(error.message)) return error;
+  return unavailable(`${what}: Redis is unavailable (${error.message})`);
+}
+
+/** Runs a Redis call, translating its failure (see translateError). */
+export async function redisCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw translateError(err, what);
+  }
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

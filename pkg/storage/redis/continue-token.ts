@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { StorageError } from '../errors';
+
+/** Where a page ended: the last item's sort values (`false` where it had none) and its name. */
+export interface ListPosition {
+  s: (string | false)[];
+  n: string;
+}
+
+/**
+ * The Redis backend's continue token: base64url JSON of the position after
+ * which the next page starts, and a fingerprint of the query it belongs to.
+ * A position rather than an offset, so that writes between pages neither
+ * repeat nor skip the items that stay.
+ */
+interface TokenBody {
+  v: 1;
+  q: string;
+  p: ListPosition;
+}
+
+/** A short digest of what a token's position depends on (sort keys and selectors). */
+export function queryFingerprint(query: unknown): string {
+  return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
+}
+
+/** The token for a page that ended at `position`. */
+export function encodeContinue(position: ListPosition, fingerprint: string): string {
+  const body: TokenBody = { v: 1, q: fingerprint, p: position };
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+}
+
+/**
+ * The position a token resumes after. Invalid when the token is not one of
+ * ours, or was made for a query with other sort keys or selectors.
+ */
+export function decodeContinue(token: string, fingerprint: string, sortKeys: number): ListPosition {
+  let body: Partial<TokenBody> | undefined;
+  try {
+    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<TokenBody>;
+  } catch {
+    body = undefined;
+  }
+  const position = body?.p;
+  const wellFormed = body?.v === 1 && typeof body.q === 'string' && typeof position === 'object' && position !== null &&
+    typeof position.n === 'string' && Array.isArray(position.s) && position.s.length === sortKeys &&
+    position.s.every((v) => typeof v === 'string' || v === false);
+  if (!wellFormed) throw new StorageError('Invalid', 'the continue token is malformed; start the list again without it');
+  if (body?.q !== fingerprint) {
+    throw new StorageError('Invalid', 'the continue token belongs to a list with other selectors or sort keys');
+  }
+  return position as ListPosition;
+}

@@ -1,0 +1,102 @@
+import type { ApiObject } from '../../api/object';
+import { logger } from '../../util/log';
+import { isStorageError } from '../errors';
+import { NAME_INDEX, type IndexSpec } from '../indexes';
+import type { IndexProgress, ResourceType } from '../interface';
+import { Backoff } from './backoff';
+import { translateError } from './connection';
+import type { TypeKeys } from './keys';
+import { storableValues } from './object-codec';
+import type { ScriptedRedis } from './scripts';
+import type { TypeState } from './type-state';
+
+const log = logger.child({ component: 'redis-index-builder' });
+
+/** What one index build works with. */
+export interface IndexBuild {
+  client: ScriptedRedis;
+  type: ResourceType;
+  keys: TypeKeys;
+  spec: IndexSpec;
+  state: TypeState;
+  batchSize: number;
+  /** The objects to do, as counted when the build was decided (objects created since are done too). */
+  total: number;
+  onProgress?: IndexProgress;
+  /** Aborted when the storage closes. */
+  signal: AbortSignal;
+}
+
+/**
+ * Builds an index for the objects a type already holds: walks the names in
+ * batches, computes the values of each batch here and enters them with one
+ * script per batch, which skips every object written since it was read (that
+ * write indexed it already). Reports progress after each batch, then marks
+ * the index ready in Redis. A batch that fails because Redis is unreachable
+ * is retried; the build stops early if the index is dropped or the storage
+ * closes (a later `defineType` resumes it: the state stays `building`).
+ */
+export async function buildIndex(build: IndexBuild): Promise<void> {
+  const { client, keys, spec, state, type } = build;
+  const backoff = new Backoff();
+  let total = build.total;
+  let done = 0;
+  let from = '-';
+  state.progress(spec.name, 0, total);
+  try {
+    for (;;) {
+      if (build.signal.aborted || !state.declares(spec.name)) return;
+      try {
+        const members = await client.zrangebylex(keys.index(NAME_INDEX), from, '+', 'LIMIT', 0, build.batchSize);
+        if (members.length === 0) break;
+        const names = members.map((m) => m.slice(m.lastIndexOf('\0') + 1));
+        const objects = await client.hmget(keys.objects, ...names);
+        const args: string[] = [];
+        objects.forEach((json, at) => {
+          if (json === null) return;
+          const object = JSON.parse(json) as ApiObject;
+          args.push(names[at], object.metadata.resourceVersion ?? '', JSON.stringify(valuesOf(spec, object)));
+        });
+        if (args.length > 0) await client.svcBuildBatch(2, keys.indexValues, keys.index(spec.name), spec.name, ...args);
+        backoff.reset();
+        from = `(${members[members.length - 1]}`;
+        done += names.length;
+        total = Math.max(total, done);
+        state.progress(spec.name, done, total);
+        build.onProgress?.({ type, index: spec.name, done, total });
+      } catch (err) {
+        const error = translateError(err, `build index ${spec.name} of ${type}`);
+        if (!isStorageError(error, 'Unavailable')) {
+          // Not Redis being away but a bug: stop; the index stays `building` and a later defineType retries.
+          log.error({ err: error, type, index: spec.name }, 'index build failed');
+          return;
+        }
+        await backoff.wait(build.signal);
+      }
+    }
+    await finish(build, backoff);
+  } finally {
+    state.finish(spec.name);
+  }
+}
+
+/** Marks the index ready in Redis, retrying while Redis is unreachable. */
+async function finish(build: IndexBuild, backoff: Backoff): Promise<void> {
+  while (!build.signal.aborted && build.state.declares(build.spec.name)) {
+    try {
+      await build.client.svcFinishBuild(1, build.keys.indexStates, build.spec.name);
+      return;
+    } catch {
+      await backoff.wait(build.signal);
+    }
+  }
+}
+
+/** The object's values; an index function that throws on an old object leaves it out of the index. */
+function valuesOf(spec: IndexSpec, object: ApiObject): string[] {
+  try {
+    return storableValues(spec, object);
+  } catch {
+    return [];
+  }
+}

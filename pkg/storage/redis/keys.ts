@@ -1,0 +1,41 @@
+import type { ResourceType } from '../interface';
+
+/**
+ * The Redis keys of one resource type. Every key carries the same hash tag,
+ * `{<type>}`, so that every multi-key script touches a single Cluster slot:
+ *
+ * - `<prefix>:{<type>}:objects` hash: name → the object's JSON.
+ * - `<prefix>:{<type>}:ixv` hash: name → `<revision>\n<JSON of index name → values>`,
+ *   the index values the object is stored under, so that a write removes exactly
+ *   the old entries, and the revision of its last write (what compare-and-swap checks).
+ * - `<prefix>:{<type>}:rev` string: the type's revision counter.
+ * - `<prefix>:{<type>}:stream` stream: one entry per write, id `<revision>-0`.
+ * - `<prefix>:{<type>}:indexes` hash: index name → `ready` | `building`.
+ * - `<prefix>:{<type>}:ix:<index>` sorted set, every score 0, members
+ *   `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
+ *   which sorts after every UTF-8 value.
+ *
+ * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
+ */
+export interface TypeKeys {
+  objects: string;
+  indexValues: string;
+  revision: string;
+  stream: string;
+  indexStates: string;
+  /** The sorted set of one index. */
+  index(name: string): string;
+}
+
+/** The keys of `type` under `prefix`. */
+export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
+  const base = `${prefix}:{${type}}`;
+  return {
+    objects: `${base}:objects`,
+    indexValues: `${base}:ixv`,
+    revision: `${base}:rev`,
+    stream: `${base}:stream`,
+    indexStates: `${base}:indexes`,
+    index: (name) => `${base}:ix:${name}`,
+  };
+}

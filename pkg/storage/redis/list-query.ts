@@ -1,0 +1,123 @@
+import { LABELS_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
+import { StorageError } from '../errors';
+import type { ResourceType } from '../interface';
+import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
+import { decodeContinue, queryFingerprint, type ListPosition } from './continue-token';
+
+const DEFAULT_SORT: readonly SortKey[] = [{ index: 'metadata.creationTimestamp', direction: 'desc' }];
+
+/** A requirement on one index: an object holding one of `v` (or a value starting with `p`). */
+export interface ScriptRequirement {
+  i: string;
+  v: string[];
+  p?: string;
+  /** Set when no object holds more than one matching value, so that counting members counts objects. */
+  one?: true;
+}
+
+/** The list script's query (see scripts/list-script.ts). */
+export interface ListScriptQuery {
+  indexes: string[];
+  keys: Record<string, number>;
+  pos: ScriptRequirement[];
+  neg: ScriptRequirement[];
+  sort: { i: string; d: boolean }[];
+  offset: number;
+  want: number;
+  after?: ListPosition;
+}
+
+/** A list query checked against a type's indexes, ready for the script. */
+export interface PlannedList {
+  query: ListScriptQuery;
+  /** The index names whose sorted sets the script reads, in KEYS order after the fixed four. */
+  indexKeys: string[];
+  /** What continue tokens of this query are bound to. */
+  fingerprint: string;
+  limit: number | undefined;
+}
+
+/**
+ * Checks `options` against the type's indexes and turns them into the list
+ * script's query. Invalid when a field or sort key names no index (the
+ * message lists the type's indexes), when a number is not a non-negative
+ * integer, or when the continue token is malformed or from another query.
+ */
+export function planList(type: ResourceType, specs: readonly IndexSpec[], options: ListOptions = {}): PlannedList {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const known = (index: string, usedIn: string): IndexSpec => {
+    const spec = byName.get(index);
+    if (spec === undefined) {
+      throw new StorageError('Invalid',
+        `${usedIn}: "${index}" is not an index of ${type}; its indexes are: ${[...byName.keys()].join(', ')}`,
+        { type, index });
+    }
+    return spec;
+  };
+
+  const pos: ScriptRequirement[] = [];
+  const neg: ScriptRequirement[] = [];
+  for (const req of options.labelSelector ?? []) {
+    const [target, requirement] = labelRequirement(req);
+    (target === 'pos' ? pos : neg).push(requirement);
+  }
+  for (const req of options.fieldSelector ?? []) {
+    known(req.field, 'fieldSelector');
+    (req.op === 'in' ? pos : neg).push(fieldRequirement(req));
+  }
+  const sortKeys = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
+  const sort = sortKeys.map((key) => {
+    const spec = known(key.index, 'sort');
+    const direction = key.direction ?? (spec.order === 'DESC' ? 'desc' : 'asc');
+    if (direction !== 'asc' && direction !== 'desc') {
+      throw new StorageError('Invalid', `sort: the direction of "${key.index}" must be asc or desc`, {
+        type, index: key.index,
+      });
+    }
+    return { i: key.index, d: direction === 'desc' };
+  });
+
+  const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
+  const keys: Record<string, number> = {};
+  used.forEach((index, at) => { keys[index] = 5 + at; });
+  const fingerprint = queryFingerprint({ sort, pos, neg });
+  const limit = count(options.limit, 'limit');
+  const after = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
+  const query: ListScriptQuery = {
+    indexes: used, keys, pos, neg, sort,
+    offset: after ? 0 : count(options.offset, 'offset') ?? 0,
+    want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
+  };
+  if (after) query.after = after;
+  return { query, indexKeys: used, fingerprint, limit };
+}
+
+/** A label requirement as a requirement on the labels index, whose values are `key=value`. */
+function labelRequirement(req: LabelRequirement): ['pos' | 'neg', ScriptRequirement] {
+  // An object has one value per label key, so it holds at most one member of any of these.
+  const values = distinct(req.values).map((v) => `${req.key}=${v}`);
+  switch (req.op) {
+    case 'in': return ['pos', { i: LABELS_INDEX, v: values, one: true }];
+    case 'notin': return ['neg', { i: LABELS_INDEX, v: values, one: true }];
+    case 'exists': return ['pos', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+    case '!exists': return ['neg', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+  }
+}
+
+/** A field requirement; only the name index is known to hold one value per object. */
+function fieldRequirement(req: FieldRequirement): ScriptRequirement {
+  const requirement: ScriptRequirement = { i: req.field, v: distinct(req.values) };
+  if (req.field === NAME_INDEX) requirement.one = true;
+  return requirement;
+}
+
+const distinct = (values: readonly string[]): string[] => [...new Set(values)];
+
+/** A non-negative integer option, or undefined when absent; anything else is Invalid. */
+function count(value: number | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new StorageError('Invalid', `${option} must be a non-negative integer, not ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiObject } from '../../api/object';
+import { indexValues, type IndexSpec } from '../indexes';
+
+/**
+ * An object serialised for a write script whose revision only the script
+ * knows: the JSON is split around the value of `metadata.resourceVersion`,
+ * and the script joins `head + revision + tail`. (Decoding and re-encoding in
+ * Lua with cjson would turn `[]` into `{}`.)
+ */
+export interface SplitJson {
+  head: string;
+  tail: string;
+}
+
+/**
+ * Serialises `object` with a placeholder resourceVersion and splits the JSON
+ * around it. The placeholder is random per call, so no field of the object
+ * can hold it.
+ *
+ * @example splitAtRevision(obj) // { head: '{"apiVersion":…,"resourceVersion":"', tail: '"},"spec":…}' }
+ */
+export function splitAtRevision(object: ApiObject): SplitJson {
+  const placeholder = `svc-revision-${randomBytes(12).toString('hex')}`;
+  const json = JSON.stringify({ ...object, metadata: { ...object.metadata, resourceVersion: placeholder } });
+  const at = json.indexOf(placeholder);
+  return { head: json.slice(0, at), tail: json.slice(at + placeholder.length) };
+}
+
+/** Index name → the object's sorted values for each index, as the scripts store them. */
+export type IndexValuesByName = Record<string, string[]>;
+
+/**
+ * The object's values for every index, as stored (an index function that
+ * throws fails the write). A value holding NUL, the separator in index
+ * members, is left out.
+ */
+export function computeIndexValues(specs: readonly IndexSpec[], object: ApiObject): IndexValuesByName {
+  const values: IndexValuesByName = {};
+  for (const spec of specs) values[spec.name] = storableValues(spec, object);
+  return values;
+}
+
+/** One index's values for an object, without values holding NUL. */
+export const storableValues = (spec: IndexSpec, object: ApiObject): string[] =>
+  indexValues(spec, object).filter((v) => !v.includes('\0'));
+
+/**
+ * Parses stored index values. Lua's cjson writes an empty array as `{}`, so
+ * anything that is not an array of strings reads as no values.
+ */
+export function parseIndexValues(json: string): IndexValuesByName {
+  const raw = JSON.parse(json) as Record<string, unknown>;
+  const values: IndexValuesByName = {};
+  for (const [name, list] of Object.entries(raw)) {
+    values[name] = Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+  }
+  return values;
+}
+
+/** Parses a stored object and stamps the revision it is known at. */
+export function parseObject(json: string, revision?: string): ApiObject {
+  const object = JSON.parse(json) as ApiObject;
+  if (revision !== undefined) object.metadata.resourceVersion = revision;
+  return object;
+}
+
+/**
+ * Freezes a JSON value and everything in it: a watch event's object is shared
+ * by every watcher and must not change under any of them.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+  return value;
+}

@@ -1,0 +1,373 @@
+import Redis from 'ioredis';
+import type { ApiObject } from '../../api/object';
+import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
+import { DEFAULT_INDEXES, NAME_INDEX, withDefaultIndexes, type IndexSpec } from '../indexes';
+import type {
+  IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
+} from '../interface';
+import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import type { ListOptions, ListResult } from '../query';
+import type { WatchEvent, Watcher } from '../watch';
+import { WatcherQueue } from '../memory/watcher-queue';
+import { failFastOptions, redisCall } from './connection';
+import { encodeContinue, type ListPosition } from './continue-token';
+import { buildIndex } from './index-builder';
+import { typeKeys, type TypeKeys } from './keys';
+import { planList } from './list-query';
+import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
+import type { ScriptedRedis } from './scripts';
+import { TypeState } from './type-state';
+import { WatchHub } from './watch-hub';
+
+/** Attempts at a free generated name before create gives up with AlreadyExists. */
+const GENERATE_NAME_ATTEMPTS = 5;
+/** Blocking reads may take this much longer than asked before the reader's connection is deemed lost. */
+const BLOCKING_GRACE_MS = 10_000;
+
+const DEFAULT_INDEX_NAMES: ReadonlySet<string> = new Set(DEFAULT_INDEXES.map((s) => s.name));
+
+/** The settings a RedisStorage runs with (StorageOptions with defaults applied, plus where Redis is). */
+export interface RedisStorageSettings {
+  /** The Redis URL as ioredis takes it (without our own query parameters). */
+  url: string;
+  keyPrefix: string;
+  watchRetention: number;
+  watchBuffer: number;
+  indexBuildBatch: number;
+}
+
+/** The settings for StorageOptions, with the defaults of the interface. */
+export function redisSettings(url: string, keyPrefix: string, options: StorageOptions): RedisStorageSettings {
+  return {
+    url,
+    keyPrefix,
+    watchRetention: positive(options.watchRetention, 100_000, 'watchRetention'),
+    watchBuffer: positive(options.watchBuffer, 10_000, 'watchBuffer'),
+    indexBuildBatch: positive(options.indexBuildBatch, 500, 'indexBuildBatch'),
+  };
+}
+
+/**
+ * The production backend (`redis://`, `rediss://`): objects, indexes and
+ * change streams in Redis, laid out by ./keys.ts. Every write is one Lua
+ * script (checks, object, index entries, revision, stream entry), so no
+ * reader ever sees half a write; `list` is one read-only script answered
+ * from the index sorted sets; `watch` is served by one reader per type (see
+ * ./stream-reader.ts). Any number of processes may share one Redis, provided
+ * they define each type with the same indexes.
+ *
+ * A verb called on a type that was never defined in this process uses the
+ * default indexes; `indexStatus` and `whenIndexesReady` are NotFound for it.
+ *
+ * @example
+ * const storage = await openStorage('redis://127.0.0.1:6379/0', { keyPrefix: 'svc' });
+ * await storage.defineType('persons.example.com', [{ name: 'spec.email', unique: true, indexFunc: (o) => o.spec.email }]);
+ */
+export class RedisStorage implements Storage {
+  private readonly types = new Map<ResourceType, TypeState>();
+  private readonly hub: WatchHub;
+  private readonly closing = new AbortController();
+
+  constructor(private readonly client: ScriptedRedis, private readonly settings: RedisStorageSettings) {
+    this.hub = new WatchHub({
+      client,
+      keysOf: (type) => this.keys(type),
+      openConnection: (type) => this.openReaderConnection(type),
+      watchBuffer: settings.watchBuffer,
+    });
+  }
+
+  async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
+    this.checkOpen();
+    const specs = withDefaultIndexes(indexes);
+    const state = this.state(type);
+    // From now on every write of this process maintains every declared index.
+    state.specs = specs;
+    state.defined = true;
+    const keys = this.keys(type);
+    const recorded = await redisCall(`define ${type}`, () => this.client.hkeys(keys.indexStates));
+    const wanted = new Set(specs.map((s) => s.name));
+    const drop = recorded.filter((name) => !wanted.has(name));
+    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0]);
+    const [count, ...states] = await redisCall(`define ${type}`, () => this.client.svcDefineIndexes(
+      2 + drop.length, keys.objects, keys.indexStates, ...drop.map((name) => keys.index(name)),
+      JSON.stringify({ add, drop }),
+    )) as [number, ...string[]];
+    specs.forEach((spec, at) => {
+      if (states[at] !== 'building' || state.isBuilding(spec.name)) return;
+      void buildIndex({
+        client: this.client, type, keys, spec, state, onProgress, total: count,
+        batchSize: this.settings.indexBuildBatch, signal: this.closing.signal,
+      });
+    });
+  }
+
+  indexStatus(type: ResourceType): IndexStatus {
+    return this.definedState(type).status();
+  }
+
+  whenIndexesReady(type: ResourceType): Promise<void> {
+    try {
+      return this.definedState(type).whenReady();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  async create(type: ResourceType, object: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
+    this.checkOpen();
+    if (typeof object?.metadata !== 'object' || object.metadata === null) {
+      throw new StorageError('Invalid', `a ${type} object needs metadata`, { type });
+    }
+    const given = object.metadata.name;
+    const prefix = object.metadata.generateName;
+    if (!given && !prefix) {
+      throw new StorageError('Invalid', `a ${type} object needs metadata.name or metadata.generateName`, { type });
+    }
+    for (let attempt = 1; ; attempt++) {
+      const name = given || generateName(prefix ?? '');
+      const stamped = stampCreate(object, name, '');
+      const reply = await this.write(type, 'create', name, '', stamped, options);
+      switch (reply[0]) {
+        case 'OK':
+        case 'DRY':
+          return stamped;
+        case 'EXISTS':
+          if (!given && attempt < GENERATE_NAME_ATTEMPTS) continue;
+          throw alreadyExists(type, name);
+        default:
+          throw this.writeFailure(type, name, reply);
+      }
+    }
+  }
+
+  async get(type: ResourceType, name: string): Promise<ApiObject> {
+    this.checkOpen();
+    const json = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
+    if (json === null) throw notFound(type, name);
+    return parseObject(json);
+  }
+
+  async list(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {
+    this.checkOpen();
+    const plan = planList(type, this.state(type).specs, options);
+    const keys = this.keys(type);
+    const reply = await redisCall(`list ${type}`, () => this.client.svcList(
+      4 + plan.indexKeys.length, keys.objects, keys.indexValues, keys.revision, keys.indexStates,
+      ...plan.indexKeys.map((name) => keys.index(name)), JSON.stringify(plan.query),
+    )) as (string | number)[];
+    if (reply[0] === 'BUILDING') {
+      const index = String(reply[1]);
+      throw new StorageError('Unavailable', `index "${index}" of ${type} is still being built`, {
+        type, index, retryAfterSeconds: 1,
+      });
+    }
+    const [, revision, total, position, ...items] = reply;
+    const result: ListResult = {
+      items: items.map((json) => parseObject(String(json))),
+      total: Number(total),
+      revision: String(revision),
+    };
+    if (position) result.continue = encodeContinue(JSON.parse(String(position)) as ListPosition, plan.fingerprint);
+    return result;
+  }
+
+  async update(
+    type: ResourceType, name: string, mutate: MutateFn,
+    preconditions?: Preconditions, options: WriteOptions = {},
+  ): Promise<ApiObject> {
+    this.checkOpen();
+    const conditional = hasPreconditions(preconditions);
+    for (;;) {
+      const current = await this.get(type, name);
+      if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
+      const next = await mutate(clone(current));
+      if (typeof next?.metadata !== 'object' || next.metadata === null) {
+        throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
+          type, name,
+        });
+      }
+      const stamped = stampUpdate(current, next, '');
+      if (stamped === undefined) return current;
+      const result = clone(stamped);
+      const reply = await this.write(type, 'update', name, current.metadata.resourceVersion ?? '', result, options);
+      switch (reply[0]) {
+        case 'OK':
+        case 'DRY':
+          return result;
+        case 'STALE':
+          if (conditional) throw staleConflict(type, name);
+          continue;
+        default:
+          throw this.writeFailure(type, name, reply);
+      }
+    }
+  }
+
+  async delete(
+    type: ResourceType, name: string, preconditions?: Preconditions, options: WriteOptions = {},
+  ): Promise<ApiObject> {
+    this.checkOpen();
+    let expected = '';
+    if (hasPreconditions(preconditions)) {
+      const current = await this.get(type, name);
+      if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
+      expected = current.metadata.resourceVersion ?? '';
+    }
+    const keys = this.keys(type);
+    const specs = this.state(type).specs;
+    const reply = await redisCall(`delete ${type} "${name}"`, () => this.client.svcDelete(
+      4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
+      ...specs.map((s) => keys.index(s.name)),
+      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)),
+    )) as string[];
+    switch (reply[0]) {
+      case 'OK':
+        return parseObject(reply[2], reply[1]);
+      case 'DRY':
+        return parseObject(reply[2], String(Number(reply[1]) + 1));
+      case 'STALE':
+        throw staleConflict(type, name);
+      default:
+        throw this.writeFailure(type, name, reply);
+    }
+  }
+
+  watch(type: ResourceType, options: { fromRevision?: string } = {}): Watcher {
+    if (this.closing.signal.aborted) return failedWatcher(unavailable('the Redis storage is closed'));
+    return this.hub.watch(type, options.fromRevision);
+  }
+
+  async currentRevision(type: ResourceType): Promise<string> {
+    this.checkOpen();
+    const revision = await redisCall(`revision of ${type}`, () => this.client.get(this.keys(type).revision));
+    return revision ?? '0';
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.closing.signal.aborted) return false;
+    try {
+      return (await this.client.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends every watch, stops index builds (they resume on a later defineType) and closes the connection. */
+  async close(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    this.closing.abort();
+    this.hub.close();
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  /**
+   * Runs the write script for a create or update of `object`, whose
+   * resourceVersion the script fills in. On success (or dry run) stamps the
+   * revision on `object` and returns the reply.
+   */
+  private async write(
+    type: ResourceType, mode: 'create' | 'update', name: string, expected: string,
+    object: ApiObject, options: WriteOptions,
+  ): Promise<string[]> {
+    const keys = this.keys(type);
+    const specs = this.state(type).specs;
+    const values = computeIndexValues(specs, object);
+    const { head, tail } = splitAtRevision(object);
+    const reply = await redisCall(`${mode} ${type} "${name}"`, () => this.client.svcWrite(
+      4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
+      ...specs.map((s) => keys.index(s.name)),
+      mode, name, expected, head, tail, JSON.stringify(values), this.settings.watchRetention,
+      options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)),
+    )) as string[];
+    // A dry run reports the revision now: the one it would have written is the next.
+    if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
+    if (reply[0] === 'DRY') object.metadata.resourceVersion = String(Number(reply[1]) + 1);
+    return reply;
+  }
+
+  /** The error for a write script's refusal. */
+  private writeFailure(type: ResourceType, name: string, reply: string[]): Error {
+    switch (reply[0]) {
+      case 'NOTFOUND': return notFound(type, name);
+      case 'EXISTS': return alreadyExists(type, name);
+      case 'STALE': return staleConflict(type, name);
+      case 'UNIQUE': return uniqueConflict(type, name, reply[1], reply[2]);
+      default: return new Error(`internal: unexpected reply from a write script of ${type}: ${String(reply[0])}`);
+    }
+  }
+
+  private keys(type: ResourceType): TypeKeys {
+    return typeKeys(this.settings.keyPrefix, type);
+  }
+
+  /** The type's state, with the default indexes when it was never defined. */
+  private state(type: ResourceType): TypeState {
+    let state = this.types.get(type);
+    if (state === undefined) {
+      state = new TypeState();
+      this.types.set(type, state);
+    }
+    return state;
+  }
+
+  private definedState(type: ResourceType): TypeState {
+    this.checkOpen();
+    const state = this.types.get(type);
+    if (state === undefined || !state.defined) {
+      throw new StorageError('NotFound', `type ${type} is not defined`, { type });
+    }
+    return state;
+  }
+
+  /** A connection of its own for one type's blocking stream reads; it reconnects by itself. */
+  private openReaderConnection(type: ResourceType): Redis {
+    const connection = new Redis(this.settings.url, {
+      ...failFastOptions(),
+      lazyConnect: false,
+      connectionName: `svc-watch:${type}`.replace(/\s/g, '_'),
+      blockingTimeout: 5_000 + BLOCKING_GRACE_MS,
+    });
+    connection.on('error', () => undefined);
+    return connection;
+  }
+
+  private checkOpen(): void {
+    if (this.closing.signal.aborted) throw unavailable('the Redis storage is closed');
+  }
+}
+
+/** The indexes as the write scripts take them: `[name, unique]`; names are unique by existence, not by index. */
+const indexList = (specs: readonly IndexSpec[]): [string, number][] =>
+  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0]);
+
+/** Whether any precondition is set (an update without any retries on concurrent writes). */
+const hasPreconditions = (p: Preconditions | undefined): boolean =>
+  p !== undefined && (p.version !== undefined || p.resourceVersion !== undefined || p.uid !== undefined);
+
+/** Whether the stored object meets every precondition that is set. */
+function meetsPreconditions(object: ApiObject, p: Preconditions | undefined): boolean {
+  if (p === undefined) return true;
+  const meta = object.metadata;
+  return (p.version === undefined || p.version === meta.version) &&
+    (p.resourceVersion === undefined || p.resourceVersion === meta.resourceVersion) &&
+    (p.uid === undefined || p.uid === meta.uid);
+}
+
+/** A watcher that has already ended with an error, which its first read throws. */
+function failedWatcher(error: Error): Watcher {
+  const queue = new WatcherQueue<WatchEvent>({ capacity: 1, overflowError: () => error });
+  queue.fail(error);
+  return queue;
+}
+
+/** A positive integer option with its default; anything else is a programming error. */
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be an integer ≥ 1, not ${value}`);
+  return value;
+}

@@ -1,0 +1,391 @@
+import { LUA_HELPERS } from './lua-helpers';
+
+/**
+ * One page of a list, read atomically with its total and the revision.
+ *
+ * KEYS: objects, index values, revision, index states, then the sorted sets
+ * the query names. ARGV[1] is the query as JSON (see `ListScriptQuery` in
+ * ../list-query.ts): `indexes` (every index it uses), `keys` (index → KEYS
+ * position), `pos`/`neg` (requirements an object must / must not meet:
+ * index `i`, exact values `v`, optional value prefix `p`, `one` when no
+ * object holds more than one member in its ranges), `sort` (index `i`,
+ * descending `d`), `offset`, `want` (items to collect: limit + 1, or -1 for
+ * all), optional `after` (a continue position: sort values `s`, `false` where
+ * the object had none, and name `n`).
+ *
+ * Plans, each touching only what the query needs:
+ * - the walk: the first sort index is walked in order (members sort by value,
+ *   then name) until the page is full, skipping objects that do not match;
+ *   objects without a value (the HIGH sentinel members) come last, by name;
+ * - without a positive requirement, the objects of the negative ones are
+ *   collected, the total is the rest, and the walk skips them;
+ * - with positive requirements, the objects of the smallest one (sized with
+ *   ZLEXCOUNT) are checked against the others; the matches are then sorted,
+ *   or, when the walk to fill the page is shorter than sorting them all,
+ *   walked. A lone requirement an object meets with at most one member
+ *   (`one`) is not even collected: its size is the total.
+ *
+ * Values are compared by their position in the index (ZLEXCOUNT), never with
+ * Lua's `<`, which follows the server's locale rather than byte order.
+ *
+ * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`
+ * or `{'BUILDING', index}`.
+ */
+export const LIST_SCRIPT = `${LUA_HELPERS}
+local q = cjson.decode(ARGV[1])
+for _, index in ipairs(q.indexes) do
+  if redis.call('HGET', KEYS[4], index) == 'building' then return {'BUILDING', index} end
+end
+local revision = redis.call('GET', KEYS[3]) or '0'
+local function zkey(index) return KEYS[q.keys[index]] end
+local MISSING = math.huge
+
+local cached_values = {}
+local function values_of(name)
+  local values = cached_values[name]
+  if values == nil then
+    local stored = redis.call('HGET', KEYS[2], name)
+    if stored then
+      local _, json = split_stored(stored)
+      values = cjson.decode(json)
+    else
+      values = {}
+    end
+    cached_values[name] = values
+  end
+  return values
+end
+
+local function prepare(req)
+  req.set, req.ranges = {}, {}
+  for _, v in ipairs(req.v) do
+    req.set[v] = true
+    local min, max = value_range(v)
+    req.ranges[#req.ranges + 1] = {min, max}
+  end
+  if req.p then req.ranges[#req.ranges + 1] = {'[' .. req.p, '[' .. req.p .. HIGH} end
+end
+
+local function holds(name, req)
+  local values = values_of(name)[req.i]
+  if values == nil then return false end
+  for _, v in ipairs(values) do
+    if req.set[v] then return true end
+    if req.p and string.sub(v, 1, #req.p) == req.p then return true end
+  end
+  return false
+end
+
+-- Calls fn for each member in [min, max], ascending (or, with desc, from max down); fn returns true to
+-- stop. Reads batches of next_size() members when given (reading members costs more than looking at
+-- them: a walk should not read far past where it stops), else of doubling sizes.
+local function each_member(key, min, max, desc, fn, next_size)
+  local size = 64
+  while true do
+    if next_size then size = next_size() end
+    local batch
+    if desc then
+      batch = redis.call('ZREVRANGEBYLEX', key, max, min, 'LIMIT', 0, size)
+    else
+      batch = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', 0, size)
+    end
+    for _, m in ipairs(batch) do
+      if fn(m) then return true end
+    end
+    if #batch < size then return false end
+    if desc then max = '(' .. batch[#batch] else min = '(' .. batch[#batch] end
+    if size < 4096 then size = size * 2 end
+  end
+end
+
+-- Order-preserving numbers for the values of an index: 2 * (members below) + 1 for a stored value.
+local ranks = {}
+local function rank(index, value)
+  local of_index = ranks[index]
+  if of_index == nil then
+    of_index = {}
+    ranks[index] = of_index
+  end
+  local r = of_index[value]
+  if r == nil then
+    r = 2 * redis.call('ZLEXCOUNT', zkey(index), '-', '(' .. value .. NUL) + 1
+    of_index[value] = r
+  end
+  return r
+end
+
+-- An object's rank and value for a sort key: its smallest value ascending, its largest descending.
+local function sort_value(name, key)
+  local values = values_of(name)[key.i]
+  if values == nil or #values == 0 then return MISSING, false end
+  local best_rank, best_value
+  for _, v in ipairs(values) do
+    local r = rank(key.i, v)
+    if best_rank == nil or (key.d and r > best_rank) or ((not key.d) and r < best_rank) then
+      best_rank, best_value = r, v
+    end
+  end
+  return best_rank, best_value
+end
+
+local tuples = {}
+local function tuple_of(name)
+  local t = tuples[name]
+  if t == nil then
+    t = {}
+    for k, key in ipairs(q.sort) do t[k] = sort_value(name, key) end
+    tuples[name] = t
+  end
+  return t
+end
+
+local function bytes_less(a, b)
+  if a == b then return false end
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+local function before(ta, na, tb, nb)
+  for k, key in ipairs(q.sort) do
+    local a, b = ta[k], tb[k]
+    if a ~= b then
+      if a == MISSING then return false end
+      if b == MISSING then return true end
+      if key.d then return a > b end
+      return a < b
+    end
+  end
+  return bytes_less(na, nb)
+end
+
+local function name_before(a, b)
+  return before(tuple_of(a), a, tuple_of(b), b)
+end
+
+-- The continue position as ranks; a value no object holds any more ranks between its neighbours.
+local after = nil
+if q.after then
+  after = {}
+  for k, key in ipairs(q.sort) do
+    local v = q.after.s[k]
+    if v == false then
+      after[k] = MISSING
+    else
+      local min, max = value_range(v)
+      local here = redis.call('ZLEXCOUNT', zkey(key.i), min, max)
+      after[k] = 2 * redis.call('ZLEXCOUNT', zkey(key.i), '-', '(' .. v .. NUL) + (here > 0 and 1 or 0)
+    end
+  end
+end
+
+local page, skip, want = {}, q.offset, q.want
+local full = want == 0
+local function emit(name)
+  if after and not before(after, q.after.n, tuple_of(name), name) then return end
+  if skip > 0 then
+    skip = skip - 1
+    return
+  end
+  page[#page + 1] = name
+  if want > 0 and #page >= want then full = true end
+end
+
+-- Emits the objects accept() takes, walking the first sort index in order, then those without a value.
+-- About a fraction "density" of the members walked are expected to be taken.
+local function walk(accept, density)
+  local primary = q.sort[1]
+  local pkey = zkey(primary.i)
+  local resumed = q.after ~= nil
+  local seen, group, group_value = {}, {}, nil
+  local function flush()
+    if #q.sort > 1 then
+      table.sort(group, name_before)
+    elseif primary.d then
+      local n = #group
+      for i = 1, math.floor(n / 2) do group[i], group[n + 1 - i] = group[n + 1 - i], group[i] end
+    end
+    for _, name in ipairs(group) do
+      emit(name)
+      if full then break end
+    end
+    -- Every later group sorts after the continue position.
+    if #group > 0 then after = nil end
+    group = {}
+  end
+  local function visit(m)
+    local at = string.find(m, NUL, 1, true)
+    local name = string.sub(m, at + 1)
+    if seen[name] or not accept(name) then return false end
+    seen[name] = true
+    local value = string.sub(m, 1, at - 1)
+    if resumed then
+      -- A multi-valued object sorts at one of its values only; after a resume it may show up at
+      -- another one first (its own one came before the continue position).
+      local _, own = sort_value(name, primary)
+      if own ~= value then return false end
+    end
+    if value ~= group_value then
+      flush()
+      if full then return true end
+      group_value = value
+    end
+    group[#group + 1] = name
+    return false
+  end
+
+  local function next_size()
+    local needed = skip + want - #page - #group + 1
+    if want < 0 then needed = 4096 end
+    return math.max(16, math.min(4096, math.ceil(needed * 1.25 / math.max(density, 0.0001))))
+  end
+
+  if not full and not (after and after[1] == MISSING) then
+    if primary.d then
+      local max = '(' .. HIGH
+      if after then max = '[' .. q.after.s[1] .. NUL .. HIGH end
+      each_member(pkey, '-', max, true, visit, next_size)
+    else
+      local min = '-'
+      if after then min = '[' .. q.after.s[1] .. NUL end
+      each_member(pkey, min, '(' .. HIGH, false, visit, next_size)
+    end
+    if not full then flush() end
+  end
+
+  if not full then
+    local missing = {}
+    each_member(pkey, '[' .. HIGH .. NUL, '+', false, function(m)
+      local name = member_name(m)
+      if not accept(name) then return false end
+      if #q.sort == 1 then
+        emit(name)
+        return full
+      end
+      missing[#missing + 1] = name
+      return false
+    end)
+    if #missing > 0 then
+      table.sort(missing, name_before)
+      for _, name in ipairs(missing) do
+        emit(name)
+        if full then break end
+      end
+    end
+  end
+end
+
+-- Whether an object meets a requirement; exact values are looked up by member, without decoding its values.
+local function meets(name, req)
+  if req.p then return holds(name, req) end
+  local key = zkey(req.i)
+  for _, v in ipairs(req.v) do
+    if redis.call('ZSCORE', key, v .. NUL .. name) then return true end
+  end
+  return false
+end
+
+-- Sorting every match costs about this many steps of an index walk per match.
+local SORT_COST = 20
+-- Collecting one match costs about this fraction of looking an object up during a walk.
+local COLLECT_FACTOR = 4
+
+local total
+for _, req in ipairs(q.pos) do prepare(req) end
+for _, req in ipairs(q.neg) do prepare(req) end
+if #q.pos > 0 then
+  local driver, smallest = nil, nil
+  for i, req in ipairs(q.pos) do
+    local n = 0
+    for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+    if smallest == nil or n < smallest then driver, smallest = i, n end
+  end
+  local lead = q.pos[driver]
+  local objects = redis.call('HLEN', KEYS[1])
+  -- Walking the sort index until the page is full visits about this many members.
+  local function walk_length(matches)
+    return (q.offset + want) * objects / matches
+  end
+  local function walk_is_cheaper(matches)
+    return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
+  end
+  local function others_met(name)
+    for i, req in ipairs(q.pos) do
+      if i ~= driver and not meets(name, req) then return false end
+    end
+    for _, req in ipairs(q.neg) do
+      if meets(name, req) then return false end
+    end
+    return true
+  end
+
+  if #q.pos == 1 and #q.neg == 0 and lead.one and walk_is_cheaper(smallest)
+      and smallest > COLLECT_FACTOR * walk_length(smallest) then
+    -- One requirement that an object meets with at most one member: its count is the total, and
+    -- looking up the few objects the walk visits is cheaper than collecting every match.
+    total = smallest
+    walk(function(name) return meets(name, lead) end, total / math.max(objects, 1))
+  else
+    local matched, is_match = {}, {}
+    for _, r in ipairs(lead.ranges) do
+      each_member(zkey(lead.i), r[1], r[2], false, function(m)
+        local name = member_name(m)
+        if is_match[name] ~= nil then return false end
+        local ok = others_met(name)
+        is_match[name] = ok
+        if ok then matched[#matched + 1] = name end
+        return false
+      end)
+    end
+    total = #matched
+    if walk_is_cheaper(total) then
+      walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
+    elseif not full then
+      table.sort(matched, name_before)
+      for _, name in ipairs(matched) do
+        emit(name)
+        if full then break end
+      end
+    end
+  end
+else
+  local excluded, excluded_count = {}, 0
+  for _, req in ipairs(q.neg) do
+    for _, r in ipairs(req.ranges) do
+      each_member(zkey(req.i), r[1], r[2], false, function(m)
+        local name = member_name(m)
+        if not excluded[name] then
+          excluded[name] = true
+          excluded_count = excluded_count + 1
+        end
+        return false
+      end)
+    end
+  end
+  local objects = redis.call('HLEN', KEYS[1])
+  total = objects - excluded_count
+  walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
+end
+
+local position = ''
+if want > 0 and #page >= want then
+  page[#page] = nil
+  local last = page[#page]
+  local s = {}
+  for k, key in ipairs(q.sort) do
+    local _, v = sort_value(last, key)
+    s[k] = v
+  end
+  position = cjson.encode({s = s, n = last})
+end
+local result = {'OK', revision, total, position}
+for from = 1, #page, 500 do
+  local names = {}
+  for i = from, math.min(from + 499, #page) do names[#names + 1] = page[i] end
+  for _, json in ipairs(redis.call('HMGET', KEYS[1], unpack(names))) do result[#result + 1] = json end
+end
+return result
+`;

@@ -1,0 +1,94 @@
+import { LUA_HELPERS } from './lua-helpers';
+
+/**
+ * Create and update of one object, atomically: existence and compare-and-swap
+ * check, unique-index check, object, index entries, revision, change stream.
+ *
+ * KEYS: objects, index values, revision, stream, then the sorted set of every
+ * index, in the order of ARGV[9].
+ * ARGV: mode (`create` | `update`), name, expected revision (update), the
+ * object's JSON before and after its resourceVersion value, its index values
+ * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
+ * `[[name, unique (1 | 0)], ...]`.
+ *
+ * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
+ * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
+ */
+export const WRITE_SCRIPT = `${LUA_HELPERS}
+local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local mode, name, expected = ARGV[1], ARGV[2], ARGV[3]
+local new_values = cjson.decode(ARGV[6])
+local indexes = cjson.decode(ARGV[9])
+local old_values, old_json = nil, nil
+local stored = redis.call('HGET', ixv, name)
+if mode == 'create' then
+  if stored then return {'EXISTS'} end
+else
+  if not stored then return {'NOTFOUND'} end
+  local rev
+  rev, old_json = split_stored(stored)
+  if rev ~= expected then return {'STALE'} end
+  old_values = cjson.decode(old_json)
+end
+
+for i, index in ipairs(indexes) do
+  if index[2] == 1 then
+    local had = {}
+    for _, v in ipairs(entries_of(old_values, index[1])) do had[v] = true end
+    for _, v in ipairs(new_values[index[1]] or {}) do
+      if not had[v] then
+        local min, max = value_range(v)
+        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[4 + i], min, max, 'LIMIT', 0, 2)) do
+          if member_name(m) ~= name then return {'UNIQUE', index[1], v} end
+        end
+      end
+    end
+  end
+end
+if ARGV[8] == '1' then return {'DRY', redis.call('GET', revkey) or '0'} end
+
+local rev = tostring(redis.call('INCR', revkey))
+local json = ARGV[4] .. rev .. ARGV[5]
+redis.call('HSET', objects, name, json)
+redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
+for i, index in ipairs(indexes) do
+  apply_entries(KEYS[4 + i], name, entries_of(old_values, index[1]), entries_of(new_values, index[1]))
+end
+if mode == 'create' then
+  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[7], rev .. '-0', 't', 'ADDED', 'o', json)
+else
+  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[7], rev .. '-0', 't', 'MODIFIED', 'o', json, 'p', old_json)
+end
+return {'OK', rev}
+`;
+
+/**
+ * Delete of one object, atomically: existence and optional compare-and-swap
+ * check, object, index entries, revision, change stream (the last state).
+ *
+ * KEYS: as for WRITE_SCRIPT. ARGV: name, expected revision (`''` for any),
+ * stream retention, dry run (`1` | `0`), the indexes as JSON (as for WRITE_SCRIPT).
+ *
+ * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
+ * `{'NOTFOUND'}` or `{'STALE'}`.
+ */
+export const DELETE_SCRIPT = `${LUA_HELPERS}
+local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local name = ARGV[1]
+local stored = redis.call('HGET', ixv, name)
+if not stored then return {'NOTFOUND'} end
+local rev, values_json = split_stored(stored)
+if ARGV[2] ~= '' and rev ~= ARGV[2] then return {'STALE'} end
+local json = redis.call('HGET', objects, name)
+if ARGV[4] == '1' then return {'DRY', redis.call('GET', revkey) or '0', json} end
+
+local values = cjson.decode(values_json)
+local next_rev = tostring(redis.call('INCR', revkey))
+redis.call('HDEL', objects, name)
+redis.call('HDEL', ixv, name)
+for i, index in ipairs(cjson.decode(ARGV[5])) do
+  apply_entries(KEYS[4 + i], name, entries_of(values, index[1]), {})
+end
+redis.call('XADD', stream, 'MAXLEN', '~', ARGV[3], next_rev .. '-0', 't', 'DELETED', 'o', json)
+return {'OK', next_rev, json}
+`;

@@ -1,0 +1,210 @@
+import type Redis from 'ioredis';
+import { StorageError, expired, isStorageError } from '../errors';
+import type { ResourceType } from '../interface';
+import type { Watcher } from '../watch';
+import { Backoff } from './backoff';
+import { translateError } from './connection';
+import type { TypeKeys } from './keys';
+import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
+import { Subscription } from './subscription';
+
+/** Entries one XREAD or XRANGE asks for at most. */
+const READ_COUNT = 1_000;
+/** How long one XREAD blocks; the loop then simply reads again. */
+const BLOCK_MS = 5_000;
+
+const REVISION = /^(0|[1-9][0-9]*)$/;
+
+/** What a stream reader needs from the storage. */
+export interface StreamReaderOptions {
+  type: ResourceType;
+  keys: TypeKeys;
+  /** The storage's command connection, for start revisions and catch-up reads (XRANGE). */
+  client: Redis;
+  /** Opens the reader's own connection for its blocking XREAD. */
+  openConnection: () => Redis;
+  /** Events a watcher may have queued (`watchBuffer`). */
+  watchBuffer: number;
+  /** Called once the reader has stopped (its last watcher left, or close). */
+  onStopped: (reader: StreamReader) => void;
+}
+
+/**
+ * The one reading loop of a type's change stream in this process, and its
+ * fan-out. The loop blocks in XREAD on its own connection, starting after
+ * the last revision it read, and hands each entry, decoded and frozen once,
+ * to every live watcher. A new watcher first catches up with XRANGE from
+ * its start revision on the command connection, then joins the live feed;
+ * both serve it only revisions after what it already has, so there are no
+ * gaps and no duplicates. A lost connection is retried with backoff and the
+ * loop resumes where it was.
+ *
+ * The reader lives from its first watcher to its last.
+ */
+export class StreamReader {
+  private readonly subscriptions = new Set<Subscription>();
+  /** The last revision the live loop has read (and served); undefined until the loop has started. */
+  private position: number | undefined;
+  private positionWaiters: (() => void)[] = [];
+  private connection: Redis | undefined;
+  private stopped = false;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly options: StreamReaderOptions) {
+    void this.loop();
+  }
+
+  /**
+   * A new watcher from `fromRevision` (exclusive), or from the current
+   * revision. The current revision is asked for at once on the command
+   * connection, so that any write issued on it afterwards is seen.
+   */
+  watch(fromRevision: string | undefined): Watcher {
+    const { type, watchBuffer } = this.options;
+    const subscription = new Subscription(watchBuffer, type, (s) => this.remove(s));
+    this.subscriptions.add(subscription);
+    let start: Promise<number>;
+    if (fromRevision === undefined) {
+      start = this.options.client.get(this.options.keys.revision).then((rev) => Number(rev ?? 0));
+    } else if (REVISION.test(fromRevision)) {
+      start = Promise.resolve(Number(fromRevision));
+    } else {
+      start = Promise.reject(new StorageError('Invalid', `"${fromRevision}" is not a revision of ${type}`, { type }));
+    }
+    void this.begin(subscription, start);
+    return subscription.watcher;
+  }
+
+  /** Ends every watcher quietly and stops the loop. */
+  close(): void {
+    for (const subscription of [...this.subscriptions]) subscription.stop();
+    this.stop();
+  }
+
+  private async begin(subscription: Subscription, start: Promise<number>): Promise<void> {
+    try {
+      subscription.cursor = await start;
+    } catch (err) {
+      subscription.fail(translateError(err, `watch ${this.options.type}`));
+      return;
+    }
+    await this.catchUp(subscription);
+  }
+
+  /** Serves a new watcher from the stream until it reaches the live loop's position, then hands it over. */
+  private async catchUp(subscription: Subscription): Promise<void> {
+    const { client, keys, type, watchBuffer } = this.options;
+    const backoff = new Backoff();
+    while (subscription.open && !this.stopped) {
+      if (this.position !== undefined && subscription.cursor >= this.position) {
+        subscription.live = true;
+        return;
+      }
+      const room = watchBuffer - subscription.queued;
+      if (room <= 0) {
+        await subscription.waitForRoom();
+        continue;
+      }
+      let entries: StreamEntry[];
+      try {
+        entries = await client.xrange(keys.stream, `${subscription.cursor + 1}-0`, '+', 'COUNT', Math.min(room, READ_COUNT));
+        backoff.reset();
+      } catch (err) {
+        const error = translateError(err, `watch ${type}`);
+        if (!isStorageError(error, 'Unavailable')) {
+          subscription.fail(error);
+          return;
+        }
+        await backoff.wait(this.abort.signal);
+        continue;
+      }
+      if (entries.length === 0) {
+        if (this.position === undefined) {
+          await this.positionKnown();
+          continue;
+        }
+        // The live loop has read past the cursor, yet nothing after it is left: trimmed away.
+        subscription.fail(expired(`too old resource version: ${subscription.cursor}`));
+        return;
+      }
+      const first = revisionOfId(entries[0][0]);
+      if (first !== subscription.cursor + 1) {
+        subscription.fail(expired(`too old resource version: ${subscription.cursor} (${first - 1})`));
+        return;
+      }
+      for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]));
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const { keys } = this.options;
+    const backoff = new Backoff();
+    while (!this.stopped) {
+      try {
+        const connection = this.connection ?? (this.connection = this.options.openConnection());
+        if (this.position === undefined) {
+          const revision = await connection.get(keys.revision);
+          if (this.stopped) break;
+          this.setPosition(Number(revision ?? 0));
+        }
+        const reply = await connection.xread(
+          'COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', keys.stream, `${this.position}-0`,
+        );
+        if (this.stopped) break;
+        backoff.reset();
+        if (reply) this.deliver(reply[0][1] as StreamEntry[]);
+      } catch {
+        if (this.stopped) break;
+        // Redis is unreachable (the connection reconnects by itself): read again after a while.
+        await backoff.wait(this.abort.signal);
+      }
+    }
+  }
+
+  /** Serves entries the live loop read to every live watcher that has not had them. */
+  private deliver(entries: StreamEntry[]): void {
+    for (const entry of entries) {
+      const revision = revisionOfId(entry[0]);
+      const position = this.position ?? 0;
+      if (revision <= position) continue;
+      if (revision !== position + 1) {
+        // Trimmed while the loop was away: live watchers cannot be served without a gap.
+        const error = expired(`the change stream of ${this.options.type} was trimmed past revision ${position}; watch again`);
+        for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
+      }
+      this.setPosition(revision);
+      let event;
+      for (const subscription of this.subscriptions) {
+        if (!subscription.live || revision <= subscription.cursor) continue;
+        event ??= decodeEvent(entry);
+        subscription.push(event, revision);
+      }
+    }
+  }
+
+  private setPosition(revision: number): void {
+    this.position = revision;
+    const waiters = this.positionWaiters;
+    this.positionWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private positionKnown(): Promise<void> {
+    if (this.position !== undefined || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.positionWaiters.push(resolve));
+  }
+
+  private remove(subscription: Subscription): void {
+    this.subscriptions.delete(subscription);
+    if (this.subscriptions.size === 0) this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort.abort();
+    this.connection?.disconnect();
+    for (const wake of this.positionWaiters.splice(0)) wake();
+    this.options.onStopped(this);
+  }
+}

@@ -1,0 +1,205 @@
+import Redis from 'ioredis';
+import '../../pkg/storage/redis';
+import type { ApiObject } from '../../pkg/api/object';
+import { openStorage } from '../../pkg/storage/backends';
+import { isStorageError } from '../../pkg/storage/errors';
+import type { Storage } from '../../pkg/storage/interface';
+import { summarize, WatchReader } from '../../pkg/storage/testing/watch-reader';
+import { startRedis, sharedRedisUrl, uniqueKeyPrefix, type RedisInstance } from '../support/redis';
+import { waitFor } from '../support/wait-for';
+
+const TYPE = 'widgets.resilience.svc.run';
+
+const widget = (name: string, labels: Record<string, string> = {}): ApiObject =>
+  ({ apiVersion: 'resilience.svc.run/v1', kind: 'Widget', metadata: { name, labels }, spec: {} });
+
+/** What a call that should fail settles with: its StorageError code, or the fact that it succeeded. */
+async function outcome(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'succeeded';
+  } catch (err) {
+    return isStorageError(err) ? err.code : `threw ${String(err)}`;
+  }
+}
+
+describe('Redis storage: a Redis restart', () => {
+  let redis: RedisInstance;
+  let storage: Storage;
+
+  beforeEach(async () => {
+    redis = await startRedis({ persistent: true });
+    storage = await openStorage(redis.url, { keyPrefix: uniqueKeyPrefix('restart') });
+    await storage.defineType(TYPE, []);
+  });
+
+  afterEach(async () => {
+    await storage.close();
+    await redis.destroy();
+  });
+
+  it('a watch gets every change once and in order across it; calls meanwhile fail with Unavailable', async () => {
+    const live = new WatchReader(storage.watch(TYPE));
+    await storage.create(TYPE, widget('a1'));
+    await storage.create(TYPE, widget('a2'));
+    expect(summarize(await live.take(2))).toEqual([['ADDED', 'a1', '1'], ['ADDED', 'a2', '2']]);
+
+    await redis.stop();
+    // Fail fast rather than hang (a hang would trip the test's deadline).
+    expect(await Promise.all([
+      outcome(storage.get(TYPE, 'a1')),
+      outcome(storage.create(TYPE, widget('lost'))),
+      outcome(storage.list(TYPE)),
+      outcome(storage.currentRevision(TYPE)),
+    ])).toEqual(['Unavailable', 'Unavailable', 'Unavailable', 'Unavailable']);
+    expect(await storage.ping()).toBe(false);
+
+    await redis.start();
+    await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
+    await storage.create(TYPE, widget('a3'));
+    await storage.update(TYPE, 'a1', (o) => ({ ...o, spec: { note: 'after the restart' } }));
+    await storage.delete(TYPE, 'a2');
+    expect(summarize(await live.take(3))).toEqual([['ADDED', 'a3', '3'], ['MODIFIED', 'a1', '4'], ['DELETED', 'a2', '5']]);
+
+    // Nothing is repeated: the next event is the marker's.
+    const marker = await storage.create(TYPE, widget('marker'));
+    expect(summarize(await live.take(1))).toEqual([['ADDED', 'marker', marker.metadata.resourceVersion]]);
+
+    // The change stream survived too: a watch from revision 0 replays everything.
+    const replay = new WatchReader(storage.watch(TYPE, { fromRevision: '0' }));
+    expect(summarize(await replay.take(6)).map(([type, name]) => `${type} ${name}`)).toEqual([
+      'ADDED a1', 'ADDED a2', 'ADDED a3', 'MODIFIED a1', 'DELETED a2', 'ADDED marker',
+    ]);
+    live.stop();
+    replay.stop();
+  });
+
+  it('a watch whose consumer reads during the outage resumes without loss once Redis is back', async () => {
+    const live = new WatchReader(storage.watch(TYPE));
+    await storage.create(TYPE, widget('b1'));
+    expect(summarize(await live.take(1))).toEqual([['ADDED', 'b1', '1']]);
+    const pending = live.take(2);
+    await redis.restart();
+    await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
+    await storage.create(TYPE, widget('b2'));
+    await storage.create(TYPE, widget('b3'));
+    expect(summarize(await pending)).toEqual([['ADDED', 'b2', '2'], ['ADDED', 'b3', '3']]);
+    live.stop();
+  });
+});
+
+describe('Redis storage: readers during a burst of writes', () => {
+  let storage: Storage;
+  let raw: Redis;
+  let prefix: string;
+
+  beforeEach(async () => {
+    prefix = uniqueKeyPrefix('burst');
+    storage = await openStorage(sharedRedisUrl(), { keyPrefix: prefix });
+    raw = new Redis(sharedRedisUrl());
+    await storage.defineType(TYPE, []);
+  });
+
+  afterEach(async () => {
+    await storage.close();
+    raw.disconnect();
+  });
+
+  it('never see an object without its index entries, or index entries without the object', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `w${i}`);
+    for (const name of names) await storage.create(TYPE, widget(name, { phase: 'a' }));
+
+    let writing = true;
+    const writer = async (name: string) => {
+      for (let round = 0; round < 25; round++) {
+        await storage.update(TYPE, name, (o) => ({
+          ...o, metadata: { ...o.metadata, labels: { phase: o.metadata.labels?.phase === 'a' ? 'b' : 'a' } },
+        }));
+        if (round % 5 === 4) {
+          await storage.delete(TYPE, name);
+          await storage.create(TYPE, widget(name, { phase: round % 2 ? 'a' : 'b' }));
+        }
+      }
+    };
+    const violations: string[] = [];
+    const reader = async () => {
+      let reads = 0;
+      while (writing || reads < 5) {
+        reads++;
+        const inA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'in', values: ['a'] }] });
+        const notA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'notin', values: ['a'] }] });
+        for (const o of inA.items) if (o.metadata.labels?.phase !== 'a') violations.push(`phase=a listed ${o.metadata.name} as ${o.metadata.labels?.phase}`);
+        for (const o of notA.items) if (o.metadata.labels?.phase === 'a') violations.push(`phase!=a listed ${o.metadata.name}`);
+        if (inA.total !== inA.items.length) violations.push(`phase=a: total ${inA.total}, ${inA.items.length} items`);
+        for (const o of inA.items) {
+          const got = await storage.get(TYPE, o.metadata.name ?? '').catch(() => undefined);
+          if (got && BigInt(got.metadata.resourceVersion ?? 0) < BigInt(o.metadata.resourceVersion ?? 0)) {
+            violations.push(`get of ${o.metadata.name} went back in time`);
+          }
+        }
+        violations.push(...await snapshotViolations());
+      }
+      return reads;
+    };
+    // One atomic snapshot of objects, stored index values and the labels index: they must agree.
+    const snapshotViolations = async (): Promise<string[]> => {
+      const base = `${prefix}:{${TYPE}}`;
+      const replies = await raw.multi().hgetall(`${base}:objects`).zrange(`${base}:ix:metadata.labels`, 0, -1)
+        .zrange(`${base}:ix:metadata.name`, 0, -1).exec();
+      const [objects, labelMembers, nameMembers] = (replies ?? []).map(([, value]) => value) as
+        [Record<string, string>, string[], string[]];
+      const found: string[] = [];
+      const expected = new Set<string>();
+      for (const [name, json] of Object.entries(objects)) {
+        const labels = (JSON.parse(json) as ApiObject).metadata.labels ?? {};
+        for (const [k, v] of Object.entries(labels)) expected.add(`${k}=${v}\0${name}`);
+      }
+      const actual = new Set(labelMembers);
+      for (const member of expected) if (!actual.has(member)) found.push(`no index entry ${member}`);
+      for (const member of actual) if (!expected.has(member)) found.push(`index entry without object: ${member}`);
+      if (nameMembers.length !== Object.keys(objects).length) found.push('name index and objects differ');
+      return found;
+    };
+
+    const readers = [reader(), reader()];
+    await Promise.all(names.map(writer));
+    writing = false;
+    const reads = await Promise.all(readers);
+    expect(violations).toEqual([]);
+    expect(Math.min(...reads)).toBeGreaterThanOrEqual(5);
+    expect((await storage.list(TYPE)).total).toBe(names.length);
+  });
+});
+
+describe('Redis storage: key layout', () => {
+  it('puts every key of a type under one hash tag, the type, below the key prefix', async () => {
+    const prefix = uniqueKeyPrefix('layout');
+    const storage = await openStorage(sharedRedisUrl(), { keyPrefix: prefix });
+    const raw = new Redis(sharedRedisUrl());
+    try {
+      const other = 'gadgets.resilience.svc.run';
+      await storage.defineType(TYPE, [{ name: 'spec.size', unique: true, indexFunc: (o) => (o.spec as { size?: string }).size }]);
+      await storage.create(TYPE, { ...widget('w1', { env: 'prod' }), spec: { size: 'L' } });
+      await storage.create(other, widget('g1'));
+      const watcher = new WatchReader(storage.watch(TYPE, { fromRevision: '0' }));
+      await watcher.take(1);
+      watcher.stop();
+
+      const keys = await raw.keys(`${prefix}:*`);
+      const tags = new Map<string, string[]>();
+      for (const key of keys) {
+        const tag = /^[^{]*\{([^}]*)\}/.exec(key)?.[1] ?? '(none)';
+        tags.set(tag, [...(tags.get(tag) ?? []), key]);
+      }
+      expect([...tags.keys()].sort()).toEqual([other, TYPE].sort());
+      const typeKeys = (tags.get(TYPE) ?? []).map((k) => k.slice(`${prefix}:{${TYPE}}:`.length)).sort();
+      expect(typeKeys).toEqual(expect.arrayContaining([
+        'objects', 'ixv', 'rev', 'stream', 'indexes', 'ix:metadata.name', 'ix:metadata.labels', 'ix:spec.size',
+      ]));
+      for (const key of keys) expect(key.startsWith(`${prefix}:{`)).toBe(true);
+    } finally {
+      raw.disconnect();
+      await storage.close();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import pino from 'pino';
+import { startApiServer, type ApiServerConfig, type RunningApiServer } from '../../pkg/apiserver/app';
+import { sharedRedisUrl, uniqueKeyPrefix } from './redis';
+
+/**
+ * Starts a real apiserver in this process on a free port, against the test
+ * run's Redis under a key prefix of its own (or `store` when given).
+ */
+export async function startTestApiServer(config: Partial<ApiServerConfig> = {}): Promise<RunningApiServer> {
+  const store = config.store ?? `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('api')}`;
+  return startApiServer({
+    listen: '127.0.0.1:0', authorizationMode: 'AlwaysAllow', maxBodyBytes: 3 * 1024 * 1024,
+    watchTimeoutSeconds: 1800, watchRetention: 100000, ...config, store,
+  }, pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }));
+}
+
+/** A response as tests read it: status, headers, and the body parsed when it is JSON. */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A small HTTP client bound to one server. Bodies that are not strings are sent as JSON. */
+export function client(baseUrl: string) {
+  return async function call<T = any>(
+    method: string, path: string, body?: unknown, headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: tests read `text`
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  };
+}
+
+export type ApiClient = ReturnType<typeof client>;

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import type { ApiClient } from './apiserver';
+import { waitFor } from './wait-for';
+
+export const PERSONS = '/apis/example.com/v1alpha1/persons';
+export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
+
+/** The seed's Person Model object, as shipped in manifests/examples. */
+export const personModel = (): Record<string, any> =>
+  yaml.load(readFileSync(join(__dirname, '..', '..', 'manifests', 'examples', 'person-model.yaml'), 'utf8')) as Record<string, any>;
+
+/** Creates the Person model and waits until its API answers. */
+export async function applyPersonModel(api: ApiClient): Promise<void> {
+  const res = await api('POST', MODELS, personModel());
+  if (res.status !== 201) throw new Error(`creating the Person model: ${res.status} ${res.text}`);
+  await waitFor(async () => (await api('GET', PERSONS)).status === 200, { what: 'the persons API to be served' });
+}
+
+/** A valid Person with the given name and spec fields. */
+export const person = (name: string, spec: Record<string, unknown> = {}, labels?: Record<string, string>) => ({
+  apiVersion: 'example.com/v1alpha1', kind: 'Person',
+  metadata: labels ? { name, labels } : { name },
+  spec: { name: name.toUpperCase(), age: 30, ...spec },
+});
