@@ -3,11 +3,16 @@ import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import { listEnvelopePaging, parseListParams } from '../list-params';
 import { sendJson } from '../respond';
+import { toTable, wantsTable } from '../table';
 
 /** GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4). */
 export async function handleList(ctx: RequestContext, store: ResourceStore): Promise<void> {
-  const params = parseListParams(ctx.url.searchParams);
+  const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
   const result = await store.list(params.list);
+  if (wantsTable(ctx.req.headers.accept)) {
+    sendJson(ctx.res, 200, toTable(store.model, result.items, result.revision, ctx.url.searchParams.get('includeObject')));
+    return;
+  }
   const metadata: Record<string, unknown> = { resourceVersion: result.revision };
   if (result.continue) {
     metadata.continue = result.continue;

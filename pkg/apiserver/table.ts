@@ -1,0 +1,68 @@
+import type { ApiObject } from '../api/object';
+import type { Model, PrinterColumn } from '../registry/model';
+
+/**
+ * Kubernetes' server-side printing: a `meta.k8s.io/v1` Table of a model's
+ * printer columns, which `kubectl get` asks for first (API.md §10).
+ */
+
+/** Whether the client asked for a Table: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. */
+export function wantsTable(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((part) => /;\s*as=Table/.test(part) && /;\s*g=meta\.k8s\.io/.test(part));
+}
+
+/** The Table of some objects; `includeObject` is Kubernetes' `?includeObject=None|Metadata|Object` (default Metadata). */
+export function toTable(model: Model, objects: ApiObject[], resourceVersion: string | undefined, includeObject: string | null) {
+  const columns: PrinterColumn[] = [
+    { name: 'Name', type: 'string', jsonPath: '.metadata.name', description: 'Name of the object' },
+    ...(model.printerColumns ?? []),
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' },
+  ];
+  return {
+    kind: 'Table', apiVersion: 'meta.k8s.io/v1',
+    metadata: resourceVersion ? { resourceVersion } : {},
+    columnDefinitions: columns.map((c) => ({
+      name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.name === 'Name' ? 'name' : c.type === 'date' ? 'date' : '',
+      description: c.description ?? '', priority: 0,
+    })),
+    rows: objects.map((o) => ({ cells: columns.map((c) => cell(c, o)), object: rowObject(o, includeObject) })),
+  };
+}
+
+function rowObject(object: ApiObject, includeObject: string | null): unknown {
+  if (includeObject === 'None') return undefined;
+  if (includeObject === 'Object') return object;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata };
+}
+
+function cell(column: PrinterColumn, object: ApiObject): unknown {
+  const value = readPath(object, column.jsonPath);
+  if (value === undefined || value === null) return column.type === 'date' ? '<unknown>' : null;
+  if (column.type === 'date') return typeof value === 'string' ? humanAge(Date.now() - Date.parse(value)) : String(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return value;
+}
+
+/** `.spec.age` or `spec.tags[0]`: the simple JSON paths printer columns use. */
+function readPath(object: unknown, path: string): unknown {
+  const steps = path.replace(/^\./, '').split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
+  let current: unknown = object;
+  for (const step of steps) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
+}
+
+/** Kubernetes' short durations: `45s`, `12m`, `5h`, `3d`, `2y`. */
+export function humanAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 120) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (d < 730) return `${d}d`;
+  return `${Math.floor(d / 365)}y`;
+}
