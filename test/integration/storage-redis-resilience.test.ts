@@ -5,6 +5,7 @@ import { openStorage } from '../../pkg/storage/backends';
 import { isStorageError } from '../../pkg/storage/errors';
 import type { Storage } from '../../pkg/storage/interface';
 import { summarize, WatchReader } from '../../pkg/storage/testing/watch-reader';
+import { freePort } from '../support/free-port';
 import { startRedis, sharedRedisUrl, uniqueKeyPrefix, type RedisInstance } from '../support/redis';
 import { waitFor } from '../support/wait-for';
 
@@ -85,6 +86,37 @@ describe('Redis storage: a Redis restart', () => {
     await storage.create(TYPE, widget('b3'));
     expect(summarize(await pending)).toEqual([['ADDED', 'b2', '2'], ['ADDED', 'b3', '3']]);
     live.stop();
+  });
+});
+
+describe('Redis storage: a Redis restart that loses the data', () => {
+  it('ends live watches with Expired instead of missing changes silently', async () => {
+    const redis = await startRedis({ persistent: false });
+    const storage = await openStorage(redis.url, { keyPrefix: uniqueKeyPrefix('amnesia') });
+    try {
+      const live = new WatchReader(storage.watch(TYPE));
+      await storage.create(TYPE, widget('c1'));
+      await storage.create(TYPE, widget('c2'));
+      expect(summarize(await live.take(2))).toEqual([['ADDED', 'c1', '1'], ['ADDED', 'c2', '2']]);
+      await redis.restart();
+      await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
+      await storage.create(TYPE, widget('c3'));
+      const { events, error } = await live.readUntilError(1);
+      expect(events).toEqual([]);
+      expect(isStorageError(error, 'Expired')).toBe(true);
+    } finally {
+      await storage.close();
+      await redis.destroy();
+    }
+  });
+});
+
+describe('Redis storage: an unreachable Redis', () => {
+  it('makes opening the storage fail with Unavailable, naming where it looked', async () => {
+    const port = await freePort();
+    const failure = await openStorage(`redis://127.0.0.1:${port}/0`).then(() => undefined, (err: unknown) => err);
+    expect(isStorageError(failure, 'Unavailable')).toBe(true);
+    expect((failure as Error).message).toContain(String(port));
   });
 });
 

@@ -30,6 +30,7 @@ export class Backoff {
     await sleep(ms, signal);
   }
 
+  /** Starts again from the shortest delay (after a call succeeded). */
   reset(): void {
     this.nextMs = this.minMs;
   }

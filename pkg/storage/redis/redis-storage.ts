@@ -324,11 +324,16 @@ export class RedisStorage implements Storage {
     return state;
   }
 
-  /** A connection of its own for one type's blocking stream reads; it reconnects by itself. */
+  /**
+   * A connection of its own for one type's blocking stream reads; it
+   * reconnects by itself. Its commands wait for it to be ready (the reader
+   * has nothing better to do) and fail when an attempt to connect fails.
+   */
   private openReaderConnection(type: ResourceType): Redis {
     const connection = new Redis(this.settings.url, {
       ...failFastOptions(),
       lazyConnect: false,
+      enableOfflineQueue: true,
       connectionName: `svc-watch:${type}`.replace(/\s/g, '_'),
       blockingTimeout: 5_000 + BLOCKING_GRACE_MS,
     });

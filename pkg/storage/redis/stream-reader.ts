@@ -84,11 +84,10 @@ export class StreamReader {
   private async begin(subscription: Subscription, start: Promise<number>): Promise<void> {
     try {
       subscription.cursor = await start;
+      await this.catchUp(subscription);
     } catch (err) {
       subscription.fail(translateError(err, `watch ${this.options.type}`));
-      return;
     }
-    await this.catchUp(subscription);
   }
 
   /** Serves a new watcher from the stream until it reaches the live loop's position, then hands it over. */
@@ -137,15 +136,23 @@ export class StreamReader {
   }
 
   private async loop(): Promise<void> {
-    const { keys } = this.options;
+    const { keys, type } = this.options;
     const backoff = new Backoff();
+    let reconnected = false;
     while (!this.stopped) {
       try {
         const connection = this.connection ?? (this.connection = this.options.openConnection());
-        if (this.position === undefined) {
-          const revision = await connection.get(keys.revision);
+        if (this.position === undefined || reconnected) {
+          const revision = Number(await connection.get(keys.revision) ?? 0);
           if (this.stopped) break;
-          this.setPosition(Number(revision ?? 0));
+          if (this.position !== undefined && revision < this.position) {
+            // Redis came back without the data (no persistence): what the watchers have is gone.
+            const error = expired(`the revisions of ${type} went back from ${this.position} to ${revision}; watch again`);
+            for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
+            this.position = undefined;
+          }
+          if (this.position === undefined) this.setPosition(revision);
+          reconnected = false;
         }
         const reply = await connection.xread(
           'COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', keys.stream, `${this.position}-0`,
@@ -156,6 +163,7 @@ export class StreamReader {
       } catch {
         if (this.stopped) break;
         // Redis is unreachable (the connection reconnects by itself): read again after a while.
+        reconnected = true;
         await backoff.wait(this.abort.signal);
       }
     }

@@ -39,6 +39,7 @@ export class TypeState {
     for (const wake of waiters) wake();
   }
 
+  /** The builds this process runs, as `Storage.indexStatus` reports them. */
   status(): IndexStatus {
     const building = [...this.builds].map(([name, { done, total }]) => ({ name, done, total }));
     return { ready: building.length === 0, building };
