@@ -2,7 +2,7 @@ import type { ApiObject } from '../../api/object';
 import { isStorageError } from '../errors';
 import type { WatchEvent } from '../watch';
 import { ChangeLog } from './change-log';
-import type { WatcherQueue } from './watcher-queue';
+import type { WatcherQueue } from '../watcher-queue';
 
 const event = (revision: number): WatchEvent => ({
   type: 'ADDED',

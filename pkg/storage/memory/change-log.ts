@@ -1,6 +1,6 @@
 import { StorageError, expired } from '../errors';
 import type { WatchEvent } from '../watch';
-import { WatcherQueue } from './watcher-queue';
+import { WatcherQueue } from '../watcher-queue';
 
 /** Sizes of a change log: what it keeps and how far a watcher may lag. */
 export interface ChangeLogLimits {

@@ -9,4 +9,3 @@ import { MemoryStorage } from './memory-storage';
 registerBackend('memory', async (_url, options) => new MemoryStorage(options));
 
 export { MemoryStorage } from './memory-storage';
-export { WatcherQueue, type WatcherQueueOptions } from './watcher-queue';

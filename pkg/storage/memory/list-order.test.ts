@@ -1,7 +1,7 @@
 import { IndexTable } from './index-table';
 import { orderNames, type TableSortKey } from './list-order';
 import type { NameFilter } from './name-filter';
-import { seededRandom, utf8Order } from './test-random';
+import { seededRandom, utf8Order } from '../testing/seeded-random';
 
 interface Sample {
   name: string;

@@ -11,7 +11,7 @@ import { buildIndex } from './index-builder';
 import { runList } from './list-query';
 import { hasPreconditions, meetsPreconditions } from './preconditions';
 import { TypeStore, type ObjectIndexValues } from './type-store';
-import { WatcherQueue } from './watcher-queue';
+import { WatcherQueue } from '../watcher-queue';
 
 /** Attempts at a free generated name before create gives up with AlreadyExists. */
 const GENERATE_NAME_ATTEMPTS = 5;

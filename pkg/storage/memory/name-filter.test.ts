@@ -2,7 +2,7 @@ import { fieldMatches, labelsMatch } from '../match';
 import type { FieldRequirement, LabelRequirement } from '../query';
 import { IndexTable } from './index-table';
 import { buildNameFilter } from './name-filter';
-import { seededRandom } from './test-random';
+import { seededRandom } from '../testing/seeded-random';
 
 interface Sample {
   name: string;

@@ -1,5 +1,5 @@
 import { compareEntries, SortedEntries, type IndexEntry } from './sorted-entries';
-import { seededRandom } from './test-random';
+import { seededRandom } from '../testing/seeded-random';
 
 const ascending = (s: SortedEntries): IndexEntry[] => [...s.ascendingFrom()];
 

@@ -3,7 +3,7 @@ import { NAME_INDEX, indexValues, type IndexSpec } from '../indexes';
 import type { IndexStatus } from '../interface';
 import type { WatchEvent, WatchEventType } from '../watch';
 import { ChangeLog, type ChangeLogLimits } from './change-log';
-import { deepFreeze } from './deep-freeze';
+import { deepFreeze } from '../deep-freeze';
 import { IndexTable } from './index-table';
 
 /** An object's values for every index of its type, by index name. */

@@ -65,13 +65,3 @@ export function parseObject(json: string, revision?: string): ApiObject {
   return object;
 }
 
-/**
- * Freezes a JSON value and everything in it: a watch event's object is shared
- * by every watcher and must not change under any of them.
- */
-export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const member of Object.values(value)) deepFreeze(member);
-  return value;
-}

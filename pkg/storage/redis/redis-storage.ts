@@ -8,7 +8,7 @@ import type {
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
-import { WatcherQueue } from '../memory/watcher-queue';
+import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from './continue-token';
 import { buildIndex } from './index-builder';

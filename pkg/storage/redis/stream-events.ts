@@ -1,5 +1,6 @@
 import type { WatchEvent, WatchEventType } from '../watch';
-import { deepFreeze, parseIndexValues, parseObject } from './object-codec';
+import { parseIndexValues, parseObject } from './object-codec';
+import { deepFreeze } from '../deep-freeze';
 
 /** One entry of a type's change stream as ioredis returns it: id and field/value pairs. */
 export type StreamEntry = [id: string, fields: string[]];

@@ -1,6 +1,6 @@
 import { expired } from '../errors';
 import type { WatchEvent, Watcher } from '../watch';
-import { WatcherQueue } from '../memory/watcher-queue';
+import { WatcherQueue } from '../watcher-queue';
 
 /**
  * One watcher of a type's change stream: its bounded queue and how far it
