@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import yaml from 'js-yaml';
 import { badRequest, tooLarge, unsupportedMediaType } from '../api/errors';
+import { parseYamlDocument } from '../util/yaml-document';
 
 /** Media types a create or update body may have. */
 export const BODY_TYPES = ['application/json', 'application/yaml'];
@@ -46,21 +46,10 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, accepte
   if (type !== '' && !accepted.includes(type) && !yamlOk) throw unsupportedMediaType(type, accepted);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
-  if (isYaml(type)) return parseYaml(text);
+  if (isYaml(type)) return parseYamlDocument(text, 'the request body');
   try {
     return JSON.parse(text);
   } catch (err) {
     throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-function parseYaml(text: string): unknown {
-  try {
-    const docs = yaml.loadAll(text, undefined, { schema: yaml.CORE_SCHEMA }).filter((d) => d !== null && d !== undefined);
-    if (docs.length !== 1) throw badRequest(`the request body must hold one YAML document, not ${docs.length}`);
-    return docs[0];
-  } catch (err) {
-    if ((err as { code?: number }).code === 400) throw err;
-    throw badRequest(`the request body is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, StatusError } from '../api/errors';
 import type { Logger } from '../util/log';
 
-/** Sends a JSON body with its status code; `warnings` become Kubernetes `Warning: 299` headers. */
+/** Sends a JSON body with its status code; `warnings` are `Warning` header values (see WriteResult). */
 export function sendJson(
   res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}, warnings: string[] = [],
 ): void {
@@ -10,13 +10,10 @@ export function sendJson(
   const head: Record<string, string | string[]> = {
     'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)), ...headers,
   };
-  if (warnings.length) head.Warning = warnings.map(warningHeader);
+  if (warnings.length) head.Warning = warnings;
   res.writeHead(code, head);
   res.end(payload);
 }
-
-/** `299 - "<text>"`, the form kubectl and client-node print. */
-export const warningHeader = (text: string): string => `299 - ${JSON.stringify(text)}`;
 
 /**
  * Renders any error, once: a StatusError as a Kubernetes `Status` (or RFC 7807

@@ -1,11 +1,10 @@
 import { invalid, type StatusCause } from '../api/errors';
 import type { Model } from './model';
+import { isDns1123Name, isDns1123Subdomain } from '../api/validation';
 import { DEFAULT_INDEXES } from '../storage/indexes';
 
 const DEFAULT_INDEX_NAMES = new Set(DEFAULT_INDEXES.map((i) => i.name));
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -24,13 +23,13 @@ export function validateModel(model: Model, { platform }: { platform: boolean })
   const bad = (field: string, message: string) => causes.push({ field: `spec.${field}`, reason: 'FieldValueInvalid', message });
   if (!platform && model.group === '') bad('group', 'must not be empty: the core group belongs to the platform');
   else if (!platform && isPlatformGroup(model.group)) bad('group', 'must not end in ".svc.run": those groups belong to the platform');
-  else if (model.group !== '' && (!DNS_SUBDOMAIN.test(model.group) || model.group.length > 253)) {
+  else if (model.group !== '' && (!isDns1123Subdomain(model.group) || model.group.length > 253)) {
     bad('group', 'must be a lowercase DNS subdomain, e.g. "example.com"');
   }
   if (!VERSION.test(model.version)) bad('version', 'must look like v1, v1alpha1 or v2beta3');
   if (!KIND.test(model.kind)) bad('names.kind', 'must be CamelCase letters and digits, starting with an uppercase letter');
   for (const field of ['singular', 'plural'] as const) {
-    if (!DNS_LABEL.test(model[field]) || model[field].length > 63) bad(`names.${field}`, 'must be a lowercase DNS label, e.g. "persons"');
+    if (!isDns1123Name(model[field]) || model[field].length > 63) bad(`names.${field}`, 'must be a lowercase DNS label, e.g. "persons"');
   }
   const names = new Set<string>();
   for (const [i, index] of (model.indexes ?? []).entries()) {

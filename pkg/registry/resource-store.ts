@@ -9,6 +9,7 @@ import { storageTypeOf, type Model } from './model';
 import { objectFromBody, preconditionsFromBody, withoutServerFields } from './object-input';
 import { interpretStorageError } from './storage-errors';
 import type { ObjectChecks } from './object-checks';
+import { unknownFieldCauses, unknownFieldWarnings } from './schema';
 
 /** How a write treats fields the schema does not declare (`?fieldValidation=`). */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -19,9 +20,10 @@ export interface RequestOptions {
   fieldValidation?: FieldValidation;
 }
 
-/** A written object and the warnings to send with it (`Warning` headers). */
+/** A written object and the warnings to send with it. */
 export interface WriteResult {
   object: ApiObject;
+  /** `Warning` header values, ready to send: `299 - "unknown field \"spec.foo\""`. */
   warnings: string[];
 }
 
@@ -207,12 +209,10 @@ export class ResourceStore {
   private admit(object: ApiObject, opts: RequestOptions, current?: ApiObject): WriteResult {
     const { object: pruned, unknownFields } = this.checks.prune(object);
     const subject = { kind: this.model.kind, name: object.metadata.name };
-    if (opts.fieldValidation === 'Strict' && unknownFields.length) {
-      throw invalid(subject, unknownFields.map((f) => ({ field: f, reason: 'FieldValueInvalid', message: `unknown field "${f}"` })));
-    }
+    if (opts.fieldValidation === 'Strict' && unknownFields.length) throw invalid(subject, unknownFieldCauses(unknownFields));
     const causes = this.checks.validate(pruned, current);
     if (causes.length) throw invalid(subject, causes);
-    const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFields.map((f) => `unknown field "${f}"`);
+    const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFieldWarnings(unknownFields);
     return { object: pruned, warnings };
   }
 

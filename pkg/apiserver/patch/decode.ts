@@ -1,8 +1,8 @@
 import { badRequest } from '../../api/errors';
 import { patchKind } from './content-types';
-import { assertWithinLimits } from './limits';
+import { assertWithinLimits } from '../../util/json-limits';
 import { decodeJsonPatch, type JsonPatchOperation } from './json-patch';
-import { parseYamlDocument } from './yaml-document';
+import { parseYamlDocument } from '../../util/yaml-document';
 
 /** A decoded, checked patch: JSON patch operations, or the object a merge patch or an apply merges in. */
 export type Patch = JsonPatchOperation[] | Record<string, unknown>;
@@ -21,7 +21,7 @@ export function decodePatch(contentType: string, body: string | Buffer): Patch {
   const kind = patchKind(contentType);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') throw badRequest('the patch body is empty');
-  const document = kind === 'apply' ? parseYamlDocument(text) : parseJson(text);
+  const document = kind === 'apply' ? parseYamlDocument(text, 'the patch') : parseJson(text);
   if (kind === 'json') return decodeJsonPatch(document);
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw badRequest(kind === 'apply' ? 'an applied configuration must be an object' : 'a merge patch must be a JSON object');

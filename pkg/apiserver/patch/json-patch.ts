@@ -1,6 +1,6 @@
 import { badRequest, type StatusCause } from '../../api/errors';
 import { arrayIndex, parsePointer, pointerFieldPath } from './json-pointer';
-import { hasOwn, setOwn } from './own';
+import { hasOwn, setOwn } from '../../util/own';
 
 /** One RFC 6902 operation, checked: every member its `op` needs is there. */
 export type JsonPatchOperation =

@@ -1,4 +1,4 @@
-import { hasOwn, setOwn } from './own';
+import { hasOwn, setOwn } from '../../util/own';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,6 +5,7 @@ import type { StoreHooks } from '../resource-store';
 import { modelFromObject } from './model-object';
 import { validateModel } from '../model-validation';
 import { checksForModel } from '../model-checks';
+import { SchemaCompileError } from '../schema';
 
 /** The group of platform extension kinds. */
 export const APIEXTENSIONS_GROUP = 'apiextensions.svc.run';
@@ -102,6 +103,7 @@ function checkModelObject(object: ApiObject): void {
   try {
     checksForModel(model);
   } catch (err) {
-    throw invalid({ kind: 'Model', name }, [{ field: 'spec.schema', reason: 'FieldValueInvalid', message: (err as Error).message }]);
+    if (!(err instanceof SchemaCompileError)) throw err;
+    throw invalid({ kind: 'Model', name }, err.causes('spec.schema'));
   }
 }

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { StatusCause } from '../../api/errors';
 import { formatFieldPath, pointerPathSegments, type PathSegment } from './field-path';
-import { hasOwn } from './own';
+import { hasOwn } from '../../util/own';
 
 /**
  * Turns ajv's errors into Kubernetes validation causes, with the reasons and

@@ -1,4 +1,4 @@
-import { hasOwn } from './own';
+import { hasOwn } from '../../util/own';
 
 /**
  * Kubernetes field paths (`spec.tags[2]`, `spec.otherPerson.spec.name`): how

@@ -2,7 +2,7 @@ import { formatFieldPath, type PathSegment } from './field-path';
 import {
   isPlainObject, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema,
 } from './openapi-schema';
-import { setOwn } from './own';
+import { setOwn } from '../../util/own';
 
 /** One thing wrong with a model's schema, e.g. `{path: 'properties.spec.type', message: 'unsupported keyword "if"'}`. */
 export interface SchemaProblem {

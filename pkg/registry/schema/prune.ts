@@ -1,7 +1,7 @@
-import { assertWithinLimits } from './limits';
+import { assertWithinLimits } from '../../util/json-limits';
 import { formatFieldPath, type PathSegment } from './field-path';
 import { isPlainObject, SCHEMA_LIST_KEYWORDS, type OpenApiSchema } from './openapi-schema';
-import { hasOwn } from './own';
+import { hasOwn } from '../../util/own';
 
 /** An object with the fields its schema does not declare removed, and where they were. */
 export interface PruneResult<T> {

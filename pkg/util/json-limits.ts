@@ -1,4 +1,4 @@
-import { badRequest } from '../../api/errors';
+import { badRequest } from '../api/errors';
 
 /**
  * How deep a decoded body may nest. JSON.parse accepts a few thousand levels but

@@ -1,9 +1,9 @@
 import yaml from 'js-yaml';
-import { badRequest } from '../../api/errors';
-import { assertWithinLimits, MAX_VALUES } from './limits';
+import { badRequest } from '../api/errors';
+import { assertWithinLimits, MAX_VALUES } from './json-limits';
 
 /**
- * Parses a server-side apply body: one YAML document (JSON is YAML too), read
+ * Parses a YAML body (a create or update body, a server-side apply patch): one YAML document (JSON is YAML too), read
  * with YAML 1.2's core schema (no timestamps, binary or merge keys: `yes` stays
  * a string). YAML aliases may reuse a node, but a document that expands to far
  * more nodes than its text holds (a "billion laughs" bomb) is refused before
@@ -12,15 +12,15 @@ import { assertWithinLimits, MAX_VALUES } from './limits';
  * @throws StatusError 400 for invalid YAML, several documents, excessive aliasing,
  *   or a document nested deeper than `assertWithinLimits` allows
  */
-export function parseYamlDocument(text: string): unknown {
+export function parseYamlDocument(text: string, what = 'the body'): unknown {
   let docs: unknown[];
   try {
     docs = yaml.loadAll(text, undefined, { schema: yaml.CORE_SCHEMA });
   } catch (err) {
-    throw badRequest(`the patch is not valid YAML: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
+    throw badRequest(`${what} is not valid YAML: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
   }
   const present = docs.filter((d) => d !== null && d !== undefined);
-  if (present.length !== 1) throw badRequest(`the patch must hold one YAML document, not ${present.length}`);
+  if (present.length !== 1) throw badRequest(`${what} must hold one YAML document, not ${present.length}`);
   // Every value a YAML text spells out takes at least one character of it; more is aliasing.
   assertWithinLimits(present[0], { maxValues: Math.min(MAX_VALUES, text.length + 1000) });
   // A JSON round trip gives every alias its own copy: nothing in the result is shared.

@@ -1,0 +1,36 @@
+import { StatusError } from '../api/errors';
+import { assertWithinLimits } from './json-limits';
+
+/** `{a: {a: … {}}}`, `levels` objects deep. */
+function nested(levels: number): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  let current = root;
+  for (let i = 1; i < levels; i++) {
+    const next = {};
+    current.a = next;
+    current = next;
+  }
+  return root;
+}
+
+/** What a YAML alias bomb decodes to: `levels` arrays, each holding the previous one ten times. */
+function aliasBomb(levels: number): unknown[] {
+  let node: unknown[] = ['x'];
+  for (let i = 0; i < levels; i++) node = Array<unknown>(10).fill(node);
+  return node;
+}
+
+describe('the limits on a decoded body', () => {
+  it('accepts objects up to the depth limit and refuses deeper ones with 400', () => {
+    expect(() => assertWithinLimits(nested(10), { maxDepth: 10 })).not.toThrow();
+    expect(() => assertWithinLimits(nested(11), { maxDepth: 10 })).toThrow(StatusError);
+    expect(() => assertWithinLimits([[[1]]], { maxDepth: 3 })).not.toThrow();
+    expect(() => assertWithinLimits([[[[1]]]], { maxDepth: 3 })).toThrow(/nested more than 3 levels deep/);
+  });
+
+  it('counts a value reached through two aliases twice, and stops at the limit', () => {
+    expect(() => assertWithinLimits(aliasBomb(2), { maxValues: 211 })).not.toThrow();
+    expect(() => assertWithinLimits(aliasBomb(2), { maxValues: 210 })).toThrow(/more than 210 values/);
+    expect(() => assertWithinLimits(aliasBomb(12))).toThrow(StatusError);
+  });
+});
