@@ -3,6 +3,7 @@ import type { Storage } from '../storage/interface';
 import { SchemeManager } from '../registry/scheme';
 import { MODEL_KIND, modelHooks } from '../registry/models/model-kind';
 import { ModelSync } from '../registry/models/model-sync';
+import { LEASE_KIND } from '../registry/builtin/lease';
 import { alwaysAllow, type Authorizer } from '../auth/authorizer';
 import type { Logger } from '../util/log';
 import { ApiServer } from './server';
@@ -38,6 +39,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const storage = await openStorage(config.store, { watchRetention: config.watchRetention });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
   await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
+  await schemes.register(LEASE_KIND, undefined, { platform: true });
   const models = new ModelSync(storage, schemes, log.child({ component: 'models' }));
   await models.start();
   const settings: Partial<HandlerSettings> = {
