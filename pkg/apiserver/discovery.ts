@@ -15,10 +15,11 @@ const STATUS_VERBS = ['get', 'patch', 'update'];
 export class Discovery {
   constructor(private readonly schemes: SchemeManager) {}
 
-  /** GET /api */
+  /** GET /api: the core version, once a core resource is served (kubectl refuses an empty resource list). */
   apiVersions(serverAddress: string) {
+    const served = this.models().some((m) => m.group === '');
     return {
-      kind: 'APIVersions', versions: [CORE_VERSION],
+      kind: 'APIVersions', versions: served ? [CORE_VERSION] : [],
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
     };
   }

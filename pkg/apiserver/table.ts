@@ -13,10 +13,11 @@ export function wantsTable(accept: string | undefined): boolean {
 
 /** The Table of some objects; `includeObject` is Kubernetes' `?includeObject=None|Metadata|Object` (default Metadata). */
 export function toTable(model: Model, objects: ApiObject[], resourceVersion: string | undefined, includeObject: string | null) {
+  // As for a CRD: Name first, then the model's columns, or Age when it declares none.
   const columns: PrinterColumn[] = [
     { name: 'Name', type: 'string', jsonPath: '.metadata.name', description: 'Name of the object' },
-    ...(model.printerColumns ?? []),
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' },
+    ...(model.printerColumns?.length ? model.printerColumns
+      : [{ name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' }]),
   ];
   return {
     kind: 'Table', apiVersion: 'meta.k8s.io/v1',

@@ -32,7 +32,10 @@ it('lists resources cluster-scoped, the main resource before its status', async 
 });
 
 it('serves core discovery at /api, /api/v1alpha1 and /apis/v1alpha1', async () => {
+  expect((await api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: [] });
+  await server.schemes.register({ group: '', version: 'v1alpha1', kind: 'Note', singular: 'note', plural: 'notes' }, undefined, { platform: true });
   expect((await api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1'] });
+  expect((await api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(['notes', 'notes/status']);
   expect((await api('GET', '/api/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
   expect((await api('GET', '/apis/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
 });

@@ -121,7 +121,7 @@ describe('Table output for kubectl get', () => {
   it('lists rows with the model printer columns, Name first and Age last', async () => {
     const res = await api('GET', `${PERSONS}?sort=metadata.name,asc&labelSelector=team%3Dred`, undefined, accept);
     expect(res.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Name', 'Age', 'Age']);
+    expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Full Name', 'Years', 'Age']);
     expect(res.body.rows.map((r: { cells: unknown[] }) => r.cells.slice(0, 3))).toEqual([['amy', 'Amy', 30], ['cid', 'Cid', 30]]);
     expect(res.body.rows[0].cells[3]).toMatch(/^\d+[smhdy]$/);
     expect(res.body.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'amy' } });
