@@ -1,0 +1,158 @@
+import type { Status } from '../api/errors';
+import type { ApiObject } from '../api/object';
+import { discoverResources, type DiscoveredResource } from './discovery';
+import { collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
+import { Transport, type TransportConfig } from './transport';
+import type {
+  DeleteOptions, DeleteResult, ListOptions, ListResult, PatchOptions, PatchType, RequestOptions, WatchOptions, WriteOptions,
+} from './types';
+import { WatchStream } from './watch-stream';
+
+/** How to reach the apiserver, e.g. `{server: 'http://127.0.0.1:8080', token, userAgent: 'svcctl/0.1.0'}`. */
+export type ApiClientConfig = TransportConfig;
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+interface ListEnvelope<T> {
+  items?: T[];
+  metadata?: { resourceVersion?: string; continue?: string };
+}
+
+/**
+ * A typed client of the svc API (API.md §3–§7) over Node's `fetch`: what
+ * controllers and svcctl use. Resources are addressed by `{group, version, plural}`.
+ * Failures are `ApiError` (a non-2xx answer, with its Status; see
+ * `isNotFound`, `isConflict`, `isAlreadyExists`, `isExpired`) or `NetworkError` (no answer).
+ * @example
+ * const client = new ApiClient({server: 'http://127.0.0.1:8080'});
+ * const PERSONS = {group: 'example.com', version: 'v1alpha1', plural: 'persons'};
+ * const ada = await client.get(PERSONS, 'ada');
+ * await client.patch(PERSONS, 'ada', {spec: {age: 37}});
+ */
+export class ApiClient {
+  private readonly transport: Transport;
+
+  constructor(config: ApiClientConfig) {
+    this.transport = new Transport(config);
+  }
+
+  /** GET one object; NotFound when it does not exist. */
+  get<T extends ApiObject = ApiObject>(res: ResourceRef, name: string, options: RequestOptions = {}): Promise<T> {
+    return this.transport.json<T>({ method: 'GET', path: objectPath(res, name), signal: options.signal });
+  }
+
+  /** GET the collection, filtered, sorted and paged as asked. */
+  async list<T extends ApiObject = ApiObject>(res: ResourceRef, options: ListOptions = {}): Promise<ListResult<T>> {
+    const query = new URLSearchParams();
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.continue) query.set('continue', options.continue);
+    for (const key of options.sort ?? []) query.append('sort', key);
+    const body = await this.transport.json<ListEnvelope<T>>({
+      method: 'GET', path: collectionPath(res), query, signal: options.signal,
+    });
+    const result: ListResult<T> = { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '0' };
+    if (body.metadata?.continue) result.continue = body.metadata.continue;
+    return result;
+  }
+
+  /** POST a new object (or one with `metadata.generateName`); AlreadyExists when the name is taken. */
+  create<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'POST', path: collectionPath(res), query: writeQuery(options), body: object, signal: options.signal,
+    });
+  }
+
+  /**
+   * PUT the whole object (its `status` is ignored: see `updateStatus`). It must
+   * carry `metadata.resourceVersion` or `metadata.version`; Conflict when stale.
+   */
+  update<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'PUT', path: objectPath(res, nameOf(res, object)), query: writeQuery(options), body: object, signal: options.signal,
+    });
+  }
+
+  /** PUT the `status` subresource: writes only `status`; Conflict when the object's version is stale. */
+  updateStatus<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'PUT', path: objectPath(res, nameOf(res, object), 'status'), query: writeQuery(options), body: object,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * PATCH an object: a merge patch by default, a JSON patch (an array of
+   * operations), or server-side apply (creates the object when absent).
+   * Unconditional unless the patch carries `metadata.resourceVersion`.
+   */
+  patch<T extends ApiObject = ApiObject>(
+    res: ResourceRef, name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {},
+  ): Promise<T> {
+    const query = writeQuery(options);
+    if (options.fieldManager) query.set('fieldManager', options.fieldManager);
+    if (options.force !== undefined) query.set('force', String(options.force));
+    return this.transport.json<T>({
+      method: 'PATCH', path: objectPath(res, name), query, body: patch, contentType: PATCH_CONTENT_TYPES[type],
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * DELETE an object (API.md §7): the first marks it (`removed: false` and the
+   * object with `deletionTimestamp`); one of a marked object without
+   * finalizers removes it (`removed: true` and the Success Status). With
+   * `preconditions` it only acts when they hold (Conflict otherwise).
+   */
+  async delete<T extends ApiObject = ApiObject>(
+    res: ResourceRef, name: string, options: DeleteOptions = {},
+  ): Promise<DeleteResult<T>> {
+    const body = options.preconditions ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions } : undefined;
+    const answer = await this.transport.json<T | Status>({
+      method: 'DELETE', path: objectPath(res, name), body, signal: options.signal,
+    });
+    if (answer.kind === 'Status' && (answer as Status).status === 'Success') return { removed: true, status: answer as Status };
+    return { removed: false, object: answer as T };
+  }
+
+  /**
+   * Opens a watch (API.md §6); resolves once the server accepted it. Iterate
+   * the stream for events; see `WatchStream` for how it ends.
+   */
+  async watch<T extends ApiObject = ApiObject>(res: ResourceRef, options: WatchOptions = {}): Promise<WatchStream<T>> {
+    const query = new URLSearchParams({ watch: 'true' });
+    if (options.resourceVersion) query.set('resourceVersion', options.resourceVersion);
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    if (options.timeoutSeconds !== undefined) query.set('timeoutSeconds', String(options.timeoutSeconds));
+    if (options.allowWatchBookmarks) query.set('allowWatchBookmarks', 'true');
+    const abort = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+    const response = await this.transport.send({ method: 'GET', path: collectionPath(res), query, signal, stream: true });
+    if (!response.body) throw new Error(`watch ${describeResource(res)}: the answer has no body`);
+    return new WatchStream<T>(response.body, abort, describeResource(res), options.signal);
+  }
+
+  /** Every resource type the server serves, from discovery (subresources left out). */
+  discover(options: RequestOptions = {}): Promise<DiscoveredResource[]> {
+    return discoverResources(this.transport, options.signal);
+  }
+}
+
+function writeQuery(options: WriteOptions): URLSearchParams {
+  const query = new URLSearchParams();
+  if (options.dryRun) query.set('dryRun', 'All');
+  if (options.fieldValidation) query.set('fieldValidation', options.fieldValidation);
+  return query;
+}
+
+function nameOf(res: ResourceRef, object: ApiObject): string {
+  const name = object.metadata?.name;
+  if (!name) throw new Error(`an update of ${describeResource(res)} needs metadata.name`);
+  return name;
+}

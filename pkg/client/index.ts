@@ -1,0 +1,16 @@
+/**
+ * The svc API client: `new ApiClient({server})`, resources addressed by
+ * `{group, version, plural}`, typed errors.
+ */
+export { ApiClient, type ApiClientConfig } from './api-client';
+export { WatchStream } from './watch-stream';
+export type { DiscoveredResource } from './discovery';
+export { apiVersionOf, collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
+export {
+  ApiError, ExpiredError, NetworkError, errorFromStatus,
+  isAlreadyExists, isConflict, isExpired, isNetworkError, isNotFound,
+} from './errors';
+export type {
+  DeleteOptions, DeleteResult, ListOptions, ListResult, PatchOptions, PatchType, Preconditions,
+  RequestOptions, WatchEvent, WatchEventType, WatchOptions, WriteOptions,
+} from './types';

@@ -1,0 +1,114 @@
+import type { Status, StatusReason } from '../api/errors';
+import { errorFromStatus, NetworkError } from './errors';
+
+/** How the client reaches the server: base URL, credentials, identity, timeout. */
+export interface TransportConfig {
+  /** e.g. `http://127.0.0.1:8080`; a trailing slash is ignored. */
+  server: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Sent as `User-Agent`, e.g. `svc-controller-manager/0.1.0`. */
+  userAgent?: string;
+  /** Each non-watch request fails with a NetworkError after this long; default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+/** One request: method, path with query, and an optional JSON (or preformatted) body. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query?: URLSearchParams;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** A watch: no request timeout, the body is read as a stream. */
+  stream?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Sends requests and turns their failures into the client's errors: a
+ * non-2xx answer into an `ApiError` with the server's Status (or one made up
+ * from the code when the body is not a Status), no answer into a
+ * `NetworkError`. An abort by the caller's signal rethrows the signal's reason.
+ */
+export class Transport {
+  private readonly base: string;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+
+  constructor(config: TransportConfig) {
+    this.base = config.server.replace(/\/+$/, '');
+    this.headers = { Accept: 'application/json' };
+    if (config.token) this.headers.Authorization = `Bearer ${config.token}`;
+    if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
+    this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** Sends the request and answers the parsed JSON body of a 2xx response. */
+  async json<T>(req: HttpRequest): Promise<T> {
+    const res = await this.send(req);
+    const text = await this.readText(res, req);
+    try {
+      return (text ? JSON.parse(text) : undefined) as T;
+    } catch (cause) {
+      throw new NetworkError(`${req.method} ${req.path}: the answer is not JSON`, { cause });
+    }
+  }
+
+  /** Sends the request and answers the response of a 2xx status, body unread (for watches). */
+  async send(req: HttpRequest): Promise<Response> {
+    const url = this.base + req.path + (req.query && [...req.query.keys()].length ? `?${req.query}` : '');
+    const timeout = req.stream ? undefined : AbortSignal.timeout(this.timeoutMs);
+    const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const init: RequestInit = { method: req.method, headers: { ...this.headers }, signal };
+    if (req.body !== undefined) {
+      init.body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      (init.headers as Record<string, string>)['Content-Type'] = req.contentType ?? 'application/json';
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      throw this.failure(err, req, timeout);
+    }
+    if (res.ok) return res;
+    throw errorFromStatus(statusOf(res.status, await this.readText(res, req, timeout)));
+  }
+
+  private async readText(res: Response, req: HttpRequest, timeout?: AbortSignal): Promise<string> {
+    try {
+      return await res.text();
+    } catch (err) {
+      throw this.failure(err, req, timeout);
+    }
+  }
+
+  private failure(err: unknown, req: HttpRequest, timeout?: AbortSignal): unknown {
+    if (req.signal?.aborted) return req.signal.reason;
+    const what = `${req.method} ${req.path}`;
+    if (timeout?.aborted) return new NetworkError(`${what}: no answer within ${this.timeoutMs} ms`, { cause: err });
+    const cause = (err as { cause?: { message?: string } }).cause;
+    return new NetworkError(`${what}: ${cause?.message ?? (err as Error).message}`, { cause: err });
+  }
+}
+
+const REASONS: Record<number, StatusReason> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
+  409: 'Conflict', 410: 'Expired', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType',
+  422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+};
+
+/** The answer's Status, or one made from the code when the body is something else (a proxy's HTML page). */
+export function statusOf(code: number, text: string): Status {
+  try {
+    const body = JSON.parse(text) as Partial<Status>;
+    if (body && body.kind === 'Status') return { ...body, code: body.code ?? code } as Status;
+  } catch {
+    // not JSON: described below
+  }
+  const message = text.trim() ? text.trim().slice(0, 200) : `the server answered ${code}`;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: REASONS[code], code };
+}

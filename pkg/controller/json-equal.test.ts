@@ -1,0 +1,20 @@
+import { jsonEqual } from './json-equal';
+
+describe('jsonEqual', () => {
+  it('compares objects by keys and values in any order, arrays item by item', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 2 })).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual([1], { 0: 1 })).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
+  });
+
+  it('treats an undefined property like an absent one, as JSON does', () => {
+    expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+  });
+
+  it('ignores prototypes, which differ between realms', () => {
+    expect(jsonEqual(structuredClone({ a: { b: 1 } }), Object.assign(Object.create(null), { a: { b: 1 } }))).toBe(true);
+  });
+});
