@@ -96,9 +96,12 @@ export class ApiServer {
     res.setHeader('X-Request-Id', id);
     const abort = new AbortController();
     this.inflight.add(abort);
+    if (this.draining) res.setHeader('Connection', 'close');
     res.on('close', () => {
       abort.abort();
       this.inflight.delete(abort);
+      // While draining, a connection that just went idle is closed now rather than at its keep-alive timeout.
+      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
     });
     return {
       id, req, res, url: new URL(req.url ?? '/', 'http://localhost'),
