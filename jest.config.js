@@ -5,7 +5,7 @@ const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jo
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/pkg', '<rootDir>/cmd', '<rootDir>/controllers', '<rootDir>/test'],
+  roots: ['<rootDir>/pkg', '<rootDir>/cmd', '<rootDir>/controllers', '<rootDir>/test', '<rootDir>/bench'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],

@@ -1,0 +1,49 @@
+import { Command, InvalidArgumentError } from 'commander';
+
+/** What a benchmark run measures. */
+export interface BenchOptions {
+  /** Object counts the lists are measured at, ascending, e.g. `[10000, 100000]`. */
+  sizes: number[];
+  /** Creates (and then updates) per write round. */
+  ops: number;
+  /** Timed runs per measurement; figures are their medians. */
+  runs: number;
+}
+
+/** The smallest `--ops`: the write benchmark keeps 32 writes of distinct objects in flight. */
+const MIN_OPS = 32;
+
+/**
+ * Parses the command line (without `node` and the script).
+ *
+ * @example parseBenchOptions(['--sizes', '2000', '--ops', '2000']) // { sizes: [2000], ops: 2000, runs: 7 }
+ */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const program = new Command('bench-storage')
+    .description('The storage benchmark: lists and writes of the Redis backend against their baselines (issue 2 §4).')
+    .option('--sizes <list>', 'object counts to measure lists at, comma-separated', parseSizes, [10_000, 100_000])
+    .option('--ops <n>', 'creates and updates per write round', integerAtLeast(MIN_OPS), 20_000)
+    .option('--runs <n>', 'timed runs per measurement (the figure is their median)', integerAtLeast(1), 7)
+    .exitOverride()
+    .parse([...argv], { from: 'user' });
+  return program.opts<BenchOptions>();
+}
+
+/** `10000,100000` → `[10000, 100000]`: positive integers, de-duplicated, ascending. */
+export function parseSizes(text: string): number[] {
+  const sizes = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
+    .map((part) => integerAtLeast(1)(part));
+  if (sizes.length === 0) throw new InvalidArgumentError('expected object counts such as 10000,100000');
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** A parser of integers ≥ `min` (underscores allowed as separators, e.g. `100_000`). */
+function integerAtLeast(min: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text.replace(/_/g, ''));
+    if (!Number.isSafeInteger(value) || value < min) {
+      throw new InvalidArgumentError(`expected an integer ≥ ${min}, not "${text}"`);
+    }
+    return value;
+  };
+}
