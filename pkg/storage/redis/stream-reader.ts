@@ -105,6 +105,9 @@ export class StreamReader {
         continue;
       }
       let entries: StreamEntry[];
+      // What the live loop's position was when the range was asked for: an empty answer means "trimmed"
+      // only if the loop had already read past the cursor then, not if its position arrived meanwhile.
+      const positionAtRead = this.position;
       try {
         entries = await client.xrange(keys.stream, `${subscription.cursor + 1}-0`, '+', 'COUNT', Math.min(room, READ_COUNT));
         backoff.reset();
@@ -118,7 +121,7 @@ export class StreamReader {
         continue;
       }
       if (entries.length === 0) {
-        if (this.position === undefined) {
+        if (positionAtRead === undefined) {
           await this.positionKnown();
           continue;
         }
