@@ -39,6 +39,12 @@ export interface LoadResult {
 
 /** Bodies of error answers are cut to this length in `firstError`. */
 const ERROR_BODY_CHARS = 300;
+/**
+ * Any timeout makes Node's agent close an idle keep-alive socket a second
+ * before the server's announced `Keep-Alive: timeout`, instead of reusing it
+ * as the server closes it (ECONNRESET). No request here comes near it.
+ */
+export const SOCKET_TIMEOUT_MS = 60_000;
 /** onProgress is called every this many completed requests. */
 const PROGRESS_EVERY = 100;
 
@@ -54,7 +60,7 @@ const PROGRESS_EVERY = 100;
  */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const target = new URL(options.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency, timeout: SOCKET_TIMEOUT_MS });
   const latencies = new Float64Array(options.requests);
   let next = 0;
   let done = 0;

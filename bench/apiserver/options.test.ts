@@ -1,0 +1,29 @@
+import { FULL, QUICK, parseBenchOptions } from './options';
+
+const argv = (...flags: string[]) => ['node', 'main.js', ...flags];
+
+describe('parseBenchOptions', () => {
+  it('runs the full benchmark of issue 4 §7 by default', () => {
+    expect(parseBenchOptions(argv())).toEqual(FULL);
+    expect(FULL).toMatchObject({ objects: 10_000, watchers: 1_000, watchRate: 100, fastWatchers: 10, fastRate: 1_000 });
+  });
+
+  it('takes the small settings with --quick, and a flag still wins over them', () => {
+    expect(parseBenchOptions(argv('--quick'))).toEqual({ ...FULL, ...QUICK });
+    expect(parseBenchOptions(argv('--quick', '--watchers', '7')).watchers).toBe(7);
+  });
+
+  it('refuses a count that is not a positive integer', () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+      throw new Error(`exit ${code}`);
+    }) as typeof process.exit);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => parseBenchOptions(argv('--requests', '0'))).toThrow('exit 1');
+      expect(() => parseBenchOptions(argv('--seconds', 'abc'))).toThrow('exit 1');
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
+  });
+});

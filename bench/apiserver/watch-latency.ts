@@ -1,0 +1,110 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { LatencyRecorder, summarizeLatencies, type LatencySummary } from '../support/latency-stats';
+import { measureCpu, type CpuUsage } from '../support/process-cpu';
+import { writeAtRate, type WriterResult } from './paced-writer';
+import { withPhaseProgress } from './phase-progress';
+import { WatchStream } from './watch-stream';
+
+/** One watch-delivery case: this many watchers while writes go in at this rate. */
+export interface WatchCase {
+  watchers: number;
+  /** Creates per second. */
+  rate: number;
+  seconds: number;
+}
+
+/** What one watch case measured on one server. */
+export interface WatchCaseResult extends WatchCase {
+  /** `svc` or `baseline`. */
+  server: string;
+  writer: WriterResult;
+  /** Events every watcher should have received: creates answered 201, times watchers. */
+  expectedEvents: number;
+  receivedEvents: number;
+  /** Write sent → event received, over every event of every watcher. */
+  latency: LatencySummary;
+  /** Watchers that ended early or carried an ERROR event, with the first reason. */
+  failedWatchers: number;
+  firstFailure?: string;
+  /** The load generator's own event-loop delay p99 (ms): high values mean the client, not the server, added latency. */
+  generatorLoopDelayP99: number;
+  /** CPU milliseconds used while writing by `server`, `redis` and `generator`. */
+  cpu: CpuUsage;
+}
+
+/** Where a case runs: a server, how to watch and write on it, and the process ids to account CPU to. */
+export interface WatchTarget {
+  /** `svc` or `baseline`. */
+  name: string;
+  url: string;
+  serverPid: number;
+  redisPid?: number;
+  /** The path every watcher GETs, asked for once just before they open (e.g. with the current resourceVersion). */
+  watchPath(): Promise<string>;
+  /** Where creates are POSTed. */
+  createPath: string;
+}
+
+/** How long watchers may take, after the last create was answered, to receive every event before the case counts what it has. */
+const DRAIN_DEADLINE_MS = 30_000;
+const DRAIN_POLL_MS = 20;
+/** Watches are opened this many at a time. */
+const OPEN_BATCH = 100;
+
+/**
+ * Runs one case on one server: opens `watchers` HTTP watches, creates
+ * Persons stamped with their send time at `rate` per second for `seconds`,
+ * waits until every watcher has every event (or a deadline passes), and
+ * summarises the delivery latency over all events of all watchers.
+ */
+export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseName: string): Promise<WatchCaseResult> {
+  const watchUrl = `${target.url}${await target.watchPath()}`;
+  const latencies = new LatencyRecorder();
+  const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, latencies));
+  try {
+    await withPhaseProgress(`${caseName}: ${target.name} opening watches`, spec.watchers, async (update) => {
+      for (let at = 0; at < streams.length; at += OPEN_BATCH) {
+        await Promise.all(streams.slice(at, at + OPEN_BATCH).map((s) => s.open()));
+        update(Math.min(streams.length, at + OPEN_BATCH));
+      }
+    });
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const total = Math.round(spec.rate * spec.seconds);
+    const { result: writer, cpu } = await withPhaseProgress(`${caseName}: ${target.name} writing`, total, (update) => measureCpu(
+      { server: target.serverPid, redis: target.redisPid, generator: process.pid },
+      () => writeAtRate({
+        url: target.url, createPath: target.createPath, rate: spec.rate, seconds: spec.seconds,
+        namePrefix: `w-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+        onProgress: (sent) => update(sent, `events received ${sum(streams)}`),
+      }),
+    ));
+    const expectedEvents = writer.created * spec.watchers;
+    await withPhaseProgress(`${caseName}: ${target.name} draining`, expectedEvents, (update) => untilDelivered(streams, writer.created, update));
+    loopDelay.disable();
+    const failed = streams.filter((s) => s.failure !== undefined);
+    return {
+      ...spec, server: target.name, writer, expectedEvents, receivedEvents: sum(streams), latency: summarizeLatencies(latencies.values()),
+      failedWatchers: failed.length, firstFailure: failed[0]?.failure,
+      generatorLoopDelayP99: loopDelay.percentile(99) / 1e6, cpu,
+    };
+  } finally {
+    for (const s of streams) s.close();
+  }
+}
+
+/**
+ * Waits until every watcher has received `perWatcher` events or has failed
+ * (a failed one gets no more), or DRAIN_DEADLINE_MS passes.
+ */
+async function untilDelivered(streams: WatchStream[], perWatcher: number, update: (done: number) => void): Promise<void> {
+  const deadline = performance.now() + DRAIN_DEADLINE_MS;
+  for (;;) {
+    update(sum(streams));
+    const settled = streams.every((s) => s.received >= perWatcher || s.failure !== undefined);
+    if (settled || performance.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+  }
+}
+
+const sum = (streams: WatchStream[]): number => streams.reduce((n, s) => n + s.received, 0);
