@@ -6,7 +6,7 @@ export function httpSink(res: ServerResponse): WatchSink {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   return {
-    send: (line) => { res.write(`${line}\n`); },
+    send: (line) => { res.write(line); },
     backlog: () => res.writableLength,
     close: () => { res.end(); },
   };

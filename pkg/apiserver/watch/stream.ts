@@ -9,8 +9,8 @@ import { serializeEvent, serializeWire } from './serialize';
 
 /** Where a watch writes its events: an HTTP response or a WebSocket. */
 export interface WatchSink {
-  /** Sends one serialised event. */
-  send(line: string): void;
+  /** Sends one serialised event: the bytes of its JSON line, newline included. */
+  send(line: Buffer): void;
   /** Bytes accepted but not yet handed to the network: a watcher whose backlog grows too large is dropped. */
   backlog(): number;
   /** Ends the stream. */
