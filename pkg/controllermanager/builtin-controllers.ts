@@ -1,0 +1,26 @@
+import { GC_CONTROLLER, register as registerGc } from '../../controllers/gc';
+import { PERSON_STATUS_CONTROLLER, register as registerPersonStatus } from '../../controllers/person-status';
+import { ControllerRegistry } from './controller-registry';
+
+/**
+ * The controllers the controller-manager ships with: a fresh registry, so
+ * that a caller may add its own without touching anyone else's.
+ * @example startControllerManager({ server, registry: builtinControllers().register(mine) }, log)
+ */
+export function builtinControllers(): ControllerRegistry {
+  return new ControllerRegistry().register({
+    name: GC_CONTROLLER,
+    description: 'removes every object marked for deletion once it has no finalizers',
+    setup: ({ manager, log }) => {
+      registerGc(manager, log);
+    },
+  }).register({
+    // The sample controller: off unless named, since it needs the Person model applied.
+    name: PERSON_STATUS_CONTROLLER,
+    description: "writes each Person's status from its spec (the sample; needs manifests/examples/person-model.yaml)",
+    enabledByDefault: false,
+    setup: ({ manager, client }) => {
+      registerPersonStatus(manager, client);
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import yaml from 'js-yaml';
+
+/** Where the controller-manager reaches the apiserver, and the bearer token it sends (if any). */
+export interface Connection {
+  /** e.g. `http://127.0.0.1:8080`. */
+  server: string;
+  token?: string;
+}
+
+/** The connection flags as given: `--server`, `--token-file`, `--kubeconfig` (each optional). */
+export interface ConnectionFlags {
+  server?: string;
+  tokenFile?: string;
+  kubeconfig?: string;
+}
+
+/** The apiserver's default address (its `--listen` default), used when neither flag nor kubeconfig names one. */
+export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
+
+/**
+ * Resolves the connection from the flags: `--server` and `--token-file` win
+ * over what the kubeconfig says; the server defaults to DEFAULT_SERVER. Throws
+ * (with the file's path) when a file cannot be read or makes no sense.
+ * @example resolveConnection({ server: 'http://10.0.0.5:8080', tokenFile: '/var/run/svc/token' })
+ */
+export function resolveConnection(flags: ConnectionFlags): Connection {
+  const fromFile = flags.kubeconfig ? readKubeconfig(flags.kubeconfig) : {};
+  const server = flags.server || fromFile.server || DEFAULT_SERVER;
+  const token = flags.tokenFile ? readTokenFile(flags.tokenFile) : fromFile.token;
+  return token ? { server, token } : { server };
+}
+
+/** The token a file holds, without surrounding whitespace (a trailing newline is usual). Throws when the file is empty. */
+export function readTokenFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the token file ${path}: ${(err as Error).message}`);
+  }
+  const token = text.trim();
+  if (!token) throw new Error(`the token file ${path} is empty`);
+  if (/\s/.test(token)) throw new Error(`the token file ${path} holds more than one word; it must hold the token only`);
+  return token;
+}
+
+/** The parts of a kubeconfig this reads. */
+interface KubeconfigFile {
+  'current-context'?: string;
+  contexts?: { name?: string; context?: { cluster?: string; user?: string } }[];
+  clusters?: { name?: string; cluster?: { server?: string } }[];
+  users?: { name?: string; user?: { token?: string; tokenFile?: string } }[];
+}
+
+/**
+ * Reads the server and token of a kubeconfig-style file (the format kubectl
+ * reads): the `current-context` (or the only context) names a cluster, whose
+ * `server` is used, and a user, whose `token` (or `tokenFile`, relative to the
+ * kubeconfig's folder) is used. A file without contexts may hold one cluster
+ * and at most one user.
+ * @example
+ * # apiVersion: v1
+ * # kind: Config
+ * # clusters: [{name: local, cluster: {server: "http://127.0.0.1:8080"}}]
+ * # users: [{name: controller-manager, user: {tokenFile: token}}]
+ * # contexts: [{name: cm, context: {cluster: local, user: controller-manager}}]
+ * # current-context: cm
+ */
+export function readKubeconfig(path: string): Partial<Connection> {
+  let config: KubeconfigFile;
+  try {
+    config = (yaml.load(readFileSync(path, 'utf8'), { schema: yaml.CORE_SCHEMA }) ?? {}) as KubeconfigFile;
+  } catch (err) {
+    throw new Error(`cannot read the kubeconfig ${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (typeof config !== 'object' || Array.isArray(config)) throw new Error(`the kubeconfig ${path} is not a YAML mapping`);
+  const { clusterName, userName } = chooseContext(config, path);
+  const cluster = pick(config.clusters, clusterName, 'cluster', path)?.cluster;
+  const user = pick(config.users, userName, 'user', path)?.user;
+  const result: Partial<Connection> = {};
+  if (cluster?.server) result.server = cluster.server;
+  if (user?.token) result.token = user.token;
+  else if (user?.tokenFile) result.token = readTokenFile(resolve(dirname(path), user.tokenFile));
+  return result;
+}
+
+function chooseContext(config: KubeconfigFile, path: string): { clusterName?: string; userName?: string } {
+  const contexts = config.contexts ?? [];
+  const wanted = config['current-context'];
+  if (wanted) {
+    const found = contexts.find((c) => c.name === wanted);
+    if (!found) throw new Error(`the kubeconfig ${path} names current-context "${wanted}" but has no context of that name`);
+    return { clusterName: found.context?.cluster, userName: found.context?.user };
+  }
+  if (contexts.length === 1) return { clusterName: contexts[0].context?.cluster, userName: contexts[0].context?.user };
+  if (contexts.length > 1) throw new Error(`the kubeconfig ${path} has several contexts and no current-context`);
+  return {};
+}
+
+/** The entry of that name, or the only entry when no name is asked for. */
+function pick<T extends { name?: string }>(entries: T[] | undefined, name: string | undefined, what: string, path: string): T | undefined {
+  const list = entries ?? [];
+  if (name !== undefined) {
+    const found = list.find((e) => e.name === name);
+    if (!found) throw new Error(`the kubeconfig ${path} has no ${what} named "${name}"`);
+    return found;
+  }
+  if (list.length > 1) throw new Error(`the kubeconfig ${path} has several ${what}s and no context choosing one`);
+  return list[0];
+}
