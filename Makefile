@@ -17,13 +17,15 @@ build: install
 	npx tsc -p tsconfig.build.json
 
 run: build
-	node dist/cmd/apiserver/main.js --listen $(LISTEN) --store $(STORE)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE)
 
 test: build
 	npx jest --ci
 
 bench: build
 	node dist/bench/storage/main.js
+	node dist/bench/apiserver/main.js
+	node dist/bench/controllers/main.js
 
 lint: install
 	npx tsc -p tsconfig.json --noEmit
