@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../pkg/util/free-port';
 import { startNodeProcess, untilOk, type NodeProcess } from '../support/node-process';
 import { PATHS } from './paths';
 import { PERSONS_PATH } from './persons';

@@ -9,7 +9,7 @@ import { ApiClient } from '../../pkg/client';
 import { benchRedis } from '../support/redis-server';
 import { describeMachine, machineInfo } from '../support/machine-info';
 import { startNodeProcess, type NodeProcess } from '../support/node-process';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../pkg/util/free-port';
 import { renderTable } from '../support/table';
 import { formatMs } from '../support/stats';
 import type { LatencySummary } from '../support/latency-stats';

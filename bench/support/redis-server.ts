@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { freePort } from './free-port';
+import { freePort } from '../../pkg/util/free-port';
 
 const HOW_TO_GET_REDIS =
   'The benchmark needs Redis: install redis-server (Debian: apt-get install redis-server) so that it can ' +

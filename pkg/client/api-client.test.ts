@@ -1,6 +1,6 @@
 import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';
-import { freePort } from '../../test/support/free-port';
+import { freePort } from '../util/free-port';
 import type { RunningApiServer } from '../apiserver/app';
 import type { ApiObject } from '../api/object';
 import { ApiClient } from './api-client';

@@ -11,7 +11,7 @@ import { client as rawClient, startTestApiServer } from '../support/apiserver';
 import {
   countPersons, markPersons, seedPersons, spawnControllerManager, type SpawnedControllerManager,
 } from '../support/controller-manager';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../pkg/util/free-port';
 import { applyPersonModel, person } from '../support/person';
 import { waitFor } from '../support/wait-for';
 

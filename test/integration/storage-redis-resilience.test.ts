@@ -5,7 +5,7 @@ import { openStorage } from '../../pkg/storage/backends';
 import { isStorageError } from '../../pkg/storage/errors';
 import type { Storage } from '../../pkg/storage/interface';
 import { summarize, WatchReader } from '../../pkg/storage/testing/watch-reader';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../pkg/util/free-port';
 import { startRedis, sharedRedisUrl, uniqueKeyPrefix, type RedisInstance } from '../support/redis';
 import { waitFor } from '../support/wait-for';
 

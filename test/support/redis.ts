@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { freePort } from './free-port';
+import { freePort } from '../../pkg/util/free-port';
 import { waitFor } from './wait-for';
 
 const HOW_TO_GET_REDIS =

@@ -1,24 +1,6 @@
 import { StatusError } from '../../api/errors';
 import { compileSchema } from './compile';
-
-/** `{a: {a: … {}}}`, `levels` objects deep. */
-function nested(levels: number): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  let current = root;
-  for (let i = 1; i < levels; i++) {
-    const next = {};
-    current.a = next;
-    current = next;
-  }
-  return root;
-}
-
-/** What a YAML alias bomb decodes to: `levels` arrays, each holding the previous one ten times. */
-function aliasBomb(levels: number): unknown[] {
-  let node: unknown[] = ['x'];
-  for (let i = 0; i < levels; i++) node = Array<unknown>(10).fill(node);
-  return node;
-}
+import { aliasBomb, nested } from '../../../test/support/json-shapes';
 
 describe('pruning within the limits on a decoded body', () => {
   it('makes pruning refuse a body nested deeper than a clone can copy', () => {
