@@ -3,9 +3,8 @@ import type { ApiObject } from '../../pkg/api/object';
 import { ApiClient, type ResourceRef } from '../../pkg/client';
 import { controller, LeadershipLostError, LEASES, reconcilerFn, type Lease } from '../../pkg/controller';
 import { builtinControllers, type ControllerRegistration } from '../../pkg/controllermanager';
-import { client as rawClient, startTestApiServer } from '../support/apiserver';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { applyPersonModel, person } from '../support/person';
+import { startTestControllerManager, stopTestControllerManagers, startPersonsApiServer } from '../support/controller-manager';
+import { person } from '../support/person';
 import { waitFor } from '../support/wait-for';
 
 // The controller-manager's wiring, in this process: controllers plugged in
@@ -17,9 +16,7 @@ let server: RunningApiServer;
 let client: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestApiServer();
-  client = new ApiClient({ server: server.url });
-  await applyPersonModel(rawClient(server.url));
+  ({ server, client } = await startPersonsApiServer());
 });
 afterEach(() => stopTestControllerManagers());
 afterAll(() => server.stop());

@@ -2,11 +2,10 @@ import type { RunningApiServer } from '../../pkg/apiserver/app';
 import { ApiClient } from '../../pkg/client';
 import { LEASES, type Lease } from '../../pkg/controller';
 import type { RunningControllerManager } from '../../pkg/controllermanager';
-import { client as rawClient, startTestApiServer } from '../support/apiserver';
 import {
   countPersons, markPersons, seedPersons, startTestControllerManager, stopTestControllerManagers, TEST_LEASE,
+  startPersonsApiServer,
 } from '../support/controller-manager';
-import { applyPersonModel } from '../support/person';
 import { waitFor } from '../support/wait-for';
 
 // Many objects marked at once, and controller-managers that die mid-way:
@@ -20,9 +19,7 @@ let server: RunningApiServer;
 let client: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestApiServer();
-  client = new ApiClient({ server: server.url });
-  await applyPersonModel(rawClient(server.url));
+  ({ server, client } = await startPersonsApiServer());
 });
 afterEach(() => stopTestControllerManagers());
 afterAll(() => server.stop());

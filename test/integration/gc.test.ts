@@ -1,11 +1,11 @@
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 import type { ApiObject } from '../../pkg/api/object';
 import { ApiClient, isNotFound, type ResourceRef } from '../../pkg/client';
-import { client as rawClient, startTestApiServer } from '../support/apiserver';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { applyPersonModel, person, PERSONS } from '../support/person';
+import { startTestControllerManager, stopTestControllerManagers, startPersonsApiServer } from '../support/controller-manager';
+import { person, PERSONS } from '../support/person';
 import { waitFor } from '../support/wait-for';
 import { httpWatch } from '../support/watch-client';
+import { client as rawClient } from '../support/apiserver';
 
 // The gc controller as the controller-manager runs it (in this process),
 // against a real apiserver on Redis. Each test starts a controller-manager of
@@ -17,9 +17,7 @@ let server: RunningApiServer;
 let client: ApiClient;
 
 beforeAll(async () => {
-  server = await startTestApiServer();
-  client = new ApiClient({ server: server.url });
-  await applyPersonModel(rawClient(server.url));
+  ({ server, client } = await startPersonsApiServer());
 });
 afterEach(() => stopTestControllerManagers());
 afterAll(() => server.stop());

@@ -7,7 +7,9 @@ import type { LabelRequirement } from '../../pkg/storage/query';
 import {
   startControllerManager, type ControllerManagerConfig, type RunningControllerManager,
 } from '../../pkg/controllermanager';
-import { person } from './person';
+import { applyPersonModel, person } from './person';
+import { ApiClient } from '../../pkg/client';
+import { client as rawClient, startTestApiServer } from './apiserver';
 
 /**
  * Lease timings short enough for tests (a standby takes over within 3 s), yet
@@ -105,4 +107,11 @@ function personStore(server: RunningApiServer) {
   const registered = server.schemes.lookup('example.com', 'v1alpha1', 'persons');
   if (!registered) throw new Error('the Person model is not served: applyPersonModel first');
   return registered.store;
+}
+
+/** An apiserver on Redis serving the Person model, and a typed client of it: what the gc and controller-manager tests share. */
+export async function startPersonsApiServer(): Promise<{ server: RunningApiServer; client: ApiClient }> {
+  const server = await startTestApiServer();
+  await applyPersonModel(rawClient(server.url));
+  return { server, client: new ApiClient({ server: server.url }) };
 }
