@@ -21,11 +21,38 @@ export interface WatchEvent {
 }
 
 /**
- * A running watch: iterate it with `for await`. The iteration ends after
- * `stop()`; it throws a StorageError with code Expired when the requested
- * revision is no longer retained or the watcher fell too far behind.
+ * A consumer that takes a watch's events as they arrive instead of iterating
+ * (`Watcher.listen`): one call per batch rather than a promise per event,
+ * which matters when one process serves thousands of watchers.
+ */
+export interface WatchListener {
+  /**
+   * Events in revision order. Every event the backend hands over in one turn
+   * of the event loop (e.g. one read of its change log) arrives in one call,
+   * never inside the writer's call stack. Must not throw.
+   */
+  onEvents(events: readonly WatchEvent[]): void;
+  /**
+   * The watch ended: with the error an iteration would have thrown (a
+   * StorageError, e.g. Expired), or with none after `stop()`. Called once;
+   * no `onEvents` follows it.
+   */
+  onEnd(error?: Error): void;
+}
+
+/**
+ * A running watch, consumed in one of two ways, not both:
+ *
+ * - iterate it with `for await`: the iteration ends after `stop()`; it throws
+ *   a StorageError with code Expired when the requested revision is no longer
+ *   retained or the watcher let more than `watchBuffer` events pile up unread;
+ * - or `listen()`: the same events and the same errors, pushed in batches.
+ *   A listener takes every batch as it comes, so `watchBuffer` does not bound
+ *   it: bounding what it keeps (a socket's backlog, say) is its own job.
  */
 export interface Watcher extends AsyncIterable<WatchEvent> {
-  /** Ends the watch; a pending `next()` resolves as done. Safe to call twice. */
+  /** Ends the watch; a pending `next()` resolves as done, a listener's `onEnd()` is called. Safe to call twice. */
   stop(): void;
+  /** Delivers the events to `listener` instead of through iteration. Call it at most once, before reading. */
+  listen(listener: WatchListener): void;
 }

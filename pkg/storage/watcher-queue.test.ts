@@ -99,4 +99,91 @@ describe('WatcherQueue', () => {
     expect(onEnd).toHaveBeenCalledTimes(1);
     expect(await q.next()).toEqual({ value: undefined, done: true });
   });
+
+  describe('listen', () => {
+    /** A listener that records its batches and its end, with a promise for the end. */
+    function recorder() {
+      const batches: number[][] = [];
+      let endWith: (error: Error | undefined) => void = () => undefined;
+      const ended = new Promise<Error | undefined>((resolve) => { endWith = resolve; });
+      return { batches, ended, listener: { onEvents: (items: readonly number[]) => batches.push([...items]), onEnd: (e?: Error) => endWith(e) } };
+    }
+    const microtasks = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    it('hands over the backlog and queued items first, then each synchronous run of pushes as one batch', async () => {
+      const q = queue(3, { backlog: [1, 2] });
+      q.push(3);
+      const { batches, listener } = recorder();
+      q.listen(listener);
+      await microtasks();
+      for (const n of [4, 5, 6, 7, 8]) q.push(n);
+      expect(batches).toEqual([[1, 2, 3]]);
+      await microtasks();
+      q.push(9);
+      await microtasks();
+      expect(batches).toEqual([[1, 2, 3], [4, 5, 6, 7, 8], [9]]);
+      expect(q.open).toBe(true);
+    });
+
+    it('does not apply the capacity: a listener takes whatever is pushed', async () => {
+      const q = queue(2);
+      const { batches, listener } = recorder();
+      q.listen(listener);
+      for (let n = 0; n < 50; n++) q.push(n);
+      await microtasks();
+      expect(batches).toEqual([Array.from({ length: 50 }, (_, n) => n)]);
+    });
+
+    it('reports a failure once, after dropping what was queued', async () => {
+      const onEnd = jest.fn();
+      const q = queue(3, { onEnd });
+      const { batches, ended, listener } = recorder();
+      q.listen(listener);
+      q.push(1);
+      q.fail(new Overflow('gone'));
+      q.push(2);
+      await expect(ended).resolves.toBeInstanceOf(Overflow);
+      expect(batches).toEqual([]);
+      expect(onEnd).toHaveBeenCalledTimes(1);
+    });
+
+    it('reports a stop without an error, also one the listener makes from inside its batch', async () => {
+      const q = queue();
+      const batches: number[][] = [];
+      const onEnd = jest.fn();
+      q.listen({ onEvents: (items) => { batches.push([...items]); q.stop(); }, onEnd });
+      q.push(1);
+      await microtasks();
+      q.push(2);
+      await microtasks();
+      expect(batches).toEqual([[1]]);
+      expect(onEnd).toHaveBeenCalledTimes(1);
+      expect(onEnd).toHaveBeenCalledWith(undefined);
+    });
+
+    it('tells a listener that arrives after the failure what the failure was', async () => {
+      const q = queue();
+      q.fail(new Overflow('too old'));
+      const { ended, listener } = recorder();
+      q.listen(listener);
+      await expect(ended).resolves.toThrow('too old');
+    });
+
+    it('never runs the listener inside the producer\'s push', () => {
+      const q = queue();
+      const { batches, listener } = recorder();
+      q.listen(listener);
+      q.push(1);
+      expect(batches).toEqual([]);
+    });
+
+    it('refuses a second listener and a listener after reading', async () => {
+      const q = queue(3, { backlog: [1] });
+      await q.next();
+      expect(() => q.listen(recorder().listener)).toThrow(/either listened to once or iterated/);
+      const fresh = queue();
+      fresh.listen(recorder().listener);
+      expect(() => fresh.listen(recorder().listener)).toThrow(/either listened to once or iterated/);
+    });
+  });
 });

@@ -10,6 +10,14 @@ export interface WatcherQueueOptions<T> {
   onEnd?: () => void;
 }
 
+/** A consumer that takes items in batches as they are pushed (`WatcherQueue.listen`). */
+export interface QueueListener<T> {
+  /** Every item pushed in one turn of the event loop, in order. */
+  onEvents(items: readonly T[]): void;
+  /** The queue ended: with its failure, or with none after `stop()`. Called once. */
+  onEnd(error?: Error): void;
+}
+
 interface Waiter<T> {
   resolve: (result: IteratorResult<T>) => void;
   reject: (error: Error) => void;
@@ -27,6 +35,10 @@ interface Waiter<T> {
  *   watcher costs bounded memory and never slows the producer.
  * - `fail(error)` ends it the same way with any error; `stop()` ends it
  *   quietly (a pending read resolves as done); both discard what is queued.
+ * - Instead of being iterated it can be `listen`ed to: what is pushed in one
+ *   synchronous run is handed over in one batch, in a microtask, and the end
+ *   is reported once. A listener takes everything, so `capacity` is not
+ *   applied to it.
  *
  * @example
  * const q = new WatcherQueue<number>({ capacity: 100, overflowError: () => new Error('too slow') });
@@ -41,6 +53,11 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
   private readonly waiters: Waiter<T>[] = [];
   private state: 'open' | 'failed' | 'ended' = 'open';
   private error: Error | undefined;
+  private listener: QueueListener<T> | undefined;
+  /** Set while a listener's delivery is scheduled. */
+  private flushing = false;
+  /** Whether the listener has been told of the end. */
+  private endReported = false;
 
   constructor(private readonly options: WatcherQueueOptions<T>) {
     this.backlog = options.backlog ?? [];
@@ -59,6 +76,11 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
   /** Hands an item to the consumer. Ignored once the queue has ended. */
   push(item: T): void {
     if (this.state !== 'open') return;
+    if (this.listener !== undefined) {
+      this.items.push(item);
+      this.scheduleFlush();
+      return;
+    }
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
       waiter.resolve({ value: item, done: false });
@@ -71,15 +93,19 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
     this.items.push(item);
   }
 
-  /** Ends the queue with an error: queued items are dropped and the next read throws it. */
+  /** Ends the queue with an error: queued items are dropped and the next read throws it (or the listener gets it). */
   fail(error: Error): void {
     if (this.state !== 'open') return;
     this.state = 'failed';
     this.error = error;
     this.discard();
-    const waiter = this.waiters.shift();
-    if (waiter !== undefined) this.throwTo(waiter);
-    this.settleWaiters();
+    if (this.listener !== undefined) {
+      this.scheduleFlush();
+    } else {
+      const waiter = this.waiters.shift();
+      if (waiter !== undefined) this.throwTo(waiter);
+      this.settleWaiters();
+    }
     this.options.onEnd?.();
   }
 
@@ -91,7 +117,22 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
     this.error = undefined;
     this.discard();
     this.settleWaiters();
+    if (this.listener !== undefined) this.scheduleFlush();
     if (wasOpen) this.options.onEnd?.();
+  }
+
+  /**
+   * Hands every item to `listener` instead of to readers: the backlog and
+   * anything queued first, then each synchronous run of pushes as one batch.
+   * A queue that has already ended reports its end. Call it at most once,
+   * and not after reading.
+   */
+  listen(listener: QueueListener<T>): void {
+    if (this.listener !== undefined || this.waiters.length > 0 || this.backlogAt > 0) {
+      throw new Error('a watcher is either listened to once or iterated, not both');
+    }
+    this.listener = listener;
+    this.scheduleFlush();
   }
 
   /** The next item; waits for one when none is queued. */
@@ -116,6 +157,31 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
 
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Delivers what is queued to the listener, then the end if the queue has ended. */
+  private flush(): void {
+    this.flushing = false;
+    const listener = this.listener;
+    if (listener === undefined || this.endReported) return;
+    const pushed = this.itemsAt === 0 ? this.items : this.items.slice(this.itemsAt);
+    // A replay can be long: concat, not push(...), which has an argument limit.
+    const batch = this.backlogAt < this.backlog.length ? this.backlog.slice(this.backlogAt).concat(pushed) : pushed;
+    this.discard();
+    if (batch.length > 0 && this.state === 'open') listener.onEvents(batch);
+    if (this.state !== 'open') {
+      this.endReported = true;
+      const error = this.state === 'failed' ? this.error : undefined;
+      this.state = 'ended';
+      this.error = undefined;
+      listener.onEnd(error);
+    }
   }
 
   private shift(): T {

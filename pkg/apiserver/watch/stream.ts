@@ -5,13 +5,15 @@ import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import type { Logger } from '../../util/log';
 import type { Selection } from './selection';
-import { serializeEvent, serializeWire } from './serialize';
+import { serializeEvent, serializeWire, type WireEvent } from './serialize';
+import type { Watcher, WatchEvent } from '../../storage/watch';
+import type { ApiObject } from '../../api/object';
 
 /** Where a watch writes its events: an HTTP response or a WebSocket. */
 export interface WatchSink {
-  /** Sends one serialised event: the bytes of its JSON line, newline included. */
-  send(line: Buffer): void;
-  /** Bytes accepted but not yet handed to the network: a watcher whose backlog grows too large is dropped. */
+  /** Sends serialised events in order, as few writes as the transport allows. */
+  send(events: readonly WireEvent[]): void;
+  /** Bytes accepted but not yet handed to the network: a watcher whose backlog grows too large is dropped quietly. */
   backlog(): number;
   /** Ends the stream. */
   close(): void;
@@ -37,47 +39,75 @@ export interface WatchRequest {
  * Runs a watch until the client leaves (`signal`), the timeout passes, the
  * sink falls too far behind, or storage ends it. A revision too old to
  * replay ends it with an ERROR event carrying a 410 Status.
+ *
+ * Storage pushes each batch of events to the watch (`Watcher.listen`), and
+ * the batch goes to the sink in one call: no promise per event per watcher.
  */
 export async function runWatch(req: WatchRequest, sink: WatchSink, signal: AbortSignal): Promise<void> {
-  const { store, selection } = req;
-  const present = (o: Parameters<ResourceStore['present']>[0]) => store.present(o);
+  const { store } = req;
   let lastRevision = req.resourceVersion ?? '0';
   const timers: NodeJS.Timeout[] = [];
-  let watcher: ReturnType<ResourceStore['watch']> | undefined;
+  let watcher: Watcher | undefined;
   const stop = () => watcher?.stop();
   signal.addEventListener('abort', stop);
   try {
     if (!req.resourceVersion || req.resourceVersion === '0') {
       const initial = await store.list(req.listOptions);
-      for (const item of initial.items) sink.send(serializeWire('ADDED', item));
+      sink.send(initial.items.map((item) => serializeWire('ADDED', item)));
       lastRevision = initial.revision;
     }
     if (signal.aborted) return;
-    watcher = store.watch(lastRevision);
+    const running = store.watch(lastRevision);
+    watcher = running;
     timers.push(setTimeout(stop, req.timeoutMs));
     if (req.bookmarks) {
-      const bookmark = () => sink.send(serializeWire('BOOKMARK', {
+      const bookmark = () => sink.send([serializeWire('BOOKMARK', {
         apiVersion: apiVersionOf(store.model), kind: store.model.kind, metadata: { resourceVersion: lastRevision },
-      }));
+      })]);
       timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
     }
-    for await (const event of watcher) {
-      lastRevision = event.object.metadata.resourceVersion ?? lastRevision;
-      const type = selection.translate(event);
-      if (type) sink.send(serializeEvent(event, type, present));
-      if (sink.backlog() > req.maxBacklogBytes) {
-        req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
-        break;
-      }
-    }
+    const present = (o: ApiObject) => store.present(o);
+    const failure = await new Promise<unknown>((resolve) => {
+      running.listen({
+        onEvents: (events) => {
+          try {
+            lastRevision = forward(events, req.selection, present, sink) ?? lastRevision;
+          } catch (err) {
+            // Nothing may escape a listener: it runs outside any request's stack.
+            resolve(err);
+            running.stop();
+            return;
+          }
+          if (sink.backlog() > req.maxBacklogBytes) {
+            req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
+            running.stop();
+          }
+        },
+        onEnd: resolve,
+      });
+    });
+    if (failure !== undefined) throw failure;
   } catch (err) {
-    sink.send(serializeWire('ERROR', errorStatus(err, req.log)));
+    sink.send([serializeWire('ERROR', errorStatus(err, req.log))]);
   } finally {
     signal.removeEventListener('abort', stop);
     for (const t of timers) clearTimeout(t);
     watcher?.stop();
     sink.close();
   }
+}
+
+/** Sends what `selection` makes of a batch of storage events; returns the batch's last revision. */
+function forward(
+  events: readonly WatchEvent[], selection: Selection, present: (o: ApiObject) => ApiObject, sink: WatchSink,
+): string | undefined {
+  const out: WireEvent[] = [];
+  for (const event of events) {
+    const type = selection.translate(event);
+    if (type) out.push(serializeEvent(event, type, present));
+  }
+  if (out.length > 0) sink.send(out);
+  return events.at(-1)?.object.metadata.resourceVersion;
 }
 
 function errorStatus(err: unknown, log: Logger) {

@@ -4,6 +4,7 @@ import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
 import { Backoff } from './backoff';
 import { translateError } from './connection';
+import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
 import { Subscription } from './subscription';
@@ -14,6 +15,16 @@ const READ_COUNT = 1_000;
 const BLOCK_MS = 5_000;
 
 const REVISION = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * The most of the process's time one type's live fan-out may take: after
+ * delivering a read, the loop pauses half as long as delivering took (when
+ * that is over a millisecond), and what arrives meanwhile goes out together.
+ * Measured with 1,000 watchers: 0.6–0.75 gave the lowest delivery p99, 0.5
+ * and below waited too long, 0.8 and above spent the CPU. See FanOutPacer.
+ */
+const FAN_OUT_SHARE = 2 / 3;
+const FAN_OUT_MIN_PAUSE_MS = 1;
 
 /** What a stream reader needs from the storage. */
 export interface StreamReaderOptions {
@@ -37,7 +48,8 @@ export interface StreamReaderOptions {
  * its start revision on the command connection, then joins the live feed;
  * both serve it only revisions after what it already has, so there are no
  * gaps and no duplicates. A lost connection is retried with backoff and the
- * loop resumes where it was.
+ * loop resumes where it was. An expensive fan-out (thousands of watchers)
+ * paces the loop, so that it batches events rather than starving requests.
  *
  * The reader lives from its first watcher to its last.
  */
@@ -49,6 +61,7 @@ export class StreamReader {
   private connection: Redis | undefined;
   private stopped = false;
   private readonly abort = new AbortController();
+  private readonly pacer = new FanOutPacer({ share: FAN_OUT_SHARE, minPauseMs: FAN_OUT_MIN_PAUSE_MS });
 
   constructor(private readonly options: StreamReaderOptions) {
     void this.loop();
@@ -162,7 +175,7 @@ export class StreamReader {
         );
         if (this.stopped) break;
         backoff.reset();
-        if (reply) this.deliver(reply[0][1] as StreamEntry[]);
+        if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
       } catch {
         if (this.stopped) break;
         // Redis is unreachable (the connection reconnects by itself): read again after a while.

@@ -1,5 +1,5 @@
 import { expired } from '../errors';
-import type { WatchEvent, Watcher } from '../watch';
+import type { WatchEvent, Watcher, WatchListener } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
 
 /**
@@ -72,7 +72,7 @@ export class Subscription {
   }
 }
 
-/** The Watcher over a subscription's queue, telling the subscription whenever the consumer reads. */
+/** The Watcher over a subscription's queue, telling the subscription whenever the consumer reads (or is handed a batch). */
 class SubscriptionWatcher implements Watcher, AsyncIterableIterator<WatchEvent> {
   constructor(private readonly queue: WatcherQueue<WatchEvent>, private readonly onRead: () => void) {}
 
@@ -88,6 +88,16 @@ class SubscriptionWatcher implements Watcher, AsyncIterableIterator<WatchEvent> 
 
   stop(): void {
     this.queue.stop();
+  }
+
+  listen(listener: WatchListener): void {
+    this.queue.listen({
+      onEvents: (events) => {
+        listener.onEvents(events);
+        this.onRead();
+      },
+      onEnd: (error) => listener.onEnd(error),
+    });
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<WatchEvent> {

@@ -1,6 +1,6 @@
 import type { ResourceType, Storage, StorageOptions } from '../interface';
 import { TEST_INDEXES, WIDGETS } from './fixtures';
-import { WatchReader } from './watch-reader';
+import { listenedWatcher, WatchReader, type WatchConsumption } from './watch-reader';
 
 /** Opens a fresh, empty storage (for Redis: under its own key prefix), passing the options through. */
 export type OpenStorage = (options?: StorageOptions) => Promise<Storage>;
@@ -23,8 +23,8 @@ export interface Harness {
   open(options?: StorageOptions): Promise<Storage>;
   /** A fresh storage with WIDGETS defined with TEST_INDEXES. */
   widgets(options?: StorageOptions): Promise<{ storage: Storage; type: ResourceType }>;
-  /** A reader of a new watch, stopped after the case. */
-  watch(storage: Storage, type: ResourceType, fromRevision?: string): WatchReader;
+  /** A reader of a new watch, stopped after the case; it iterates the watcher unless told to `listen`. */
+  watch(storage: Storage, type: ResourceType, fromRevision?: string, consumption?: WatchConsumption): WatchReader;
   /** Closes a storage now (and not again after the case). */
   close(storage: Storage): Promise<void>;
 }
@@ -49,8 +49,9 @@ export function createHarness(openStorage: OpenStorage, options: ConformanceOpti
       await storage.defineType(WIDGETS, TEST_INDEXES);
       return { storage, type: WIDGETS };
     },
-    watch(storage, type, fromRevision) {
-      const reader = new WatchReader(storage.watch(type, fromRevision === undefined ? {} : { fromRevision }));
+    watch(storage, type, fromRevision, consumption = 'iterate') {
+      const watcher = storage.watch(type, fromRevision === undefined ? {} : { fromRevision });
+      const reader = new WatchReader(consumption === 'listen' ? listenedWatcher(watcher) : watcher);
       readers.push(reader);
       return reader;
     },

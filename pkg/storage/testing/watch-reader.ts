@@ -1,5 +1,6 @@
 import type { ApiObject } from '../../api/object';
 import type { Watcher, WatchEvent, WatchEventType } from '../watch';
+import { WatcherQueue } from '../watcher-queue';
 import { DeadlineError, DEFAULT_DEADLINE_MS, withDeadline } from './deadline';
 
 /** An event reduced to what cases compare: type, object name, revision. */
@@ -8,6 +9,27 @@ export type EventSummary = [type: WatchEventType, name: string | undefined, reso
 /** `[type, name, resourceVersion]` of each event, so that a mismatch prints as a readable diff. */
 export const summarize = (events: readonly WatchEvent[]): EventSummary[] =>
   events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]);
+
+/** How a case consumes a watch: by iteration, or through `Watcher.listen`. */
+export type WatchConsumption = 'iterate' | 'listen';
+
+/**
+ * The events a watcher hands its listener, iterable again, so that every
+ * watch case can check `listen` exactly as it checks iteration: batches are
+ * queued without bound, the end (with its error) ends the iteration.
+ */
+export function listenedWatcher(watcher: Watcher): Watcher {
+  const received = new WatcherQueue<WatchEvent>({
+    capacity: Number.POSITIVE_INFINITY,
+    overflowError: () => new Error('unreachable: the queue is unbounded'),
+    onEnd: () => watcher.stop(),
+  });
+  watcher.listen({
+    onEvents: (events) => { for (const event of events) received.push(event); },
+    onEnd: (error) => (error === undefined ? received.stop() : received.fail(error)),
+  });
+  return received;
+}
 
 /**
  * Reads a Watcher with a deadline on every read, so that a missing event

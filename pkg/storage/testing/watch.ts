@@ -4,7 +4,7 @@ import type { Storage } from '../interface';
 import type { WatchEvent } from '../watch';
 import { GADGETS, setSpec, TEST_INDEXES, widget, WIDGETS } from './fixtures';
 import type { Harness } from './harness';
-import { expectNoEventsBefore, summarize, type EventSummary } from './watch-reader';
+import { expectNoEventsBefore, summarize, type EventSummary, type WatchConsumption } from './watch-reader';
 
 const added = (o: ApiObject): EventSummary => ['ADDED', o.metadata.name, o.metadata.resourceVersion];
 const modified = (o: ApiObject): EventSummary => ['MODIFIED', o.metadata.name, o.metadata.resourceVersion];
@@ -28,9 +28,19 @@ async function manyChanges(storage: Storage, type: string, count: number): Promi
   return revisions;
 }
 
-/** Watch: live changes, event content and order, resume from a revision, Expired, slow watchers, stop. */
+/**
+ * Watch: live changes, event content and order, resume from a revision,
+ * Expired, slow watchers, stop; each case consumed by iteration and again
+ * through `listen`, which must behave the same.
+ */
 export function describeWatch(h: Harness): void {
-  describe('watch', () => {
+  describeWatchConsumedBy(h, 'iterate');
+  describeWatchConsumedBy(h, 'listen');
+}
+
+function describeWatchConsumedBy(base: Harness, consumption: WatchConsumption): void {
+  const h: Harness = { ...base, watch: (storage, type, from) => base.watch(storage, type, from, consumption) };
+  describe(`watch (${consumption})`, () => {
     it('without a revision delivers only the changes made after the call', async () => {
       const { storage, type } = await h.widgets();
       await storage.create(type, widget('before'));
@@ -86,28 +96,42 @@ export function describeWatch(h: Harness): void {
       expect(recent.map((e) => e.object.metadata.resourceVersion)).toEqual(revisions.slice(oldestKept + 1));
     });
 
-    it('ends a watcher that never reads with Expired, and leaves the others alone', async () => {
-      const buffer = 5;
-      const storage = await h.open({ watchBuffer: buffer });
-      await storage.defineType(WIDGETS, TEST_INDEXES);
-      const slow = h.watch(storage, WIDGETS);
-      const fast = h.watch(storage, WIDGETS);
-      const delivered: WatchEvent[] = [];
-      await storage.create(WIDGETS, widget('busy', { counter: 0 }));
-      delivered.push(...await fast.take(1));
-      for (let i = 1; i <= 10 * buffer; i++) {
-        await storage.update(WIDGETS, 'busy', setSpec({ counter: i }));
+    // Only an iterating watcher can fall behind: a listener takes every batch as it comes.
+    if (consumption === 'iterate') {
+      it('ends a watcher that never reads with Expired, and leaves the others alone', async () => {
+        const buffer = 5;
+        const storage = await h.open({ watchBuffer: buffer });
+        await storage.defineType(WIDGETS, TEST_INDEXES);
+        const slow = h.watch(storage, WIDGETS);
+        const fast = h.watch(storage, WIDGETS);
+        const delivered: WatchEvent[] = [];
+        await storage.create(WIDGETS, widget('busy', { counter: 0 }));
         delivered.push(...await fast.take(1));
-      }
-      const { events, error } = await slow.readUntilError(buffer);
-      expect(isStorageError(error, 'Expired')).toBe(true);
-      expect(summarize(events)).toEqual(summarize(delivered.slice(0, events.length)));
-      const next = await storage.update(WIDGETS, 'busy', setSpec({ counter: -1 }));
-      expect(summarize(await fast.take(1))).toEqual([modified(next)]);
-      const late = h.watch(storage, WIDGETS);
-      const created = await storage.create(WIDGETS, widget('late'));
-      expect(summarize(await late.take(1))).toEqual([added(created)]);
-    });
+        for (let i = 1; i <= 10 * buffer; i++) {
+          await storage.update(WIDGETS, 'busy', setSpec({ counter: i }));
+          delivered.push(...await fast.take(1));
+        }
+        const { events, error } = await slow.readUntilError(buffer);
+        expect(isStorageError(error, 'Expired')).toBe(true);
+        expect(summarize(events)).toEqual(summarize(delivered.slice(0, events.length)));
+        const next = await storage.update(WIDGETS, 'busy', setSpec({ counter: -1 }));
+        expect(summarize(await fast.take(1))).toEqual([modified(next)]);
+        const late = h.watch(storage, WIDGETS);
+        const created = await storage.create(WIDGETS, widget('late'));
+        expect(summarize(await late.take(1))).toEqual([added(created)]);
+      });
+    } else {
+      it('hands a listener more than watchBuffer events without ending it', async () => {
+        const buffer = 5;
+        const storage = await h.open({ watchBuffer: buffer });
+        await storage.defineType(WIDGETS, TEST_INDEXES);
+        const revisions = await manyChanges(storage, WIDGETS, 10 * buffer);
+        const replay = h.watch(storage, WIDGETS, revisions[0]);
+        const replayed = await replay.take(revisions.length - 1);
+        expect(replayed.map((e) => e.object.metadata.resourceVersion)).toEqual(revisions.slice(1));
+        await expectNoEventsBefore(replay, () => storage.create(WIDGETS, widget('marker')));
+      });
+    }
 
     it('two watchers of a type receive the same events', async () => {
       const { storage, type } = await h.widgets();
