@@ -112,11 +112,12 @@ describe('Redis storage: a Redis restart that loses the data', () => {
 });
 
 describe('Redis storage: an unreachable Redis', () => {
-  it('makes opening the storage fail with Unavailable, naming where it looked', async () => {
+  it('makes opening the storage fail with Unavailable, naming where it looked and why', async () => {
     const port = await freePort();
     const failure = await openStorage(`redis://127.0.0.1:${port}/0`).then(() => undefined, (err: unknown) => err);
     expect(isStorageError(failure, 'Unavailable')).toBe(true);
-    expect((failure as Error).message).toContain(String(port));
+    expect((failure as Error).message).toContain(`127.0.0.1:${port}`);
+    expect((failure as Error).message).toContain('ECONNREFUSED');
   });
 });
 

@@ -45,14 +45,21 @@ export function redisTarget(url: URL, keyPrefix: string | undefined): { url: str
  * `name` is the client name Redis shows in CLIENT LIST.
  */
 export async function connectClient(url: string, name: string, extra: RedisOptions = {}): Promise<Redis> {
-  const client = new Redis(url, { ...failFastOptions(), connectionName: name, ...extra });
+  const options = { ...failFastOptions(), connectionName: name, ...extra };
+  let connected = false;
+  // The first attempt is not retried: a failed open ends the client by itself. (Ending it with disconnect()
+  // after its socket has closed leaves ioredis's 2 s disconnect timer holding the process open.)
+  const client = new Redis(url, { ...options, retryStrategy: (attempt) => (connected ? options.retryStrategy?.(attempt) : null) });
   // Connection errors surface as failed commands; without a listener ioredis would print each one.
-  client.on('error', () => undefined);
+  // The first one says why an open failed (ECONNREFUSED, ENOTFOUND) better than the rejection does.
+  let firstError: unknown;
+  client.on('error', (err) => { firstError ??= err; });
   try {
     await client.connect();
+    connected = true;
   } catch (err) {
-    client.disconnect();
-    throw unavailable(`cannot reach Redis at ${client.options.host}:${client.options.port}: ${messageOf(err)}`);
+    if (client.status !== 'end') client.disconnect();
+    throw unavailable(`cannot reach Redis at ${client.options.host}:${client.options.port}: ${messageOf(firstError ?? err)}`);
   }
   return client;
 }

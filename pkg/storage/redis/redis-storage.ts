@@ -328,12 +328,16 @@ export class RedisStorage implements Storage {
    * A connection of its own for one type's blocking stream reads; it
    * reconnects by itself. Its commands wait for it to be ready (the reader
    * has nothing better to do) and fail when an attempt to connect fails.
+   * No ready check: the loop already retries a Redis still loading its data,
+   * and ioredis leaves a 2 s timer behind when a connection is closed during
+   * its ready check (a watch stopped at once), which holds the process open.
    */
   private openReaderConnection(type: ResourceType): Redis {
     const connection = new Redis(this.settings.url, {
       ...failFastOptions(),
       lazyConnect: false,
       enableOfflineQueue: true,
+      enableReadyCheck: false,
       connectionName: `svc-watch:${type}`.replace(/\s/g, '_'),
       blockingTimeout: 5_000 + BLOCKING_GRACE_MS,
     });
