@@ -10,6 +10,14 @@ import { objectFromBody, preconditionsFromBody, withoutServerFields } from './ob
 import { interpretStorageError } from './storage-errors';
 import type { ObjectChecks } from './object-checks';
 import { unknownFieldCauses, unknownFieldWarnings } from './schema';
+import { mapConcurrent } from '../util/map-concurrent';
+
+/**
+ * Deletes a collection DELETE runs at once. Kubernetes runs one by default
+ * (`--delete-collection-workers`); each of ours is a Redis round trip or two,
+ * so a few in flight mark 10,000 objects in seconds instead of half a minute.
+ */
+const DELETE_COLLECTION_WORKERS = 16;
 
 /** How a write treats fields the schema does not declare (`?fieldValidation=`). */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -151,19 +159,22 @@ export class ResourceStore {
     }
   }
 
-  /** DELETE on the collection: deletes each matching object; returns what each delete left or removed. */
+  /**
+   * DELETE on the collection: deletes each matching object, DELETE_COLLECTION_WORKERS
+   * at a time; returns what each delete left or removed, in list order.
+   */
   async deleteCollection(options: ListOptions, opts: RequestOptions = {}): Promise<ApiObject[]> {
     const { items } = await this.list({ ...options, offset: undefined, limit: undefined, continue: undefined });
-    const results: ApiObject[] = [];
-    for (const item of items) {
+    const results = await mapConcurrent(items, DELETE_COLLECTION_WORKERS, async (item) => {
       try {
-        results.push((await this.delete(item.metadata.name!, undefined, opts)).object);
+        return (await this.delete(item.metadata.name!, undefined, opts)).object;
       } catch (err) {
         // Removed by someone else meanwhile: nothing left to mark.
         if ((err as { code?: number }).code !== 404) throw err;
+        return undefined;
       }
-    }
-    return results;
+    });
+    return results.filter((o): o is ApiObject => o !== undefined);
   }
 
   /** The type's change feed; see `Storage.watch`. */

@@ -249,4 +249,16 @@ describe('delete', () => {
     expect(res.body.items.every((i: any) => i.metadata.deletionTimestamp)).toBe(true);
     expect((await api('GET', `${PERSONS}/dc-3`)).body.metadata.deletionTimestamp).toBeUndefined();
   });
+
+  it('deletecollection of more objects than it deletes at once marks each one, answering in list order', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `dcm-${String(i).padStart(2, '0')}`);
+    for (const name of names) await api('POST', PERSONS, person(name, {}, { batch: 'many' }));
+    const listed = await api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
+    const res = await api('DELETE', `${PERSONS}?labelSelector=batch%3Dmany`);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i: any) => i.metadata.name)).toEqual(listed.body.items.map((i: any) => i.metadata.name));
+    const after = await api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
+    expect(after.body.items).toHaveLength(names.length);
+    expect(after.body.items.filter((i: any) => !i.metadata.deletionTimestamp)).toEqual([]);
+  });
 });
