@@ -62,6 +62,34 @@ describe('httpSink', () => {
     }
   });
 
+  it('sends no body to HEAD, so that the connection stays usable', async () => {
+    let port: number;
+    ({ server, port } = await serve((req, res) => {
+      if (req.method === 'GET') {
+        res.end('after');
+        return;
+      }
+      const sink = httpSink(res);
+      sink.send([event('a')]);
+      sink.send([event('b'), event('c')]);
+      sink.close();
+    }));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('HEAD /watch HTTP/1.1\r\nHost: x\r\n\r\nGET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (piece: string) => { text += piece; });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, second] = raw.split(/(?=HTTP\/1\.1 200 OK\r\n)/).filter(Boolean);
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    expect(head).not.toContain('"type"');
+    expect(second.endsWith('after')).toBe(true);
+  });
+
   it('keeps the order when the watch is pipelined behind another response', async () => {
     let releaseFirst: () => void = () => undefined;
     const secondSent = new Promise<void>((resolve) => { releaseFirst = resolve; });
