@@ -27,6 +27,34 @@ function get(port: number, path: string, agent: Agent): Promise<{ body: string; 
   });
 }
 
+/** `/plain` answers `after`; anything else is a watch of events a to e, sent alone, as a batch and later. */
+function watchOrPlain(req: IncomingMessage, res: ServerResponse): void {
+  if (req.url === '/plain') {
+    res.end('after');
+    return;
+  }
+  const sink = httpSink(res);
+  sink.send([event('a')]);
+  sink.send([event('b'), event('c'), event('d')]);
+  sink.send([]);
+  setImmediate(() => {
+    sink.send([event('e')]);
+    sink.close();
+  });
+}
+
+/** Writes `requests` (raw HTTP/1.1, pipelined) on one connection and answers everything read until the server closes it. */
+function exchange(port: number, requests: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(requests));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (piece: string) => { text += piece; });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 describe('httpSink', () => {
   let server: Server | undefined;
   afterEach(async () => {
@@ -36,20 +64,7 @@ describe('httpSink', () => {
 
   it('streams single events and batches as a valid chunked body, and leaves the connection reusable', async () => {
     let port: number;
-    ({ server, port } = await serve((req, res) => {
-      if (req.url === '/plain') {
-        res.end('after');
-        return;
-      }
-      const sink = httpSink(res);
-      sink.send([event('a')]);
-      sink.send([event('b'), event('c'), event('d')]);
-      sink.send([]);
-      setImmediate(() => {
-        sink.send([event('e')]);
-        sink.close();
-      });
-    }));
+    ({ server, port } = await serve(watchOrPlain));
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const watch = await get(port, '/watch', agent);
@@ -64,26 +79,8 @@ describe('httpSink', () => {
 
   it('sends no body to HEAD, so that the connection stays usable', async () => {
     let port: number;
-    ({ server, port } = await serve((req, res) => {
-      if (req.method === 'GET') {
-        res.end('after');
-        return;
-      }
-      const sink = httpSink(res);
-      sink.send([event('a')]);
-      sink.send([event('b'), event('c')]);
-      sink.close();
-    }));
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write('HEAD /watch HTTP/1.1\r\nHost: x\r\n\r\nGET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      });
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (piece: string) => { text += piece; });
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    ({ server, port } = await serve(watchOrPlain));
+    const raw = await exchange(port, 'HEAD /watch HTTP/1.1\r\nHost: x\r\n\r\nGET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     const [head, second] = raw.split(/(?=HTTP\/1\.1 200 OK\r\n)/).filter(Boolean);
     expect(head.endsWith('\r\n\r\n')).toBe(true);
     expect(head).not.toContain('"type"');
@@ -111,16 +108,7 @@ describe('httpSink', () => {
         releaseFirst();
       }
     }));
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      });
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (piece: string) => { text += piece; });
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const raw = await exchange(port, 'GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     const bodies = raw.split(/HTTP\/1\.1 200 OK\r\n/).slice(1).map(dechunk);
     expect(secondHadConnection).toBe(false);
     expect(bodies.map(names)).toEqual([['first-1', 'first-2'], ['second-1', 'second-2']]);
