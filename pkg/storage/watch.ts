@@ -27,9 +27,10 @@ export interface WatchEvent {
  */
 export interface WatchListener {
   /**
-   * Events in revision order. Every event the backend hands over in one turn
-   * of the event loop (e.g. one read of its change log) arrives in one call,
-   * never inside the writer's call stack. Must not throw.
+   * Events in revision order. Every event the backend hands over in one
+   * synchronous run (e.g. one read of its change log) arrives in one call,
+   * in a microtask, never inside the writer's call stack. Should not throw:
+   * a throw ends the watch, and `onEnd` gets what was thrown.
    */
   onEvents(events: readonly WatchEvent[]): void;
   /**

@@ -161,6 +161,30 @@ describe('WatcherQueue', () => {
       expect(onEnd).toHaveBeenCalledWith(undefined);
     });
 
+    it('reports a failure that a stop follows before the listener heard of it', async () => {
+      const q = queue();
+      const { batches, ended, listener } = recorder();
+      q.listen(listener);
+      q.push(1);
+      q.fail(new Overflow('trimmed'));
+      q.stop();
+      await expect(ended).resolves.toThrow('trimmed');
+      expect(batches).toEqual([]);
+    });
+
+    it('ends the queue with what a listener throws, instead of letting it reach the process', async () => {
+      const onEnd = jest.fn();
+      const q = queue(3, { onEnd });
+      const thrown = new Error('listener bug');
+      const ended = new Promise<Error | undefined>((resolve) => {
+        q.listen({ onEvents: () => { throw thrown; }, onEnd: resolve });
+      });
+      q.push(1);
+      expect(await ended).toBe(thrown);
+      expect(q.open).toBe(false);
+      expect(onEnd).toHaveBeenCalledTimes(1);
+    });
+
     it('tells a listener that arrives after the failure what the failure was', async () => {
       const q = queue();
       q.fail(new Overflow('too old'));

@@ -12,7 +12,7 @@ export interface WatcherQueueOptions<T> {
 
 /** A consumer that takes items in batches as they are pushed (`WatcherQueue.listen`). */
 export interface QueueListener<T> {
-  /** Every item pushed in one turn of the event loop, in order. */
+  /** The items pushed in one synchronous run (before the delivery's microtask), in order. Should not throw: a throw ends the queue with it. */
   onEvents(items: readonly T[]): void;
   /** The queue ended: with its failure, or with none after `stop()`. Called once. */
   onEnd(error?: Error): void;
@@ -112,6 +112,8 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
   /** Ends the queue quietly: queued items are dropped and reads resolve as done. Safe to call twice. */
   stop(): void {
     if (this.state === 'ended') return;
+    // A listener not yet told of a failure is told of it, not of a quiet stop.
+    if (this.state === 'failed' && this.listener !== undefined) return;
     const wasOpen = this.state === 'open';
     this.state = 'ended';
     this.error = undefined;
@@ -174,7 +176,14 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
     // A replay can be long: concat, not push(...), which has an argument limit.
     const batch = this.backlogAt < this.backlog.length ? this.backlog.slice(this.backlogAt).concat(pushed) : pushed;
     this.discard();
-    if (batch.length > 0 && this.state === 'open') listener.onEvents(batch);
+    if (batch.length > 0 && this.state === 'open') {
+      try {
+        listener.onEvents(batch);
+      } catch (err) {
+        // This runs in a microtask: a throw would reach no one but the process. It ends the queue instead.
+        this.fail(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     if (this.state !== 'open') {
       this.endReported = true;
       const error = this.state === 'failed' ? this.error : undefined;

@@ -2,6 +2,7 @@ import { client, startTestApiServer, type ApiClient } from '../support/apiserver
 import { applyPersonModel, person, PERSONS } from '../support/person';
 import { httpWatch, wsWatch } from '../support/watch-client';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { Agent, request } from 'node:http';
 
 let server: RunningApiServer;
 let api: ApiClient;
@@ -14,6 +15,20 @@ beforeAll(async () => {
   await applyPersonModel(api);
 });
 afterAll(() => server.stop());
+
+/** One request on `agent` (a keep-alive agent shows whether the connection was reused); the whole body. */
+function send(agent: Agent, method: string, path: string): Promise<{ status?: number; contentType?: string; body: string; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (piece: string) => { body += piece; });
+      res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'], body, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('HTTP watch', () => {
   it('without resourceVersion: ADDED for current objects, then changes in order', async () => {
@@ -28,6 +43,20 @@ describe('HTTP watch', () => {
     expect(summary(events)).toEqual(['ADDED w-old', 'ADDED w-new', 'MODIFIED w-new', 'MODIFIED w-new']);
     expect(events[3].object.metadata.deletionTimestamp).toBeDefined();
     watch.close();
+  });
+
+  it('answers HEAD with the headers alone at once, leaving the connection free for the next request', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const head = await send(agent, 'HEAD', `${PERSONS}?watch=true`);
+      expect(head).toMatchObject({ status: 200, contentType: 'application/json', body: '' });
+      const next = await send(agent, 'GET', `${PERSONS}?limit=1`);
+      expect(next).toMatchObject({ status: 200, reused: true });
+      expect(JSON.parse(next.body).kind).toBe('PersonList');
+      expect((await send(agent, 'HEAD', `${PERSONS}?watch=true&resourceVersion=abc`)).status).toBe(400);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('resumes from a resourceVersion with every later change, none repeated', async () => {

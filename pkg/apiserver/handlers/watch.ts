@@ -39,10 +39,17 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
   };
 }
 
-/** GET …?watch=true: a chunked HTTP stream of events, one JSON object per line. */
+/**
+ * GET …?watch=true: a chunked HTTP stream of events, one JSON object per
+ * line. HEAD checks the request (parameters, permission) and answers the
+ * headers alone at once: a client takes a HEAD response as complete, so a
+ * watch behind it would only hold the connection.
+ */
 export async function handleWatch(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const request = watchRequest(ctx, store, settings);
-  await runWatch(request, httpSink(ctx.res), ctx.signal);
+  const sink = httpSink(ctx.res);
+  if (ctx.req.method === 'HEAD') sink.close();
+  else await runWatch(request, sink, ctx.signal);
 }
 
 /** A WebSocket upgrade on a collection or object path: the same events, one per text message. */

@@ -12,18 +12,15 @@ import type { WatchSink } from './stream';
  * system call (the socket is corked around it). `res.end()` still writes the
  * last chunk, so the connection stays usable for keep-alive. Until Node has
  * given the response its connection (a request pipelined behind another),
- * events go through `res.write`, which queues them in order; so they do
- * for HEAD, whose response has no body.
+ * events go through `res.write`, which queues them in order.
  */
 export function httpSink(res: ServerResponse): WatchSink {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
-  // A HEAD response has no body: res.write drops what it is given, a direct write would not.
-  const bodyless = res.req.method === 'HEAD';
   return {
     send: (events) => {
       const socket = res.socket;
-      if (socket === null || bodyless) {
+      if (socket === null) {
         for (const event of events) res.write(event.line);
       } else if (events.length === 1) {
         socket.write(events[0].chunk);

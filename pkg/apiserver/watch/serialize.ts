@@ -4,23 +4,22 @@ import type { ApiObject } from '../../api/object';
 /** An event as it goes on the wire: `{"type": …, "object": …}`. */
 export type WireEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-const CRLF = Buffer.from('\r\n');
-
 /**
  * One event's bytes, encoded once and shared by every watcher that receives
- * it, in the forms the sinks write: the JSON line, and that line framed as
- * an HTTP/1.1 chunk.
+ * it, in the forms the sinks write: the event framed as one HTTP/1.1 chunk,
+ * and its JSON line, a view into the same bytes.
  */
 export class WireEvent {
-  private chunkBytes: Buffer | undefined;
+  /** `<size in hex>\r\n<JSON>\n\r\n`: one chunk of a chunked response. */
+  readonly chunk: Buffer;
+  /** The event's JSON and a newline. */
+  readonly line: Buffer;
 
-  /** @param line the event's JSON and a newline */
-  constructor(readonly line: Buffer) {}
-
-  /** `<size in hex>\r\n<line>\r\n`: one chunk of a chunked response, built on first use. */
-  get chunk(): Buffer {
-    this.chunkBytes ??= Buffer.concat([Buffer.from(`${this.line.length.toString(16)}\r\n`, 'latin1'), this.line, CRLF]);
-    return this.chunkBytes;
+  constructor(json: string) {
+    const size = Buffer.byteLength(json) + 1;
+    const head = `${size.toString(16)}\r\n`;
+    this.chunk = Buffer.from(`${head}${json}\n\r\n`);
+    this.line = this.chunk.subarray(head.length, head.length + size);
   }
 }
 
@@ -49,4 +48,4 @@ export function serializeEvent(event: WatchEvent, type: WireEventType, present: 
 
 /** A one-off event (initial ADDED, BOOKMARK, ERROR). */
 export const serializeWire = (type: WireEventType, object: unknown): WireEvent =>
-  new WireEvent(Buffer.from(`${JSON.stringify({ type, object })}\n`));
+  new WireEvent(JSON.stringify({ type, object }));

@@ -3,8 +3,8 @@ import type { WatchEvent, Watcher, WatchListener } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
 
 /**
- * One watcher of a type's change stream: its bounded queue and how far it
- * has been served. It starts catching up from its start revision (`live`
+ * One watcher of a type's change stream: its queue (bounded while iterated)
+ * and how far it has been served. It starts catching up from its start revision (`live`
  * false) and then takes the live feed (`live` true); both only ever hand it
  * revisions after `cursor`, so nothing is repeated.
  */
@@ -93,8 +93,11 @@ class SubscriptionWatcher implements Watcher, AsyncIterableIterator<WatchEvent> 
   listen(listener: WatchListener): void {
     this.queue.listen({
       onEvents: (events) => {
-        listener.onEvents(events);
-        this.onRead();
+        try {
+          listener.onEvents(events);
+        } finally {
+          this.onRead();
+        }
       },
       onEnd: (error) => listener.onEnd(error),
     });
