@@ -6,9 +6,10 @@ import type { Logger } from '../util/log';
 export function sendJson(
   res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}, warnings: string[] = [],
 ): void {
-  const payload = JSON.stringify(body);
+  // Encoded once: its length is the header, its bytes the body.
+  const payload = Buffer.from(JSON.stringify(body));
   const head: Record<string, string | string[]> = {
-    'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)), ...headers,
+    'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...headers,
   };
   if (warnings.length) head.Warning = warnings;
   res.writeHead(code, head);

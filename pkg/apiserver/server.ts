@@ -98,7 +98,8 @@ export class ApiServer {
     this.inflight.add(abort);
     if (this.draining) res.setHeader('Connection', 'close');
     res.on('close', () => {
-      abort.abort();
+      // Only a request still being answered has anyone to tell (and an abort builds an exception with its stack).
+      if (!res.writableFinished) abort.abort();
       this.inflight.delete(abort);
       // While draining, a connection that just went idle is closed now rather than at its keep-alive timeout.
       if (this.draining) setImmediate(() => this.server.closeIdleConnections());
