@@ -60,8 +60,8 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
   const targets = [svcWatchTarget(session), baselineWatchTarget(session)];
   const cases: WatchCaseResult[] = [];
   for (const [name, spec] of [
-    ['many watchers', { watchers: options.watchers, rate: options.watchRate, seconds: options.seconds }],
-    ['fast writes', { watchers: options.fastWatchers, rate: options.fastRate, seconds: options.seconds }],
+    ['many watchers', { watchers: options.watchers, rate: options.watchRate, seconds: options.seconds, warmupSeconds: options.watchWarmup }],
+    ['fast writes', { watchers: options.fastWatchers, rate: options.fastRate, seconds: options.seconds, warmupSeconds: options.watchWarmup }],
   ] as const) {
     for (const target of targets) cases.push(await runWatchCase(target, spec, name));
   }
@@ -70,7 +70,7 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
   say(throughputTable(comparisons));
   say('\nPer server (CPU per request as measured from /proc over the median run):');
   say(throughputDetailTable(comparisons));
-  say(`\nWatch delivery (write sent → event received), ${options.seconds} s of creates per case:`);
+  say(`\nWatch delivery (write sent → event received), ${options.seconds} s of creates per case after ${options.watchWarmup} s unmeasured:`);
   say(watchTable(cases));
   for (const w of cases.filter((c) => c.firstFailure !== undefined)) {
     say(`  ${w.server}, ${w.watchers} watchers: ${w.failedWatchers} watchers failed; first: ${w.firstFailure}`);

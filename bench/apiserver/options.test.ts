@@ -13,6 +13,12 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions(argv('--quick', '--watchers', '7')).watchers).toBe(7);
   });
 
+  it('warms each watch case up for 2 s unless told otherwise, 0 turning it off', () => {
+    expect(FULL.watchWarmup).toBe(2);
+    expect(parseBenchOptions(argv('--watch-warmup', '0')).watchWarmup).toBe(0);
+    expect(parseBenchOptions(argv('--watch-warmup', '5')).watchWarmup).toBe(5);
+  });
+
   it('refuses a count that is not a positive integer', () => {
     const exit = jest.spyOn(process, 'exit').mockImplementation(((code?: number) => {
       throw new Error(`exit ${code}`);
@@ -21,6 +27,7 @@ describe('parseBenchOptions', () => {
     try {
       expect(() => parseBenchOptions(argv('--requests', '0'))).toThrow('exit 1');
       expect(() => parseBenchOptions(argv('--seconds', 'abc'))).toThrow('exit 1');
+      expect(() => parseBenchOptions(argv('--watch-warmup', '-1'))).toThrow('exit 1');
     } finally {
       exit.mockRestore();
       stderr.mockRestore();

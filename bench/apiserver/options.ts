@@ -18,8 +18,10 @@ export interface BenchOptions {
   /** The fast-writes case: watchers, and creates per second. */
   fastWatchers: number;
   fastRate: number;
-  /** Length of each watch case's writing, in seconds. */
+  /** Length of each watch case's measured writing, in seconds. */
   seconds: number;
+  /** Seconds of writing before each watch case is measured (delivered, not counted). */
+  watchWarmup: number;
   /** When set, the servers run with `--cpu-prof` and leave their CPU profiles in this directory. */
   profile?: string;
 }
@@ -27,17 +29,19 @@ export interface BenchOptions {
 /** The full benchmark of issue 4 §7. */
 export const FULL: BenchOptions = {
   objects: 10_000, requests: 20_000, warmup: 3_000, concurrency: 32, runs: 3,
-  watchers: 1_000, watchRate: 100, fastWatchers: 10, fastRate: 1_000, seconds: 10,
+  watchers: 1_000, watchRate: 100, fastWatchers: 10, fastRate: 1_000, seconds: 10, watchWarmup: 2,
 };
 
 /** `--quick`: the same phases, small enough for a check that everything works. */
-export const QUICK: Partial<BenchOptions> = { objects: 1_000, requests: 2_000, warmup: 500, watchers: 100, seconds: 3 };
+export const QUICK: Partial<BenchOptions> = { objects: 1_000, requests: 2_000, warmup: 500, watchers: 100, seconds: 3, watchWarmup: 1 };
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
 };
+
+const nonNegativeInt = (value: string): number => (value === '0' ? 0 : positiveInt(value));
 
 /**
  * Parses the command line: the full benchmark's settings, `--quick` for the
@@ -59,7 +63,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     .option('--watch-rate <n>', `creates/s in the many-watchers case (default ${FULL.watchRate})`, positiveInt)
     .option('--fast-watchers <n>', `watchers in the fast-writes case (default ${FULL.fastWatchers})`, positiveInt)
     .option('--fast-rate <n>', `creates/s in the fast-writes case (default ${FULL.fastRate})`, positiveInt)
-    .option('--seconds <n>', `seconds of writing per watch case (default ${FULL.seconds})`, positiveInt)
+    .option('--seconds <n>', `seconds of measured writing per watch case (default ${FULL.seconds})`, positiveInt)
+    .option('--watch-warmup <n>', `seconds of writing before each watch case is measured (default ${FULL.watchWarmup}; 0: none)`, nonNegativeInt)
     .option('--profile <dir>', 'run both servers with --cpu-prof; their profiles land in <dir> (open in Chrome DevTools)')
     .parse(argv);
   const { quick, ...given } = program.opts<Partial<BenchOptions> & { quick?: boolean }>();

@@ -11,6 +11,8 @@ export interface WatchCase {
   /** Creates per second. */
   rate: number;
   seconds: number;
+  /** Seconds of creates at the same rate before measuring, delivered but not counted (0: none). */
+  warmupSeconds: number;
 }
 
 /** What one watch case measured on one server. */
@@ -60,7 +62,9 @@ const OPEN_BATCH = 100;
 export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseName: string): Promise<WatchCaseResult> {
   const watchUrl = `${target.url}${await target.watchPath()}`;
   const latencies = new LatencyRecorder();
-  const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, latencies));
+  let measuring = false;
+  const recorder = { record: (ms: number) => { if (measuring) latencies.record(ms); } };
+  const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, recorder));
   try {
     await withPhaseProgress(`${caseName}: ${target.name} opening watches`, spec.watchers, async (update) => {
       for (let at = 0; at < streams.length; at += OPEN_BATCH) {
@@ -68,6 +72,8 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
         update(Math.min(streams.length, at + OPEN_BATCH));
       }
     });
+    if (spec.warmupSeconds > 0) await warmUp(target, spec, caseName, streams);
+    measuring = true;
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const total = Math.round(spec.rate * spec.seconds);
@@ -91,6 +97,23 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
   } finally {
     for (const s of streams) s.close();
   }
+}
+
+/**
+ * Writes at the case's rate for its warm-up seconds and waits until every
+ * watcher has those events, then zeroes the watchers' counts: what a server
+ * does in its first seconds under a new load (compiling hot paths, growing
+ * buffers) is not what it does after, and neither server is measured on it.
+ */
+async function warmUp(target: WatchTarget, spec: WatchCase, caseName: string, streams: WatchStream[]): Promise<void> {
+  const total = Math.round(spec.rate * spec.warmupSeconds);
+  const writer = await withPhaseProgress(`${caseName}: ${target.name} warming up`, total, (update) => writeAtRate({
+    url: target.url, createPath: target.createPath, rate: spec.rate, seconds: spec.warmupSeconds,
+    namePrefix: `warm-${target.name}-${caseName.replace(/\W+/g, '-')}`, onProgress: (sent) => update(sent),
+  }));
+  if (writer.firstError !== undefined) throw new Error(`a warm-up create failed: ${writer.firstError}`);
+  await untilDelivered(streams, writer.created, () => undefined);
+  for (const s of streams) s.received = 0;
 }
 
 /**

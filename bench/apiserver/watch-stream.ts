@@ -31,7 +31,7 @@ export class WatchStream {
   private arrived = 0;
   private readonly scanner: StampScanner;
 
-  constructor(private readonly url: string, latencies: LatencyRecorder) {
+  constructor(private readonly url: string, latencies: Pick<LatencyRecorder, 'record'>) {
     this.scanner = new StampScanner((sentAt) => {
       latencies.record(this.arrived - sentAt);
       this.received++;
