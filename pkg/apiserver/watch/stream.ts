@@ -67,17 +67,11 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
       timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
     }
     const present = (o: ApiObject) => store.present(o);
-    const failure = await new Promise<unknown>((resolve) => {
+    // A throw in onEvents ends the watcher with it, which onEnd then reports.
+    const failure = await new Promise<Error | undefined>((resolve) => {
       running.listen({
         onEvents: (events) => {
-          try {
-            lastRevision = forward(events, req.selection, present, sink) ?? lastRevision;
-          } catch (err) {
-            // Nothing may escape a listener: it runs outside any request's stack.
-            resolve(err);
-            running.stop();
-            return;
-          }
+          lastRevision = forward(events, req.selection, present, sink) ?? lastRevision;
           if (sink.backlog() > req.maxBacklogBytes) {
             req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
             running.stop();
