@@ -1,25 +1,14 @@
-import type { RunningApiServer } from '../../pkg/apiserver/app';
 import type { ApiObject } from '../../pkg/api/object';
-import { ApiClient, type ResourceRef } from '../../pkg/client';
 import { controller, LeadershipLostError, LEASES, reconcilerFn, type Lease } from '../../pkg/controller';
 import { builtinControllers, type ControllerRegistration } from '../../pkg/controllermanager';
-import { startTestControllerManager, stopTestControllerManagers, startPersonsApiServer } from '../support/controller-manager';
-import { person } from '../support/person';
+import { startTestControllerManager, usePersonsApiServer } from '../support/controller-manager';
+import { person, PERSON_RES } from '../support/person';
 import { waitFor } from '../support/wait-for';
 
 // The controller-manager's wiring, in this process: controllers plugged in
 // by name, graceful stop, and the end of a lost lease.
 
-const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
-
-let server: RunningApiServer;
-let client: ApiClient;
-
-beforeAll(async () => {
-  ({ server, client } = await startPersonsApiServer());
-});
-afterEach(() => stopTestControllerManagers());
-afterAll(() => server.stop());
+const shared = usePersonsApiServer();
 
 /** A controller of Persons labelled `suite=<suite>` that hands each reconcile to `onReconcile`. */
 function personWatcher(name: string, suite: string, onReconcile: (person: string) => Promise<void>, enabledByDefault?: boolean): ControllerRegistration {
@@ -45,15 +34,15 @@ describe('startControllerManager', () => {
     const registry = () => builtinControllers()
       .register(personWatcher('always', 'plug', async (p) => { seen.always.push(p); }))
       .register(personWatcher('optional', 'plug', async (p) => { seen.optional.push(p); }, false));
-    await client.create(PERSON_RES, person('plugged', {}, { suite: 'plug' }) as ApiObject);
+    await shared.client.create(PERSON_RES, person('plugged', {}, { suite: 'plug' }) as ApiObject);
 
-    const everything = await startTestControllerManager(server.url, { registry: registry(), leaderElection: false });
+    const everything = await startTestControllerManager(shared.server.url, { registry: registry(), leaderElection: false });
     expect(everything.controllers).toEqual(['gc', 'always']);
     await waitFor(() => seen.always.includes('plugged'), { what: 'the plugged-in controller to reconcile' });
     await everything.stop();
     expect(seen.optional).toEqual([]);
 
-    const named = await startTestControllerManager(server.url, { registry: registry(), controllers: ['optional'], leaderElection: false });
+    const named = await startTestControllerManager(shared.server.url, { registry: registry(), controllers: ['optional'], leaderElection: false });
     expect(named.controllers).toEqual(['optional']);
     await waitFor(() => seen.optional.includes('plugged'), { what: 'the named controller to reconcile' });
     expect(named.manager.has('gc')).toBe(false);
@@ -69,12 +58,12 @@ describe('startControllerManager', () => {
       await gate;
       finished.push(p);
     });
-    const cm = await startTestControllerManager(server.url, {
+    const cm = await startTestControllerManager(shared.server.url, {
       registry: builtinControllers().register(slow), controllers: ['slow'], leaderElection: { leaseName: 'cm-drain' },
     });
     await waitFor(() => cm.manager.isLeader(), { what: 'the controller-manager to lead' });
-    expect((await client.get<Lease>(LEASES, 'cm-drain')).spec?.holderIdentity).toBe(cm.identity);
-    await client.create(PERSON_RES, person('draining', {}, { suite: 'drain' }) as ApiObject);
+    expect((await shared.client.get<Lease>(LEASES, 'cm-drain')).spec?.holderIdentity).toBe(cm.identity);
+    await shared.client.create(PERSON_RES, person('draining', {}, { suite: 'drain' }) as ApiObject);
     await waitFor(() => began, { what: 'the reconcile to begin' });
 
     const stopping = cm.stop();
@@ -82,24 +71,24 @@ describe('startControllerManager', () => {
     release();
     await stopping;
     expect(finished).toEqual(['draining']);
-    expect((await client.get<Lease>(LEASES, 'cm-drain')).spec?.holderIdentity).toBe('');
+    expect((await shared.client.get<Lease>(LEASES, 'cm-drain')).spec?.holderIdentity).toBe('');
     await expect(cm.done).resolves.toBeUndefined();
   });
 
   it('ends with LeadershipLostError when another holder takes the lease, and closes its metrics endpoint', async () => {
-    const cm = await startTestControllerManager(server.url, { leaderElection: { leaseName: 'cm-lost' }, metricsListen: '127.0.0.1:0' });
+    const cm = await startTestControllerManager(shared.server.url, { leaderElection: { leaseName: 'cm-lost' }, metricsListen: '127.0.0.1:0' });
     await waitFor(() => cm.manager.isLeader(), { what: 'the controller-manager to lead' });
     expect(await (await fetch(`${cm.metricsUrl}/metrics`)).text()).toContain('svc_controller_leader{lease="cm-lost"} 1');
-    const lease = await client.get<Lease>(LEASES, 'cm-lost');
-    await client.update<Lease>(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
+    const lease = await shared.client.get<Lease>(LEASES, 'cm-lost');
+    await shared.client.update<Lease>(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
     await expect(cm.done).rejects.toBeInstanceOf(LeadershipLostError);
     expect(cm.manager.has('gc/persons.example.com')).toBe(false);
     await expect(fetch(`${cm.metricsUrl}/healthz`)).rejects.toThrow();
   });
 
   it('refuses, before anything starts, an unknown controller and leader-election timings that cannot work', async () => {
-    await expect(startTestControllerManager(server.url, { controllers: ['gc', 'nope'] })).rejects.toThrow(/unknown controller\(s\) "nope"/);
-    await expect(startTestControllerManager(server.url, { leaderElection: { leaseDurationMs: 1000, renewDeadlineMs: 2000 } }))
+    await expect(startTestControllerManager(shared.server.url, { controllers: ['gc', 'nope'] })).rejects.toThrow(/unknown controller\(s\) "nope"/);
+    await expect(startTestControllerManager(shared.server.url, { leaderElection: { leaseDurationMs: 1000, renewDeadlineMs: 2000 } }))
       .rejects.toThrow(/leaseDuration > renewDeadline > retryPeriod/);
   });
 });

@@ -1,8 +1,7 @@
-import type { RunningApiServer } from '../../pkg/apiserver/app';
 import type { ApiObject } from '../../pkg/api/object';
-import { ApiClient, isNotFound, type ResourceRef } from '../../pkg/client';
-import { startTestControllerManager, stopTestControllerManagers, startPersonsApiServer } from '../support/controller-manager';
-import { person, PERSONS } from '../support/person';
+import { isNotFound, type ResourceRef } from '../../pkg/client';
+import { startTestControllerManager, usePersonsApiServer } from '../support/controller-manager';
+import { person, PERSON_RES, PERSONS } from '../support/person';
 import { waitFor } from '../support/wait-for';
 import { httpWatch } from '../support/watch-client';
 import { client as rawClient } from '../support/apiserver';
@@ -11,31 +10,22 @@ import { client as rawClient } from '../support/apiserver';
 // against a real apiserver on Redis. Each test starts a controller-manager of
 // its own (stopped after it) and uses names no other test uses.
 
-const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
+const shared = usePersonsApiServer();
 
-let server: RunningApiServer;
-let client: ApiClient;
-
-beforeAll(async () => {
-  ({ server, client } = await startPersonsApiServer());
-});
-afterEach(() => stopTestControllerManagers());
-afterAll(() => server.stop());
-
-const create = (res: ResourceRef, object: ApiObject) => client.create(res, object);
+const create = (res: ResourceRef, object: ApiObject) => shared.client.create(res, object);
 const createPerson = (name: string, finalizers?: string[]) => {
   const object = person(name) as ApiObject;
   if (finalizers) object.metadata.finalizers = finalizers;
   return create(PERSON_RES, object);
 };
 const mark = async (res: ResourceRef, name: string) => {
-  const result = await client.delete(res, name);
+  const result = await shared.client.delete(res, name);
   if (result.removed) throw new Error(`${name} was removed at once; expected it to be marked`);
   return result.object;
 };
 const gone = async (res: ResourceRef, name: string) => {
   try {
-    await client.get(res, name);
+    await shared.client.get(res, name);
     return false;
   } catch (err) {
     if (isNotFound(err)) return true;
@@ -62,20 +52,20 @@ const animal = (res: ResourceRef, name: string): ApiObject =>
 async function registerAnimalModel(kind: string, plural: string): Promise<ResourceRef> {
   await create(MODEL_RES, animalModel(kind, plural));
   const path = `/apis/${plural}.example.org/v1/${plural}`;
-  await waitFor(async () => (await rawClient(server.url)('GET', path)).status === 200, { what: `${plural} to be served` });
+  await waitFor(async () => (await rawClient(shared.server.url)('GET', path)).status === 200, { what: `${plural} to be served` });
   return animalRes(kind, plural);
 }
 
 describe('the gc controller', () => {
   it('removes an object once it is marked: the watch shows MODIFIED (marked), then DELETED', async () => {
-    await startTestControllerManager(server.url);
+    await startTestControllerManager(shared.server.url);
     // Once a first object is collected, the gc's own watch of persons is live. Opening the test's
     // watch before that can meet a spurious 410 from the Redis stream reader (reported to the lead).
     await createPerson('warm-up');
     await mark(PERSON_RES, 'warm-up');
     await waitGone(PERSON_RES, 'warm-up');
     const created = await createPerson('ada');
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`);
+    const watch = await httpWatch(`${shared.server.url}${PERSONS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`);
     try {
       await mark(PERSON_RES, 'ada');
       const [marked, removed] = await watch.events.take(2, 10_000);
@@ -90,7 +80,7 @@ describe('the gc controller', () => {
   });
 
   it('keeps an object with a finalizer until the last finalizer is removed, then removes it', async () => {
-    await startTestControllerManager(server.url);
+    await startTestControllerManager(shared.server.url);
     await createPerson('held', ['example.com/a', 'example.com/b']);
     await createPerson('sentinel');
     await mark(PERSON_RES, 'held');
@@ -99,13 +89,13 @@ describe('the gc controller', () => {
     await waitGone(PERSON_RES, 'sentinel');
     expect(await gone(PERSON_RES, 'held')).toBe(false);
 
-    await client.patch(PERSON_RES, 'held', { metadata: { finalizers: ['example.com/b'] } });
+    await shared.client.patch(PERSON_RES, 'held', { metadata: { finalizers: ['example.com/b'] } });
     await createPerson('sentinel-2');
     await mark(PERSON_RES, 'sentinel-2');
     await waitGone(PERSON_RES, 'sentinel-2');
     expect(await gone(PERSON_RES, 'held')).toBe(false);
 
-    await client.patch(PERSON_RES, 'held', { metadata: { finalizers: [] } });
+    await shared.client.patch(PERSON_RES, 'held', { metadata: { finalizers: [] } });
     await waitGone(PERSON_RES, 'held');
   });
 
@@ -115,13 +105,13 @@ describe('the gc controller', () => {
       await mark(PERSON_RES, name);
     }
     await createPerson('unmarked');
-    await startTestControllerManager(server.url);
+    await startTestControllerManager(shared.server.url);
     await Promise.all(['early-1', 'early-2', 'early-3'].map((name) => waitGone(PERSON_RES, name)));
     expect(await gone(PERSON_RES, 'unmarked')).toBe(false);
   });
 
   it('collects the objects of a model registered after it started', async () => {
-    const cm = await startTestControllerManager(server.url);
+    const cm = await startTestControllerManager(shared.server.url);
     await waitFor(() => cm.manager.has('gc/models.apiextensions.svc.run'), { what: 'the gc to start' });
     expect(cm.manager.has('gc/pets.pets.example.org')).toBe(false);
     const pets = await registerAnimalModel('Pet', 'pets');
@@ -132,7 +122,7 @@ describe('the gc controller', () => {
   });
 
   it('stops collecting a model once it is marked, and collects the Model object itself', async () => {
-    const cm = await startTestControllerManager(server.url);
+    const cm = await startTestControllerManager(shared.server.url);
     await registerAnimalModel('Bird', 'birds');
     await waitFor(() => cm.manager.has('gc/birds.birds.example.org'), { what: 'the gc to collect birds' });
     await mark(MODEL_RES, 'birds.birds.example.org');
@@ -142,7 +132,7 @@ describe('the gc controller', () => {
 
   it('collects Leases too: every platform kind the apiserver serves', async () => {
     const leases: ResourceRef = { group: 'coordination.svc.run', version: 'v1alpha1', plural: 'leases', kind: 'Lease' };
-    await startTestControllerManager(server.url, { leaderElection: false });
+    await startTestControllerManager(shared.server.url, { leaderElection: false });
     await create(leases, { apiVersion: 'coordination.svc.run/v1alpha1', kind: 'Lease', metadata: { name: 'old-lock' }, spec: {} });
     await mark(leases, 'old-lock');
     await waitGone(leases, 'old-lock');

@@ -110,8 +110,32 @@ function personStore(server: RunningApiServer) {
 }
 
 /** An apiserver on Redis serving the Person model, and a typed client of it: what the gc and controller-manager tests share. */
-export async function startPersonsApiServer(): Promise<{ server: RunningApiServer; client: ApiClient }> {
+export async function startPersonsApiServer(): Promise<PersonsSuite> {
   const server = await startTestApiServer();
   await applyPersonModel(rawClient(server.url));
   return { server, client: new ApiClient({ server: server.url }) };
+}
+
+/** The apiserver a suite of controller-manager tests shares, and a client of it. */
+export interface PersonsSuite {
+  server: RunningApiServer;
+  client: ApiClient;
+}
+
+/**
+ * Registers a suite's hooks: one persons apiserver for the whole suite
+ * (started before it, stopped after it) and the controller-managers each test
+ * starts stopped after that test. The returned object is filled in before the
+ * first test runs.
+ *
+ * @example const suite = usePersonsApiServer(); … await startTestControllerManager(suite.server.url);
+ */
+export function usePersonsApiServer(): PersonsSuite {
+  const suite = {} as PersonsSuite;
+  beforeAll(async () => {
+    Object.assign(suite, await startPersonsApiServer());
+  });
+  afterEach(() => stopTestControllerManagers());
+  afterAll(() => suite.server.stop());
+  return suite;
 }

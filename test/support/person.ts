@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import type { ApiClient } from './apiserver';
+import type { ResourceRef } from '../../pkg/client';
 import { waitFor } from './wait-for';
 
 export const PERSONS = '/apis/example.com/v1alpha1/persons';
+/** The same collection as pkg/client addresses it. */
+export const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
 export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /** The seed's Person Model object, as shipped in manifests/examples. */
