@@ -1,29 +1,22 @@
 import * as k8s from '@kubernetes/client-node';
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, person } from '../support/person';
+import { usePersonsApi, person } from '../support/person';
 import { waitFor } from '../support/wait-for';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
 
 /** The official Kubernetes client, unchanged, against svc (issue 4 §5). */
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi();
 let kc: k8s.KubeConfig;
 let objects: k8s.KubernetesObjectApi;
 
 beforeAll(async () => {
-  server = await startTestApiServer();
-  api = client(server.url);
-  await applyPersonModel(api);
   kc = new k8s.KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'svc', server: server.url, skipTLSVerify: true }],
+    clusters: [{ name: 'svc', server: suite.server.url, skipTLSVerify: true }],
     users: [{ name: 'dev', token: 'unused-until-auth' }],
     contexts: [{ name: 'svc', cluster: 'svc', user: 'dev' }],
     currentContext: 'svc',
   });
   objects = k8s.KubernetesObjectApi.makeApiClient(kc);
 });
-afterAll(() => server.stop());
 
 type Person = k8s.KubernetesObject & { spec: { name: string; age: number } };
 
@@ -76,12 +69,12 @@ it('an informer sees ADDED, MODIFIED and DELETED', async () => {
   informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name}`));
   await informer.start();
   try {
-    await api('POST', path, person('kc-inf'));
+    await suite.api('POST', path, person('kc-inf'));
     await waitFor(() => seen.includes('add kc-inf'), { what: 'add event' });
-    await api('PATCH', `${path}/kc-inf`, { spec: { age: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await suite.api('PATCH', `${path}/kc-inf`, { spec: { age: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
     await waitFor(() => seen.includes('update kc-inf'), { what: 'update event' });
-    await api('DELETE', `${path}/kc-inf`);
-    await api('DELETE', `${path}/kc-inf`);
+    await suite.api('DELETE', `${path}/kc-inf`);
+    await suite.api('DELETE', `${path}/kc-inf`);
     await waitFor(() => seen.includes('delete kc-inf'), { what: 'delete event' });
   } finally {
     await informer.stop();

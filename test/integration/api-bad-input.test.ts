@@ -1,16 +1,13 @@
 import { request } from 'node:http';
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, person, PERSONS } from '../support/person';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { usePersonsApi, person, PERSONS } from '../support/person';
 
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi({ maxBodyBytes: 4096 });
 let revisionBefore: string;
 
 /** Sends a path exactly as written (fetch would normalise dot segments away). */
 function rawGet(path: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: 'GET' }, (res) => {
+    const req = request({ host: '127.0.0.1', port: suite.server.port, path, method: 'GET' }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
@@ -21,16 +18,12 @@ function rawGet(path: string): Promise<{ status: number; body: any }> {
 }
 
 beforeAll(async () => {
-  server = await startTestApiServer({ maxBodyBytes: 4096 });
-  api = client(server.url);
-  await applyPersonModel(api);
-  await api('POST', PERSONS, person('keeper'));
-  revisionBefore = (await api('GET', PERSONS)).body.metadata.resourceVersion;
+  await suite.api('POST', PERSONS, person('keeper'));
+  revisionBefore = (await suite.api('GET', PERSONS)).body.metadata.resourceVersion;
 });
-afterAll(() => server.stop());
 
 afterEach(async () => {
-  const after = await api('GET', PERSONS);
+  const after = await suite.api('GET', PERSONS);
   expect(after.body.metadata.resourceVersion).toBe(revisionBefore);
   expect(after.body.items.map((i: any) => i.metadata.name)).toEqual(['keeper']);
 });
@@ -45,18 +38,18 @@ it.each([
   ['null', 'null', json],
   ['an empty body', '', json],
 ])('a body that is %s is 400', async (_what, body, headers) => {
-  const res = await api('POST', PERSONS, body, headers);
+  const res = await suite.api('POST', PERSONS, body, headers);
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
 });
 
 it('an unsupported body media type is 415', async () => {
-  const res = await api('POST', PERSONS, '<person/>', { 'Content-Type': 'application/xml' });
+  const res = await suite.api('POST', PERSONS, '<person/>', { 'Content-Type': 'application/xml' });
   expect(res.status).toBe(415);
 });
 
 it('a body over the limit is 413', async () => {
-  const res = await api('POST', PERSONS, person('big', { name: 'x'.repeat(5000) }));
+  const res = await suite.api('POST', PERSONS, person('big', { name: 'x'.repeat(5000) }));
   expect(res.status).toBe(413);
   expect(res.body.reason).toBe('RequestEntityTooLarge');
 });
@@ -75,21 +68,21 @@ it.each([
 
 it('a huge number of query parameters is answered, not crashed on', async () => {
   const query = Array.from({ length: 2000 }, (_, i) => `p${i}=${i}`).join('&');
-  const res = await api('GET', `${PERSONS}?${query}`);
+  const res = await suite.api('GET', `${PERSONS}?${query}`);
   expect([200, 400, 414, 431]).toContain(res.status);
-  expect((await api('GET', '/healthz')).status).toBe(200);
+  expect((await suite.api('GET', '/healthz')).status).toBe(200);
 });
 
 it('unknown routes are 404 Status objects, never a stack trace', async () => {
   for (const path of ['/nowhere', '/apis/example.com/v1alpha1/ghosts', '/apis/example.com/v9/persons', '/api/v1alpha1/ghosts']) {
-    const res = await api('GET', path);
+    const res = await suite.api('GET', path);
     expect([path, res.status, res.body.kind]).toEqual([path, 404, 'Status']);
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+/);
   }
 });
 
 it('errors come as RFC 7807 when asked', async () => {
-  const res = await api('GET', `${PERSONS}/ghost`, undefined, { Accept: 'application/problem+json' });
+  const res = await suite.api('GET', `${PERSONS}/ghost`, undefined, { Accept: 'application/problem+json' });
   expect(res.status).toBe(404);
   expect(res.headers.get('content-type')).toContain('application/problem+json');
   expect(res.body).toMatchObject({ status: 404, title: 'NotFound', instance: `${PERSONS}/ghost` });

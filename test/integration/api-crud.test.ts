@@ -1,76 +1,67 @@
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, person, PERSONS } from '../support/person';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { usePersonsApi, person, PERSONS } from '../support/person';
 
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi();
 
-beforeAll(async () => {
-  server = await startTestApiServer();
-  api = client(server.url);
-  await applyPersonModel(api);
-});
-afterAll(() => server.stop());
 
 describe('create', () => {
   it('answers 201 with Location and the stored object, server fields filled', async () => {
-    const res = await api('POST', PERSONS, { ...person('c-ada'), metadata: { name: 'c-ada', uid: 'mine', version: 7 } });
+    const res = await suite.api('POST', PERSONS, { ...person('c-ada'), metadata: { name: 'c-ada', uid: 'mine', version: 7 } });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`${PERSONS}/c-ada`);
     expect(res.body.metadata).toMatchObject({ name: 'c-ada', version: 1, generation: 1 });
     expect(res.body.metadata.uid).not.toBe('mine');
     expect(Number.isNaN(Date.parse(res.body.metadata.creationTimestamp))).toBe(false);
     expect(typeof res.body.metadata.resourceVersion).toBe('string');
-    expect((await api('GET', `${PERSONS}/c-ada`)).body).toEqual(res.body);
+    expect((await suite.api('GET', `${PERSONS}/c-ada`)).body).toEqual(res.body);
   });
 
   it('fills apiVersion and kind when the body leaves them out, and refuses wrong ones', async () => {
-    const ok = await api('POST', PERSONS, { metadata: { name: 'c-bare' }, spec: { name: 'x' } });
+    const ok = await suite.api('POST', PERSONS, { metadata: { name: 'c-bare' }, spec: { name: 'x' } });
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ apiVersion: 'example.com/v1alpha1', kind: 'Person' });
-    const wrongKind = await api('POST', PERSONS, { ...person('c-wrong'), kind: 'Dog' });
+    const wrongKind = await suite.api('POST', PERSONS, { ...person('c-wrong'), kind: 'Dog' });
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
-    const wrongVersion = await api('POST', PERSONS, { ...person('c-wrong'), apiVersion: 'example.com/v2' });
+    const wrongVersion = await suite.api('POST', PERSONS, { ...person('c-wrong'), apiVersion: 'example.com/v2' });
     expect(wrongVersion.status).toBe(400);
-    expect((await api('GET', `${PERSONS}/c-wrong`)).status).toBe(404);
+    expect((await suite.api('GET', `${PERSONS}/c-wrong`)).status).toBe(404);
   });
 
   it('accepts YAML bodies', async () => {
     const yaml = 'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: c-yaml\nspec:\n  name: Yaml\n  age: 3\n';
-    const res = await api('POST', PERSONS, yaml, { 'Content-Type': 'application/yaml' });
+    const res = await suite.api('POST', PERSONS, yaml, { 'Content-Type': 'application/yaml' });
     expect(res.status).toBe(201);
     expect(res.body.spec).toEqual({ name: 'Yaml', age: 3 });
   });
 
   it('generates a name from generateName', async () => {
-    const res = await api('POST', PERSONS, { ...person('x'), metadata: { generateName: 'gen-' } });
+    const res = await suite.api('POST', PERSONS, { ...person('x'), metadata: { generateName: 'gen-' } });
     expect(res.status).toBe(201);
     expect(res.body.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
   });
 
   it('answers 409 AlreadyExists for a taken name', async () => {
-    await api('POST', PERSONS, person('c-dup'));
-    const res = await api('POST', PERSONS, person('c-dup'));
+    await suite.api('POST', PERSONS, person('c-dup'));
+    const res = await suite.api('POST', PERSONS, person('c-dup'));
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ reason: 'AlreadyExists', details: { name: 'c-dup', group: 'example.com', kind: 'persons' } });
   });
 
   it('with dryRun=All answers 201 and stores nothing', async () => {
-    const res = await api('POST', `${PERSONS}?dryRun=All`, person('c-dry'));
+    const res = await suite.api('POST', `${PERSONS}?dryRun=All`, person('c-dry'));
     expect(res.status).toBe(201);
     expect(res.body.metadata.name).toBe('c-dry');
-    expect((await api('GET', `${PERSONS}/c-dry`)).status).toBe(404);
+    expect((await suite.api('GET', `${PERSONS}/c-dry`)).status).toBe(404);
   });
 
   it('ignores status on create, as Kubernetes does', async () => {
-    const res = await api('POST', PERSONS, { ...person('c-status'), status: { phase: 'Done' } });
+    const res = await suite.api('POST', PERSONS, { ...person('c-status'), status: { phase: 'Done' } });
     expect(res.status).toBe(201);
     expect(res.body.status).toBeUndefined();
   });
 
   it('is not POST to a name: 405', async () => {
-    const res = await api('POST', `${PERSONS}/c-ada`, person('c-ada'));
+    const res = await suite.api('POST', `${PERSONS}/c-ada`, person('c-ada'));
     expect(res.status).toBe(405);
     expect(res.body.reason).toBe('MethodNotAllowed');
   });
@@ -78,7 +69,7 @@ describe('create', () => {
 
 describe('validation', () => {
   it('reports every failing field as 422 Invalid causes', async () => {
-    const res = await api('POST', PERSONS, {
+    const res = await suite.api('POST', PERSONS, {
       ...person('v-bad'), spec: { name: 'x'.repeat(101), age: 151, gender: 'OTHER' },
     });
     expect(res.status).toBe(422);
@@ -88,33 +79,33 @@ describe('validation', () => {
   });
 
   it('requires spec', async () => {
-    const res = await api('POST', PERSONS, { metadata: { name: 'v-nospec' } });
+    const res = await suite.api('POST', PERSONS, { metadata: { name: 'v-nospec' } });
     expect(res.status).toBe(422);
     expect(res.body.details.causes.map((c: { field: string }) => c.field)).toContain('spec');
   });
 
   it('validates a nested Person through $ref "#"', async () => {
-    const res = await api('POST', PERSONS, person('v-nested', { otherPerson: { spec: { age: -1 } } }));
+    const res = await suite.api('POST', PERSONS, person('v-nested', { otherPerson: { spec: { age: -1 } } }));
     expect(res.status).toBe(422);
     expect(res.body.details.causes.map((c: { field: string }) => c.field)).toContain('spec.otherPerson.spec.age');
   });
 
   it('prunes unknown fields with a Warning, or refuses them with fieldValidation=Strict', async () => {
-    const warned = await api('POST', PERSONS, person('v-unknown', { shoeSize: 42 }));
+    const warned = await suite.api('POST', PERSONS, person('v-unknown', { shoeSize: 42 }));
     expect(warned.status).toBe(201);
     expect(warned.body.spec.shoeSize).toBeUndefined();
     expect(warned.headers.get('warning')).toContain('unknown field \\"spec.shoeSize\\"');
-    const strict = await api('POST', `${PERSONS}?fieldValidation=Strict`, person('v-strict', { shoeSize: 42 }));
+    const strict = await suite.api('POST', `${PERSONS}?fieldValidation=Strict`, person('v-strict', { shoeSize: 42 }));
     expect(strict.status).toBe(422);
-    expect((await api('GET', `${PERSONS}/v-strict`)).status).toBe(404);
+    expect((await suite.api('GET', `${PERSONS}/v-strict`)).status).toBe(404);
   });
 
   it('refuses bad names and labels with 422', async () => {
     for (const name of ['Upper', 'x'.repeat(254), '-lead', 'a..b']) {
-      const res = await api('POST', PERSONS, person(name));
+      const res = await suite.api('POST', PERSONS, person(name));
       expect([name, res.status]).toEqual([name, 422]);
     }
-    const labels = await api('POST', PERSONS, person('v-labels', {}, { 'a/b/c': 'x', ['k'.repeat(64)]: 'y' }));
+    const labels = await suite.api('POST', PERSONS, person('v-labels', {}, { 'a/b/c': 'x', ['k'.repeat(64)]: 'y' }));
     expect(labels.status).toBe(422);
     expect(labels.body.details.causes.length).toBeGreaterThanOrEqual(2);
   });
@@ -122,17 +113,17 @@ describe('validation', () => {
 
 describe('update', () => {
   it('needs metadata.version or resourceVersion (422), and a stale one is 409', async () => {
-    const created = (await api('POST', PERSONS, person('u-ada'))).body;
-    const bare = await api('PUT', `${PERSONS}/u-ada`, { ...person('u-ada'), metadata: { name: 'u-ada' } });
+    const created = (await suite.api('POST', PERSONS, person('u-ada'))).body;
+    const bare = await suite.api('PUT', `${PERSONS}/u-ada`, { ...person('u-ada'), metadata: { name: 'u-ada' } });
     expect(bare.status).toBe(422);
-    const updated = await api('PUT', `${PERSONS}/u-ada`, { ...created, spec: { ...created.spec, age: 31 } });
+    const updated = await suite.api('PUT', `${PERSONS}/u-ada`, { ...created, spec: { ...created.spec, age: 31 } });
     expect(updated.status).toBe(200);
     expect(updated.body.metadata.version).toBe(2);
     expect(updated.body.metadata.generation).toBe(2);
-    const stale = await api('PUT', `${PERSONS}/u-ada`, { ...created, spec: { ...created.spec, age: 32 } });
+    const stale = await suite.api('PUT', `${PERSONS}/u-ada`, { ...created, spec: { ...created.spec, age: 32 } });
     expect(stale.status).toBe(409);
     expect(stale.body.reason).toBe('Conflict');
-    const byVersion = await api('PUT', `${PERSONS}/u-ada`, {
+    const byVersion = await suite.api('PUT', `${PERSONS}/u-ada`, {
       ...person('u-ada', { age: 33 }), metadata: { name: 'u-ada', version: 2 },
     });
     expect(byVersion.status).toBe(200);
@@ -140,28 +131,28 @@ describe('update', () => {
   });
 
   it('refuses a body whose name differs from the path (400)', async () => {
-    const created = (await api('POST', PERSONS, person('u-name'))).body;
-    const res = await api('PUT', `${PERSONS}/u-name`, { ...created, metadata: { ...created.metadata, name: 'other' } });
+    const created = (await suite.api('POST', PERSONS, person('u-name'))).body;
+    const res = await suite.api('PUT', `${PERSONS}/u-name`, { ...created, metadata: { ...created.metadata, name: 'other' } });
     expect(res.status).toBe(400);
   });
 
   it('leaves status alone on the main endpoint; /status writes only status', async () => {
-    const created = (await api('POST', PERSONS, person('u-status'))).body;
-    const withStatus = await api('PUT', `${PERSONS}/u-status/status`, { ...created, spec: { name: 'ignored' }, status: { phase: 'Ready' } });
+    const created = (await suite.api('POST', PERSONS, person('u-status'))).body;
+    const withStatus = await suite.api('PUT', `${PERSONS}/u-status/status`, { ...created, spec: { name: 'ignored' }, status: { phase: 'Ready' } });
     expect(withStatus.status).toBe(200);
     expect(withStatus.body.status).toEqual({ phase: 'Ready' });
     expect(withStatus.body.spec.name).toBe('U-STATUS');
     expect(withStatus.body.metadata.generation).toBe(1);
-    const main = await api('PUT', `${PERSONS}/u-status`, { ...withStatus.body, status: { phase: 'Hacked' } });
+    const main = await suite.api('PUT', `${PERSONS}/u-status`, { ...withStatus.body, status: { phase: 'Hacked' } });
     expect(main.status).toBe(200);
     expect(main.body.status).toEqual({ phase: 'Ready' });
-    const patched = await api('PATCH', `${PERSONS}/u-status/status`, { status: { message: 'hi' } },
+    const patched = await suite.api('PATCH', `${PERSONS}/u-status/status`, { status: { message: 'hi' } },
       { 'Content-Type': 'application/merge-patch+json' });
     expect(patched.body.status).toEqual({ phase: 'Ready', message: 'hi' });
   });
 
   it('answers 404 for a missing object', async () => {
-    const res = await api('PUT', `${PERSONS}/nobody`, { ...person('nobody'), metadata: { name: 'nobody', version: 1 } });
+    const res = await suite.api('PUT', `${PERSONS}/nobody`, { ...person('nobody'), metadata: { name: 'nobody', version: 1 } });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('persons.example.com "nobody" not found');
   });
@@ -169,44 +160,44 @@ describe('update', () => {
 
 describe('patch', () => {
   it('applies merge patches unconditionally and JSON patches with test', async () => {
-    await api('POST', PERSONS, person('p-ada', { tags: ['a'] }));
-    const merged = await api('PATCH', `${PERSONS}/p-ada`, { spec: { age: 40 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await suite.api('POST', PERSONS, person('p-ada', { tags: ['a'] }));
+    const merged = await suite.api('PATCH', `${PERSONS}/p-ada`, { spec: { age: 40 } }, { 'Content-Type': 'application/merge-patch+json' });
     expect(merged.status).toBe(200);
     expect(merged.body.spec).toMatchObject({ age: 40, tags: ['a'] });
-    const json = await api('PATCH', `${PERSONS}/p-ada`, [
+    const json = await suite.api('PATCH', `${PERSONS}/p-ada`, [
       { op: 'test', path: '/spec/age', value: 40 }, { op: 'add', path: '/spec/tags/-', value: 'b' },
     ], { 'Content-Type': 'application/json-patch+json' });
     expect(json.status).toBe(200);
     expect(json.body.spec.tags).toEqual(['a', 'b']);
-    const failed = await api('PATCH', `${PERSONS}/p-ada`, [{ op: 'test', path: '/spec/age', value: 1 }],
+    const failed = await suite.api('PATCH', `${PERSONS}/p-ada`, [{ op: 'test', path: '/spec/age', value: 1 }],
       { 'Content-Type': 'application/json-patch+json' });
     expect(failed.status).toBe(422);
-    const missing = await api('PATCH', `${PERSONS}/p-ada`, [{ op: 'replace', path: '/spec/nothing/here', value: 1 }],
+    const missing = await suite.api('PATCH', `${PERSONS}/p-ada`, [{ op: 'replace', path: '/spec/nothing/here', value: 1 }],
       { 'Content-Type': 'application/json-patch+json' });
     expect(missing.status).toBe(422);
   });
 
   it('treats strategic merge as merge, refuses unknown patch types with 415', async () => {
-    await api('POST', PERSONS, person('p-smp'));
-    const smp = await api('PATCH', `${PERSONS}/p-smp`, { spec: { age: 41 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    await suite.api('POST', PERSONS, person('p-smp'));
+    const smp = await suite.api('PATCH', `${PERSONS}/p-smp`, { spec: { age: 41 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
     expect(smp.body.spec.age).toBe(41);
-    const unknown = await api('PATCH', `${PERSONS}/p-smp`, 'x', { 'Content-Type': 'text/plain' });
+    const unknown = await suite.api('PATCH', `${PERSONS}/p-smp`, 'x', { 'Content-Type': 'text/plain' });
     expect(unknown.status).toBe(415);
     expect(unknown.body.reason).toBe('UnsupportedMediaType');
   });
 
   it('is conditional when the patch carries a stale version', async () => {
-    await api('POST', PERSONS, person('p-cond'));
-    const res = await api('PATCH', `${PERSONS}/p-cond`, { metadata: { version: 99 }, spec: { age: 1 } },
+    await suite.api('POST', PERSONS, person('p-cond'));
+    const res = await suite.api('PATCH', `${PERSONS}/p-cond`, { metadata: { version: 99 }, spec: { age: 1 } },
       { 'Content-Type': 'application/merge-patch+json' });
     expect(res.status).toBe(409);
   });
 
   it('server-side apply creates a missing object, then merges', async () => {
     const applyType = { 'Content-Type': 'application/apply-patch+yaml' };
-    const created = await api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, person('p-apply'), applyType);
+    const created = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, person('p-apply'), applyType);
     expect(created.status).toBe(201);
-    const merged = await api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, { ...person('p-apply'), spec: { age: 50 } }, applyType);
+    const merged = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, { ...person('p-apply'), spec: { age: 50 } }, applyType);
     expect(merged.status).toBe(200);
     expect(merged.body.spec).toMatchObject({ name: 'P-APPLY', age: 50 });
   });
@@ -214,50 +205,50 @@ describe('patch', () => {
 
 describe('delete', () => {
   it('marks first, keeps the timestamp, and removes once no finalizer is left', async () => {
-    await api('POST', PERSONS, { ...person('d-ada'), metadata: { name: 'd-ada', finalizers: ['example.com/hold'] } });
-    const marked = await api('DELETE', `${PERSONS}/d-ada`);
+    await suite.api('POST', PERSONS, { ...person('d-ada'), metadata: { name: 'd-ada', finalizers: ['example.com/hold'] } });
+    const marked = await suite.api('DELETE', `${PERSONS}/d-ada`);
     expect(marked.status).toBe(200);
     const stamp = marked.body.metadata.deletionTimestamp;
     expect(stamp).toBeDefined();
-    const again = await api('DELETE', `${PERSONS}/d-ada`);
+    const again = await suite.api('DELETE', `${PERSONS}/d-ada`);
     expect(again.body.metadata.deletionTimestamp).toBe(stamp);
-    expect((await api('GET', `${PERSONS}/d-ada`)).status).toBe(200);
+    expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(200);
 
-    const addFinalizer = await api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: ['example.com/hold', 'example.com/more'] } },
+    const addFinalizer = await suite.api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: ['example.com/hold', 'example.com/more'] } },
       { 'Content-Type': 'application/merge-patch+json' });
     expect(addFinalizer.status).toBe(422);
 
-    const released = await api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: [] } }, { 'Content-Type': 'application/merge-patch+json' });
+    const released = await suite.api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: [] } }, { 'Content-Type': 'application/merge-patch+json' });
     expect(released.status).toBe(200);
     expect(released.body.metadata.deletionTimestamp).toBe(stamp);
-    const stale = await api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: '1' } });
+    const stale = await suite.api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: '1' } });
     expect(stale.status).toBe(409);
-    const removed = await api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: released.body.metadata.resourceVersion } });
+    const removed = await suite.api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: released.body.metadata.resourceVersion } });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'd-ada', kind: 'persons' } });
-    expect((await api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
+    expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
   });
 
   it('deletecollection marks every match and answers a PersonList', async () => {
-    await api('POST', PERSONS, person('dc-1', {}, { batch: 'dc' }));
-    await api('POST', PERSONS, person('dc-2', {}, { batch: 'dc' }));
-    await api('POST', PERSONS, person('dc-3', {}, { batch: 'other' }));
-    const res = await api('DELETE', `${PERSONS}?labelSelector=batch%3Ddc`);
+    await suite.api('POST', PERSONS, person('dc-1', {}, { batch: 'dc' }));
+    await suite.api('POST', PERSONS, person('dc-2', {}, { batch: 'dc' }));
+    await suite.api('POST', PERSONS, person('dc-3', {}, { batch: 'other' }));
+    const res = await suite.api('DELETE', `${PERSONS}?labelSelector=batch%3Ddc`);
     expect(res.status).toBe(200);
     expect(res.body.kind).toBe('PersonList');
     expect(res.body.items.map((i: any) => i.metadata.name).sort()).toEqual(['dc-1', 'dc-2']);
     expect(res.body.items.every((i: any) => i.metadata.deletionTimestamp)).toBe(true);
-    expect((await api('GET', `${PERSONS}/dc-3`)).body.metadata.deletionTimestamp).toBeUndefined();
+    expect((await suite.api('GET', `${PERSONS}/dc-3`)).body.metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('deletecollection of more objects than it deletes at once marks each one, answering in list order', async () => {
     const names = Array.from({ length: 40 }, (_, i) => `dcm-${String(i).padStart(2, '0')}`);
-    for (const name of names) await api('POST', PERSONS, person(name, {}, { batch: 'many' }));
-    const listed = await api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
-    const res = await api('DELETE', `${PERSONS}?labelSelector=batch%3Dmany`);
+    for (const name of names) await suite.api('POST', PERSONS, person(name, {}, { batch: 'many' }));
+    const listed = await suite.api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
+    const res = await suite.api('DELETE', `${PERSONS}?labelSelector=batch%3Dmany`);
     expect(res.status).toBe(200);
     expect(res.body.items.map((i: any) => i.metadata.name)).toEqual(listed.body.items.map((i: any) => i.metadata.name));
-    const after = await api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
+    const after = await suite.api('GET', `${PERSONS}?labelSelector=batch%3Dmany`);
     expect(after.body.items).toHaveLength(names.length);
     expect(after.body.items.filter((i: any) => !i.metadata.deletionTimestamp)).toEqual([]);
   });

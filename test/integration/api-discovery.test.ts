@@ -1,29 +1,20 @@
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, MODELS, PERSONS } from '../support/person';
+import { usePersonsApi, MODELS, PERSONS } from '../support/person';
 import { waitFor } from '../support/wait-for';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
 
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi();
 
-beforeAll(async () => {
-  server = await startTestApiServer();
-  api = client(server.url);
-  await applyPersonModel(api);
-});
-afterAll(() => server.stop());
 
 it('lists the model group under /apis and /apis/<group>', async () => {
-  const groups = await api('GET', '/apis');
+  const groups = await suite.api('GET', '/apis');
   expect(groups.body.kind).toBe('APIGroupList');
   const names = groups.body.groups.map((g: { name: string }) => g.name);
   expect(names).toEqual(expect.arrayContaining(['example.com', 'apiextensions.svc.run']));
-  const group = await api('GET', '/apis/example.com');
+  const group = await suite.api('GET', '/apis/example.com');
   expect(group.body).toMatchObject({ kind: 'APIGroup', name: 'example.com', preferredVersion: { groupVersion: 'example.com/v1alpha1', version: 'v1alpha1' } });
 });
 
 it('lists resources cluster-scoped, the main resource before its status', async () => {
-  const res = await api('GET', '/apis/example.com/v1alpha1');
+  const res = await suite.api('GET', '/apis/example.com/v1alpha1');
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'example.com/v1alpha1' });
   expect(res.body.resources.map((r: { name: string }) => r.name)).toEqual(['persons', 'persons/status']);
@@ -32,18 +23,18 @@ it('lists resources cluster-scoped, the main resource before its status', async 
 });
 
 it('serves core discovery at /api, /api/v1alpha1 and /apis/v1alpha1', async () => {
-  expect((await api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: [] });
-  await server.schemes.register({ group: '', version: 'v1alpha1', kind: 'Note', singular: 'note', plural: 'notes' }, undefined, { platform: true });
-  expect((await api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1'] });
-  expect((await api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(['notes', 'notes/status']);
-  expect((await api('GET', '/api/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
-  expect((await api('GET', '/apis/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
+  expect((await suite.api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: [] });
+  await suite.server.schemes.register({ group: '', version: 'v1alpha1', kind: 'Note', singular: 'note', plural: 'notes' }, undefined, { platform: true });
+  expect((await suite.api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1'] });
+  expect((await suite.api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(['notes', 'notes/status']);
+  expect((await suite.api('GET', '/api/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
+  expect((await suite.api('GET', '/apis/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
 });
 
 it('serves OpenAPI v3 with GVK tags and the fieldValidation parameter', async () => {
-  const index = await api('GET', '/openapi/v3');
+  const index = await suite.api('GET', '/openapi/v3');
   expect(index.body.paths['apis/example.com/v1alpha1'].serverRelativeURL).toBeDefined();
-  const doc = await api('GET', index.body.paths['apis/example.com/v1alpha1'].serverRelativeURL);
+  const doc = await suite.api('GET', index.body.paths['apis/example.com/v1alpha1'].serverRelativeURL);
   expect(doc.status).toBe(200);
   const schema = doc.body.components.schemas['com.example.v1alpha1.Person'];
   expect(schema['x-kubernetes-group-version-kind']).toEqual([{ group: 'example.com', version: 'v1alpha1', kind: 'Person' }]);
@@ -53,30 +44,30 @@ it('serves OpenAPI v3 with GVK tags and the fieldValidation parameter', async ()
 });
 
 it('answers /version in Kubernetes shape and the health endpoints', async () => {
-  expect((await api('GET', '/version')).body).toMatchObject({ major: '1', minor: '32' });
-  for (const path of ['/healthz', '/livez', '/readyz']) expect((await api('GET', path)).status).toBe(200);
-  const metrics = await api('GET', '/metrics');
+  expect((await suite.api('GET', '/version')).body).toMatchObject({ major: '1', minor: '32' });
+  for (const path of ['/healthz', '/livez', '/readyz']) expect((await suite.api('GET', path)).status).toBe(200);
+  const metrics = await suite.api('GET', '/metrics');
   expect(metrics.text).toContain('svc_apiserver_requests_total');
 });
 
 it('stops serving a model once its Model object is deleted', async () => {
-  const res = await api('POST', MODELS, {
+  const res = await suite.api('POST', MODELS, {
     metadata: { name: 'gadgets.toys.example.com' },
     spec: { group: 'toys.example.com', version: 'v1', names: { kind: 'Gadget', plural: 'gadgets' } },
   });
   expect(res.status).toBe(201);
-  await waitFor(async () => (await api('GET', '/apis/toys.example.com/v1/gadgets')).status === 200, { what: 'gadgets served' });
-  await api('DELETE', `${MODELS}/gadgets.toys.example.com`);
-  await waitFor(async () => (await api('GET', '/apis/toys.example.com/v1/gadgets')).status === 404, { what: 'gadgets withdrawn' });
+  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 200, { what: 'gadgets served' });
+  await suite.api('DELETE', `${MODELS}/gadgets.toys.example.com`);
+  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 404, { what: 'gadgets withdrawn' });
 });
 
 it('refuses a Model of a platform group or with a mismatched name (422)', async () => {
-  const platform = await api('POST', MODELS, {
+  const platform = await suite.api('POST', MODELS, {
     metadata: { name: 'things.core.svc.run' },
     spec: { group: 'core.svc.run', version: 'v1', names: { kind: 'Thing', plural: 'things' } },
   });
   expect(platform.status).toBe(422);
-  const mismatch = await api('POST', MODELS, {
+  const mismatch = await suite.api('POST', MODELS, {
     metadata: { name: 'other.example.org' },
     spec: { group: 'example.org', version: 'v1', names: { kind: 'Thing', plural: 'things' } },
   });

@@ -1,15 +1,9 @@
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, person, PERSONS } from '../support/person';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { usePersonsApi, person, PERSONS } from '../support/person';
 
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi();
 const names = (res: { body: { items: { metadata: { name: string } }[] } }) => res.body.items.map((i) => i.metadata.name);
 
 beforeAll(async () => {
-  server = await startTestApiServer();
-  api = client(server.url);
-  await applyPersonModel(api);
   const people: [string, Record<string, unknown>, Record<string, string>][] = [
     ['amy', { name: 'Amy', tags: ['a', 'b'] }, { team: 'red', tier: 'gold' }],
     ['bob', { name: 'Bob', tags: ['b'] }, { team: 'blue' }],
@@ -18,15 +12,14 @@ beforeAll(async () => {
     ['eve', { name: 'Eve', tags: ['a'] }, { team: 'green', tier: 'silver' }],
   ];
   for (const [name, spec, labels] of people) {
-    const res = await api('POST', PERSONS, person(name, spec, labels));
+    const res = await suite.api('POST', PERSONS, person(name, spec, labels));
     if (res.status !== 201) throw new Error(res.text);
   }
 });
-afterAll(() => server.stop());
 
 describe('list envelope', () => {
   it('without size: page 1, size = total, one page', async () => {
-    const res = await api('GET', PERSONS);
+    const res = await suite.api('GET', PERSONS);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       apiVersion: 'example.com/v1alpha1', kind: 'PersonList',
@@ -36,21 +29,21 @@ describe('list envelope', () => {
   });
 
   it('pages with page and size', async () => {
-    const res = await api('GET', `${PERSONS}?page=2&size=2&sort=metadata.name,asc`);
+    const res = await suite.api('GET', `${PERSONS}?page=2&size=2&sort=metadata.name,asc`);
     expect(names(res)).toEqual(['cid', 'dan']);
     expect(res.body).toMatchObject({ page: 2, size: 2, total: 5, totalPages: 3, first: false, last: false, hasNext: true, hasPrevious: true });
-    const past = await api('GET', `${PERSONS}?page=9&size=2`);
+    const past = await suite.api('GET', `${PERSONS}?page=9&size=2`);
     expect(past.status).toBe(200);
     expect(past.body.items).toEqual([]);
     expect(past.body.hasNext).toBe(false);
   });
 
   it('pages with limit and continue', async () => {
-    const first = await api('GET', `${PERSONS}?limit=3&sort=metadata.name,asc`);
+    const first = await suite.api('GET', `${PERSONS}?limit=3&sort=metadata.name,asc`);
     expect(names(first)).toEqual(['amy', 'bob', 'cid']);
     const token = first.body.metadata.continue;
     expect(token).toBeTruthy();
-    const second = await api('GET', `${PERSONS}?limit=3&sort=metadata.name,asc&continue=${encodeURIComponent(token)}`);
+    const second = await suite.api('GET', `${PERSONS}?limit=3&sort=metadata.name,asc&continue=${encodeURIComponent(token)}`);
     expect(names(second)).toEqual(['dan', 'eve']);
     expect(second.body.metadata.continue).toBeFalsy();
   });
@@ -58,18 +51,18 @@ describe('list envelope', () => {
 
 describe('sorting', () => {
   it('defaults to creationTimestamp desc, then name', async () => {
-    const res = await api('GET', PERSONS);
+    const res = await suite.api('GET', PERSONS);
     const stamps = res.body.items.map((i: any) => Date.parse(i.metadata.creationTimestamp));
     expect([...stamps].sort((a, b) => b - a)).toEqual(stamps);
   });
 
   it('sorts by an index, ascending or descending', async () => {
-    expect(names(await api('GET', `${PERSONS}?sort=spec.name,desc`))).toEqual(['eve', 'dan', 'cid', 'bob', 'amy']);
-    expect(names(await api('GET', `${PERSONS}?sort=spec.name,asc`))).toEqual(['amy', 'bob', 'cid', 'dan', 'eve']);
+    expect(names(await suite.api('GET', `${PERSONS}?sort=spec.name,desc`))).toEqual(['eve', 'dan', 'cid', 'bob', 'amy']);
+    expect(names(await suite.api('GET', `${PERSONS}?sort=spec.name,asc`))).toEqual(['amy', 'bob', 'cid', 'dan', 'eve']);
   });
 
   it('refuses a sort on a field that is no index, naming it', async () => {
-    const res = await api('GET', `${PERSONS}?sort=spec.age,asc`);
+    const res = await suite.api('GET', `${PERSONS}?sort=spec.age,asc`);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('spec.age');
   });
@@ -93,23 +86,23 @@ describe('selectors', () => {
     ['fieldSelector=metadata.name%3Ddan', ['dan']],
   ];
   it.each(cases)('%s', async (query, expected) => {
-    const res = await api('GET', `${PERSONS}?${query}&sort=metadata.name,asc`);
+    const res = await suite.api('GET', `${PERSONS}?${query}&sort=metadata.name,asc`);
     expect(res.status).toBe(200);
     expect(names(res)).toEqual(expected);
     expect(res.body.total).toBe(expected.length);
   });
 
   it('refuses a field selector on a non-index (400 naming it) and a malformed selector (400 naming the term)', async () => {
-    const field = await api('GET', `${PERSONS}?fieldSelector=spec.age%3D3`);
+    const field = await suite.api('GET', `${PERSONS}?fieldSelector=spec.age%3D3`);
     expect(field.status).toBe(400);
     expect(field.body.message).toContain('spec.age');
-    const bad = await api('GET', `${PERSONS}?labelSelector=team%20in%20(red`);
+    const bad = await suite.api('GET', `${PERSONS}?labelSelector=team%20in%20(red`);
     expect(bad.status).toBe(400);
     expect(bad.body.reason).toBe('BadRequest');
   });
 
   it.each(['page=0', 'size=-1', 'size=abc', 'sort=spec.name,sideways', 'limit=x'])('refuses %s with 400', async (query) => {
-    const res = await api('GET', `${PERSONS}?${query}`);
+    const res = await suite.api('GET', `${PERSONS}?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.kind).toBe('Status');
   });
@@ -119,7 +112,7 @@ describe('Table output for kubectl get', () => {
   const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;g=apidiscovery.k8s.io;v=v2' };
 
   it('lists rows with the model printer columns, Name first and Age last', async () => {
-    const res = await api('GET', `${PERSONS}?sort=metadata.name,asc&labelSelector=team%3Dred`, undefined, accept);
+    const res = await suite.api('GET', `${PERSONS}?sort=metadata.name,asc&labelSelector=team%3Dred`, undefined, accept);
     expect(res.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
     expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Full Name', 'Years', 'Age']);
     expect(res.body.rows.map((r: { cells: unknown[] }) => r.cells.slice(0, 3))).toEqual([['amy', 'Amy', 30], ['cid', 'Cid', 30]]);
@@ -128,7 +121,7 @@ describe('Table output for kubectl get', () => {
   });
 
   it('answers a single object as a one-row Table', async () => {
-    const res = await api('GET', `${PERSONS}/bob`, undefined, accept);
+    const res = await suite.api('GET', `${PERSONS}/bob`, undefined, accept);
     expect(res.body.rows).toHaveLength(1);
     expect(res.body.rows[0].cells[0]).toBe('bob');
   });

@@ -1,25 +1,16 @@
-import { client, startTestApiServer, type ApiClient } from '../support/apiserver';
-import { applyPersonModel, person, PERSONS } from '../support/person';
+import { usePersonsApi, person, PERSONS } from '../support/person';
 import { httpWatch, wsWatch } from '../support/watch-client';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
 import { Agent, request } from 'node:http';
 
-let server: RunningApiServer;
-let api: ApiClient;
+const suite = usePersonsApi({ watchRetention: 50 });
 const merge = { 'Content-Type': 'application/merge-patch+json' };
 const summary = (events: { type: string; object: any }[]) => events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
 
-beforeAll(async () => {
-  server = await startTestApiServer({ watchRetention: 50 });
-  api = client(server.url);
-  await applyPersonModel(api);
-});
-afterAll(() => server.stop());
 
 /** One request on `agent` (a keep-alive agent shows whether the connection was reused); the whole body. */
 function send(agent: Agent, method: string, path: string): Promise<{ status?: number; contentType?: string; body: string; reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, agent }, (res) => {
+    const req = request(`${suite.server.url}${path}`, { method, agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (piece: string) => { body += piece; });
@@ -32,13 +23,13 @@ function send(agent: Agent, method: string, path: string): Promise<{ status?: nu
 
 describe('HTTP watch', () => {
   it('without resourceVersion: ADDED for current objects, then changes in order', async () => {
-    await api('POST', PERSONS, person('w-old', {}, { suite: 'w1' }));
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&labelSelector=suite%3Dw1`);
+    await suite.api('POST', PERSONS, person('w-old', {}, { suite: 'w1' }));
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&labelSelector=suite%3Dw1`);
     expect(watch.status).toBe(200);
     await watch.events.take(1);
-    await api('POST', PERSONS, person('w-new', {}, { suite: 'w1' }));
-    await api('PATCH', `${PERSONS}/w-new`, { spec: { age: 5 } }, merge);
-    await api('DELETE', `${PERSONS}/w-new`);
+    await suite.api('POST', PERSONS, person('w-new', {}, { suite: 'w1' }));
+    await suite.api('PATCH', `${PERSONS}/w-new`, { spec: { age: 5 } }, merge);
+    await suite.api('DELETE', `${PERSONS}/w-new`);
     const events = await watch.events.take(4);
     expect(summary(events)).toEqual(['ADDED w-old', 'ADDED w-new', 'MODIFIED w-new', 'MODIFIED w-new']);
     expect(events[3].object.metadata.deletionTimestamp).toBeDefined();
@@ -60,42 +51,42 @@ describe('HTTP watch', () => {
   });
 
   it('resumes from a resourceVersion with every later change, none repeated', async () => {
-    const created = (await api('POST', PERSONS, person('w-resume', {}, { suite: 'w2' }))).body;
-    await api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 1 } }, merge);
-    await api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 2 } }, merge);
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=1&labelSelector=suite%3Dw2&resourceVersion=${created.metadata.resourceVersion}`);
+    const created = (await suite.api('POST', PERSONS, person('w-resume', {}, { suite: 'w2' }))).body;
+    await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 1 } }, merge);
+    await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 2 } }, merge);
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=1&labelSelector=suite%3Dw2&resourceVersion=${created.metadata.resourceVersion}`);
     const events = await watch.events.take(2);
     expect(events.map((e) => e.object.spec.age)).toEqual([1, 2]);
-    await api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 3 } }, merge);
+    await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 3 } }, merge);
     expect((await watch.events.take(3))[2].object.spec.age).toBe(3);
     expect(watch.events.events).toHaveLength(3);
     watch.close();
   });
 
   it('sends an object that stops matching as DELETED and one that starts as ADDED', async () => {
-    await api('POST', PERSONS, person('w-enter', {}, { suite: 'w3', phase: 'out' }));
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&labelSelector=suite%3Dw3,phase%3Din`);
-    await api('PATCH', `${PERSONS}/w-enter`, { metadata: { labels: { phase: 'in' } } }, merge);
-    await api('PATCH', `${PERSONS}/w-enter`, { spec: { age: 9 } }, merge);
-    await api('PATCH', `${PERSONS}/w-enter`, { metadata: { labels: { phase: 'out' } } }, merge);
+    await suite.api('POST', PERSONS, person('w-enter', {}, { suite: 'w3', phase: 'out' }));
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&labelSelector=suite%3Dw3,phase%3Din`);
+    await suite.api('PATCH', `${PERSONS}/w-enter`, { metadata: { labels: { phase: 'in' } } }, merge);
+    await suite.api('PATCH', `${PERSONS}/w-enter`, { spec: { age: 9 } }, merge);
+    await suite.api('PATCH', `${PERSONS}/w-enter`, { metadata: { labels: { phase: 'out' } } }, merge);
     expect(summary(await watch.events.take(3))).toEqual(['ADDED w-enter', 'MODIFIED w-enter', 'DELETED w-enter']);
     watch.close();
   });
 
   it('watches one object with fieldSelector=metadata.name', async () => {
-    await api('POST', PERSONS, person('w-one'));
-    await api('POST', PERSONS, person('w-two'));
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dw-two`);
-    await api('PATCH', `${PERSONS}/w-one`, { spec: { age: 1 } }, merge);
-    await api('PATCH', `${PERSONS}/w-two`, { spec: { age: 2 } }, merge);
+    await suite.api('POST', PERSONS, person('w-one'));
+    await suite.api('POST', PERSONS, person('w-two'));
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dw-two`);
+    await suite.api('PATCH', `${PERSONS}/w-one`, { spec: { age: 1 } }, merge);
+    await suite.api('PATCH', `${PERSONS}/w-two`, { spec: { age: 2 } }, merge);
     expect(summary(await watch.events.take(2))).toEqual(['ADDED w-two', 'MODIFIED w-two']);
     watch.close();
   });
 
   it('answers a compacted resourceVersion with 200, an ERROR 410 event, then the end', async () => {
-    const first = (await api('POST', PERSONS, person('w-gone'))).body;
-    for (let i = 0; i < 60; i++) await api('PATCH', `${PERSONS}/w-gone`, { spec: { age: i } }, merge);
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
+    const first = (await suite.api('POST', PERSONS, person('w-gone'))).body;
+    for (let i = 0; i < 60; i++) await suite.api('PATCH', `${PERSONS}/w-gone`, { spec: { age: i } }, merge);
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
     expect(watch.status).toBe(200);
     const [event] = await watch.events.take(1);
     expect(event.type).toBe('ERROR');
@@ -104,37 +95,37 @@ describe('HTTP watch', () => {
   });
 
   it('ends the stream after timeoutSeconds and sends bookmarks only when allowed', async () => {
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true&resourceVersion=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`);
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&resourceVersion=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`);
     await watch.events.untilEnded(5000);
     expect(watch.events.events.filter((e) => e.type === 'BOOKMARK')).toEqual([]);
   });
 
   it('refuses a resourceVersion that is not one the server issued (400)', async () => {
-    const res = await api('GET', `${PERSONS}?watch=true&resourceVersion=abc`);
+    const res = await suite.api('GET', `${PERSONS}?watch=true&resourceVersion=abc`);
     expect(res.status).toBe(400);
   });
 });
 
 describe('WebSocket watch', () => {
   it('streams the same events on the collection path', async () => {
-    const watch = await wsWatch(`${server.url}${PERSONS}?labelSelector=suite%3Dws1`);
-    await api('POST', PERSONS, person('ws-a', {}, { suite: 'ws1' }));
-    await api('PATCH', `${PERSONS}/ws-a`, { spec: { age: 1 } }, merge);
+    const watch = await wsWatch(`${suite.server.url}${PERSONS}?labelSelector=suite%3Dws1`);
+    await suite.api('POST', PERSONS, person('ws-a', {}, { suite: 'ws1' }));
+    await suite.api('PATCH', `${PERSONS}/ws-a`, { spec: { age: 1 } }, merge);
     expect(summary(await watch.events.take(2))).toEqual(['ADDED ws-a', 'MODIFIED ws-a']);
     watch.close();
   });
 
   it('on an object path watches that object only', async () => {
-    await api('POST', PERSONS, person('ws-b'));
-    await api('POST', PERSONS, person('ws-c'));
-    const watch = await wsWatch(`${server.url}${PERSONS}/ws-b`);
-    await api('PATCH', `${PERSONS}/ws-c`, { spec: { age: 1 } }, merge);
-    await api('PATCH', `${PERSONS}/ws-b`, { spec: { age: 2 } }, merge);
+    await suite.api('POST', PERSONS, person('ws-b'));
+    await suite.api('POST', PERSONS, person('ws-c'));
+    const watch = await wsWatch(`${suite.server.url}${PERSONS}/ws-b`);
+    await suite.api('PATCH', `${PERSONS}/ws-c`, { spec: { age: 1 } }, merge);
+    await suite.api('PATCH', `${PERSONS}/ws-b`, { spec: { age: 2 } }, merge);
     expect(summary(await watch.events.take(2))).toEqual(['ADDED ws-b', 'MODIFIED ws-b']);
     watch.close();
   });
 
   it('refuses an upgrade on an unknown resource with the HTTP status', async () => {
-    await expect(wsWatch(`${server.url}/apis/example.com/v1alpha1/ghosts`)).rejects.toMatchObject({ status: 404 });
+    await expect(wsWatch(`${suite.server.url}/apis/example.com/v1alpha1/ghosts`)).rejects.toMatchObject({ status: 404 });
   });
 });

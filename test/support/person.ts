@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import type { ApiClient } from './apiserver';
+import { client, startTestApiServer, type ApiClient } from './apiserver';
+import type { ApiServerConfig, RunningApiServer } from '../../pkg/apiserver/app';
 import type { ResourceRef } from '../../pkg/client';
 import { waitFor } from './wait-for';
 
@@ -27,3 +28,27 @@ export const person = (name: string, spec: Record<string, unknown> = {}, labels?
   metadata: labels ? { name, labels } : { name },
   spec: { name: name.toUpperCase(), age: 30, ...spec },
 });
+
+/** A suite's apiserver with the Person model applied, and a raw client of it. */
+export interface PersonsApi {
+  server: RunningApiServer;
+  api: ApiClient;
+}
+
+/**
+ * Registers a suite's hooks: one apiserver (with `config`) serving the Person
+ * model for the whole suite, stopped after it. The returned object is filled
+ * in before the suite's own `beforeAll` hooks run.
+ *
+ * @example const suite = usePersonsApi(); … await suite.api('GET', PERSONS);
+ */
+export function usePersonsApi(config: Partial<ApiServerConfig> = {}): PersonsApi {
+  const suite = {} as PersonsApi;
+  beforeAll(async () => {
+    suite.server = await startTestApiServer(config);
+    suite.api = client(suite.server.url);
+    await applyPersonModel(suite.api);
+  });
+  afterAll(() => suite.server.stop());
+  return suite;
+}
