@@ -1,10 +1,8 @@
 import pino from 'pino';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
-import { ApiClient } from '../../pkg/client/api-client';
 import { isNotFound } from '../../pkg/client/errors';
 import { Manager } from '../../pkg/controller';
-import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
-import { applyPersonModel, person } from '../../test/support/person';
+import { usePersonsApiServer } from '../../test/support/controller-manager';
+import { person } from '../../test/support/person';
 import { waitFor } from '../../test/support/wait-for';
 import { PERSON_STATUS_CONTROLLER, PERSON_STATUS_FINALIZER, PERSONS, register, type CleanUp, type Person } from './index';
 
@@ -12,30 +10,23 @@ import { PERSON_STATUS_CONTROLLER, PERSON_STATUS_FINALIZER, PERSONS, register, t
 // fed by a real watch of a real apiserver on Redis.
 
 const log = pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' });
-let server: RunningApiServer;
-let client: ApiClient;
+const shared = usePersonsApiServer();
 const managers: Manager[] = [];
 
-beforeAll(async () => {
-  server = await startTestApiServer();
-  await applyPersonModel(rawClient(server.url));
-  client = new ApiClient({ server: server.url });
-});
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.stop()));
 });
-afterAll(() => server.stop());
 
 async function startController(cleanUp?: CleanUp): Promise<Manager> {
-  const manager = new Manager({ client, log });
+  const manager = new Manager({ client: shared.client, log });
   managers.push(manager);
-  register(manager, client, { cleanUp });
+  register(manager, shared.client, { cleanUp });
   await manager.start();
   return manager;
 }
 
-const create = (name: string, spec: Record<string, unknown>) => client.create<Person>(PERSONS, person(name, spec) as Person);
-const get = (name: string) => client.get<Person>(PERSONS, name);
+const create = (name: string, spec: Record<string, unknown>) => shared.client.create<Person>(PERSONS, person(name, spec) as Person);
+const get = (name: string) => shared.client.get<Person>(PERSONS, name);
 const finalizersOf = async (name: string) => (await get(name)).metadata.finalizers ?? [];
 
 describe('the person-status controller', () => {
@@ -54,15 +45,15 @@ describe('the person-status controller', () => {
     expect(first.status?.message).toBe('2 tags');
     expect(first.metadata.finalizers).toEqual([PERSON_STATUS_FINALIZER]);
 
-    await client.patch(PERSONS, 'c-ada', { spec: { age: 12 } });
+    await shared.client.patch(PERSONS, 'c-ada', { spec: { age: 12 } });
     await waitFor(async () => (await get('c-ada')).status?.phase === 'Minor', { what: 'the status to follow the age' });
-    await client.patch(PERSONS, 'c-ada', { spec: { tags: [] } });
+    await shared.client.patch(PERSONS, 'c-ada', { spec: { tags: [] } });
     await waitFor(async () => (await get('c-ada')).status?.message === 'no tags', { what: 'the status to follow the tags' });
 
-    expect((await client.delete(PERSONS, 'c-ada')).removed).toBe(false);
+    expect((await shared.client.delete(PERSONS, 'c-ada')).removed).toBe(false);
     await waitFor(async () => (await finalizersOf('c-ada')).length === 0, { what: 'the finalizer to be removed' });
     // What the gc controller does next in production: a DELETE of a marked Person without finalizers removes it.
-    expect((await client.delete(PERSONS, 'c-ada')).removed).toBe(true);
+    expect((await shared.client.delete(PERSONS, 'c-ada')).removed).toBe(true);
     await expect(get('c-ada').catch((err: unknown) => isNotFound(err))).resolves.toBe(true);
   });
 
@@ -75,7 +66,7 @@ describe('the person-status controller', () => {
     });
     await create('c-busy', { age: 5 });
     await waitFor(async () => (await finalizersOf('c-busy')).includes(PERSON_STATUS_FINALIZER), { what: 'the finalizer' });
-    await client.delete(PERSONS, 'c-busy');
+    await shared.client.delete(PERSONS, 'c-busy');
 
     await waitFor(() => attempts >= 2, { what: 'the failed cleanup to be retried' });
     expect(await finalizersOf('c-busy')).toEqual([PERSON_STATUS_FINALIZER]);

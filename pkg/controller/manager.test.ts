@@ -1,11 +1,10 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
-import { applyPersonModel, MODELS, person } from '../../test/support/person';
+import { client as rawClient } from '../../test/support/apiserver';
+import { usePersonsApiServer } from '../../test/support/controller-manager';
+import { MODELS, person } from '../../test/support/person';
 import { waitFor } from '../../test/support/wait-for';
-import type { RunningApiServer } from '../apiserver/app';
 import type { ApiObject } from '../api/object';
-import { ApiClient } from '../client/api-client';
 import type { ResourceRef } from '../client/resource';
 import { controller } from './builder';
 import { Manager } from './manager';
@@ -22,29 +21,22 @@ interface Person extends ApiObject {
   status?: { phase?: string };
 }
 
-let server: RunningApiServer;
-let client: ApiClient;
+const shared = usePersonsApiServer();
 const managers: Manager[] = [];
 
-beforeAll(async () => {
-  server = await startTestApiServer();
-  await applyPersonModel(rawClient(server.url));
-  client = new ApiClient({ server: server.url });
-});
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.stop()));
 });
-afterAll(() => server.stop());
 
 function newManager(registry?: Registry): Manager {
-  const manager = new Manager({ client, log, metrics: registry });
+  const manager = new Manager({ client: shared.client, log, metrics: registry });
   managers.push(manager);
   return manager;
 }
 
 const create = (name: string, labels: Record<string, string>, spec: Record<string, unknown> = {}, extra: object = {}) => {
   const object = person(name, spec, labels);
-  return client.create<ApiObject>(PERSONS, { ...object, metadata: { ...object.metadata, ...extra } });
+  return shared.client.create<ApiObject>(PERSONS, { ...object, metadata: { ...object.metadata, ...extra } });
 };
 
 /** Whether a promise has settled, after letting pending callbacks run. */
@@ -66,17 +58,17 @@ describe('Manager with controllers against a real apiserver', () => {
       reconcilerFn(async ({ name }) => {
         const found = persons.get(name);
         if (!found) return;
-        const result = await updateStatus(client, PERSONS, found, { phase: found.spec.age >= 18 ? 'Adult' : 'Minor' });
+        const result = await updateStatus(shared.client, PERSONS, found, { phase: found.spec.age >= 18 ? 'Adult' : 'Minor' });
         if (result.changed) writes++;
       }),
     );
     await manager.start();
     expect(manager.isLeader()).toBe(true);
-    await waitFor(async () => (await client.get<Person>(PERSONS, 'm-old')).status?.phase === 'Adult', { what: 'm-old status' });
+    await waitFor(async () => (await shared.client.get<Person>(PERSONS, 'm-old')).status?.phase === 'Adult', { what: 'm-old status' });
     await create('m-new', { suite: 'm-status' }, { age: 10 });
-    await waitFor(async () => (await client.get<Person>(PERSONS, 'm-new')).status?.phase === 'Minor', { what: 'm-new status' });
-    await client.patch(PERSONS, 'm-new', { spec: { age: 20 } });
-    await waitFor(async () => (await client.get<Person>(PERSONS, 'm-new')).status?.phase === 'Adult', { what: 'm-new updated' });
+    await waitFor(async () => (await shared.client.get<Person>(PERSONS, 'm-new')).status?.phase === 'Minor', { what: 'm-new status' });
+    await shared.client.patch(PERSONS, 'm-new', { spec: { age: 20 } });
+    await waitFor(async () => (await shared.client.get<Person>(PERSONS, 'm-new')).status?.phase === 'Adult', { what: 'm-new updated' });
     expect(writes).toBe(3);
     expect(await registry.metrics()).toMatch(/svc_controller_reconcile_total\{controller="person-phase",result="success"\} [1-9]/);
   });
@@ -89,7 +81,7 @@ describe('Manager with controllers against a real apiserver', () => {
     controller('marked-only', manager).for(PERSONS, { labelSelector: 'suite=m-pred' }).withPredicates(deletionTimestampSet)
       .complete(reconcilerFn(async ({ name }) => { calls.push(name); }));
     await manager.start();
-    await client.delete(PERSONS, 'm-pred-b');
+    await shared.client.delete(PERSONS, 'm-pred-b');
     await waitFor(() => calls.includes('m-pred-b'), { what: 'the marked object to be reconciled' });
     expect(calls).toEqual(['m-pred-b']);
   });
@@ -106,7 +98,7 @@ describe('Manager with controllers against a real apiserver', () => {
       .complete(reconcilerFn(async ({ name }) => { calls.push(name); }));
     await manager.start();
     await waitFor(() => calls.length === 1, { what: 'the owner reconciled at sync' });
-    await client.patch(PERSONS, 'm-own-child', { spec: { age: 3 } });
+    await shared.client.patch(PERSONS, 'm-own-child', { spec: { age: 3 } });
     await waitFor(() => calls.length === 2, { what: 'the owner reconciled after the child changed' });
     expect(calls).toEqual(['m-own-parent', 'm-own-parent']);
   });
@@ -124,10 +116,10 @@ describe('Manager with controllers against a real apiserver', () => {
         schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
       },
     };
-    const api = rawClient(server.url);
+    const api = rawClient(shared.server.url);
     expect((await api('POST', MODELS, model)).status).toBe(201);
     await waitFor(async () => (await api('GET', '/apis/example.com/v1alpha1/pets')).status === 200, { what: 'the pets API' });
-    await client.create(PETS, { apiVersion: 'example.com/v1alpha1', kind: 'Pet', metadata: { name: 'rex' }, spec: {} });
+    await shared.client.create(PETS, { apiVersion: 'example.com/v1alpha1', kind: 'Pet', metadata: { name: 'rex' }, spec: {} });
 
     gc.watch({ resource: PETS, toKeys: (pet) => [`pets/${pet.metadata.name}`] });
     await waitFor(() => seen.includes('pets/rex'), { what: 'a source added at run time' });
