@@ -1,4 +1,4 @@
-import type { RequestInfo } from '../apiserver/request-info';
+import type { RequestAttributes } from './attributes';
 import type { UserInfo } from './user';
 
 /**
@@ -10,7 +10,7 @@ export type Decision = 'Deny' | 'Allow' | 'NoOpinion';
 /** What is asked: who, and the parsed request (verb, group, resource, name, or a non-resource path). */
 export interface Attributes {
   user: UserInfo;
-  info: RequestInfo;
+  info: RequestAttributes;
 }
 
 /** Decides a request, with a one-line reason for logs and access reviews. */

@@ -4,6 +4,8 @@ export interface UserInfo {
   uid?: string;
   /** Roles every request of this user holds besides its bindings: `authenticated`, `anonymous`. */
   groups: string[];
+  /** A role-limited token: only these of the user's bound roles count. */
+  roleLimit?: string[];
 }
 
 /** The visitor without credentials (API.md §8). */
