@@ -1,0 +1,143 @@
+import type { RequestAttributes } from '../attributes';
+import { ANY, type PolicyRule } from './types';
+
+/**
+ * Whether one rule allows one request (API.md §9), as small predicates, and
+ * why a rule does not, for explanations. Kubernetes' semantics, without
+ * Halo's bugs: every resourceNames entry counts and `*<slash>sub` matches.
+ *
+ * Non-resource URLs: an entry ending in `*` is a prefix, so `/healthz/*`
+ * matches `/healthz/x` but, as in Kubernetes, `/apis/*` does not match `/apis`.
+ */
+
+/** Verbs that address no single object: a rule with resourceNames never allows them. */
+const NAMELESS_VERBS: ReadonlySet<string> = new Set(['create', 'list', 'deletecollection']);
+
+const SLASH = 0x2f;
+const STAR = 0x2a;
+
+/** Whether `values` holds `*` or `value`. */
+function holds(values: readonly string[] | undefined, value: string): boolean {
+  if (values === undefined) return false;
+  for (const v of values) if (v === value || v === ANY) return true;
+  return false;
+}
+
+/** The rule's verbs hold the verb or `*`. */
+export function verbMatches(rule: PolicyRule, verb: string): boolean {
+  return holds(rule.verbs, verb);
+}
+
+/** The rule's apiGroups hold the group (`""` is core) or `*`. */
+export function apiGroupMatches(rule: PolicyRule, apiGroup: string): boolean {
+  return holds(rule.apiGroups, apiGroup);
+}
+
+/**
+ * The rule's resources hold `*`, the resource (only when no subresource is
+ * asked for), `<resource>/<subresource>`, or `*<slash><subresource>`.
+ */
+export function resourceMatches(rule: PolicyRule, resource: string, subresource: string): boolean {
+  if (rule.resources === undefined) return false;
+  for (const r of rule.resources) {
+    if (r === ANY) return true;
+    if (subresource === '') {
+      if (r === resource) return true;
+    } else if (r.endsWith(subresource) && r.charCodeAt(r.length - subresource.length - 1) === SLASH) {
+      // `<resource>/<subresource>` or `*/<subresource>`, compared in place (no string built per check)
+      const head = r.length - subresource.length - 1;
+      if (head === resource.length && r.startsWith(resource)) return true;
+      if (head === 1 && r.charCodeAt(0) === STAR) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether the rule limits names: resourceNames present and non-empty. */
+export function hasResourceNames(rule: PolicyRule): boolean {
+  return rule.resourceNames !== undefined && rule.resourceNames.length > 0;
+}
+
+/**
+ * Without resourceNames any name matches. With them, the name must be one of
+ * them (every entry counts; `-` is an ordinary name), and create, list,
+ * deletecollection and nameless requests (a collection watch) never match.
+ */
+export function resourceNameMatches(rule: PolicyRule, verb: string, name: string): boolean {
+  if (!hasResourceNames(rule)) return true;
+  if (name === '' || NAMELESS_VERBS.has(verb)) return false;
+  return rule.resourceNames!.includes(name);
+}
+
+/** The rule's nonResourceURLs hold `*`, the path, or a prefix of it ending in `*`. */
+export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
+  if (rule.nonResourceURLs === undefined) return false;
+  for (const url of rule.nonResourceURLs) {
+    if (url === path || url === ANY) return true;
+    if (url.endsWith(ANY) && path.startsWith(url.slice(0, -1))) return true;
+  }
+  return false;
+}
+
+/** Whether `rule` allows the request: resource rules only resource requests, URL rules only the others. */
+export function ruleAllows(rule: PolicyRule, attrs: RequestAttributes): boolean {
+  if (!verbMatches(rule, attrs.verb)) return false;
+  if (!attrs.isResourceRequest) return nonResourceURLMatches(rule, attrs.path);
+  return apiGroupMatches(rule, attrs.apiGroup) && resourceMatches(rule, attrs.resource, attrs.subresource)
+    && resourceNameMatches(rule, attrs.verb, attrs.name);
+}
+
+const list = (values: readonly string[] | undefined) => `[${(values ?? []).map((v) => (v === '' ? '""' : v)).join(', ')}]`;
+
+/** The request's resource as rules write it: `persons` or `persons/status`. */
+export function combinedResource(attrs: Pick<RequestAttributes, 'resource' | 'subresource'>): string {
+  return attrs.subresource === '' ? attrs.resource : `${attrs.resource}/${attrs.subresource}`;
+}
+
+/**
+ * Why `rule` does not allow the request, one reason per field that fails
+ * (empty when it allows), e.g. `verb "delete" not in [get, list]`.
+ */
+export function ruleMismatches(rule: PolicyRule, attrs: RequestAttributes): string[] {
+  const reasons: string[] = [];
+  if (!verbMatches(rule, attrs.verb)) reasons.push(`verb "${attrs.verb}" not in ${list(rule.verbs)}`);
+  if (!attrs.isResourceRequest) {
+    if (rule.nonResourceURLs === undefined || rule.nonResourceURLs.length === 0) {
+      reasons.push(`path "${attrs.path}": the rule has no nonResourceURLs`);
+    } else if (!nonResourceURLMatches(rule, attrs.path)) {
+      reasons.push(`path "${attrs.path}" not in ${list(rule.nonResourceURLs)}`);
+    }
+    return reasons;
+  }
+  if (rule.resources === undefined || rule.resources.length === 0) {
+    reasons.push(`resource "${combinedResource(attrs)}": the rule has no resources`);
+    return reasons;
+  }
+  if (!apiGroupMatches(rule, attrs.apiGroup)) reasons.push(`group "${attrs.apiGroup}" not in ${list(rule.apiGroups)}`);
+  if (!resourceMatches(rule, attrs.resource, attrs.subresource)) {
+    reasons.push(`resource "${combinedResource(attrs)}" not in ${list(rule.resources)}`);
+  }
+  if (!resourceNameMatches(rule, attrs.verb, attrs.name)) {
+    if (attrs.name === '' || NAMELESS_VERBS.has(attrs.verb)) {
+      reasons.push(`the rule's resourceNames ${list(rule.resourceNames)} never allow ${attrs.name === '' ? `a nameless ${attrs.verb}` : attrs.verb}`);
+    } else {
+      reasons.push(`name "${attrs.name}" not in ${list(rule.resourceNames)}`);
+    }
+  }
+  return reasons;
+}
+
+/** A short rendering of a rule for traces, e.g. `get,list persons.example.com [ada]` or `get /healthz/*`. */
+export function describeRule(rule: PolicyRule): string {
+  const parts: string[] = [];
+  const verbs = rule.verbs.join(',');
+  if (rule.resources !== undefined && rule.resources.length > 0) {
+    const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
+    const names = hasResourceNames(rule) ? ` [${rule.resourceNames!.join(',')}]` : '';
+    parts.push(`${verbs} ${rule.resources.join(',')} in group ${groups}${names}`);
+  }
+  if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) {
+    parts.push(`${verbs} ${rule.nonResourceURLs.join(',')}`);
+  }
+  return parts.length === 0 ? `${verbs} (nothing)` : parts.join('; ');
+}

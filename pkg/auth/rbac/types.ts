@@ -1,0 +1,118 @@
+import type { ApiObject } from '../../api/object';
+
+/**
+ * Roles, bindings and the labels and annotations that tie roles together
+ * (API.md §9). Rules only allow; there are no deny rules.
+ */
+
+/** One grant: resource rules name groups/resources(/names); non-resource rules name URL paths. */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** A role that adds its rules to another's effective rules. */
+export interface RoleContributor {
+  name: string;
+  via: 'dependency' | 'aggregation';
+  /** the role whose dependency/aggregation edge brought it in */
+  through: string;
+}
+
+/** What the aggregation controller writes: a role's effective rules and UI permissions, and where they came from. */
+export interface RoleStatus {
+  observedGeneration?: number;
+  rules: PolicyRule[];
+  uiPermissions: string[];
+  contributors: RoleContributor[];
+}
+
+/** `v1alpha1` `Role`: its own rules; `status` holds the effective ones. */
+export interface Role extends ApiObject {
+  rules?: PolicyRule[];
+  status?: RoleStatus;
+}
+
+/** `v1alpha1` `RoleBinding`: grants one role to users. */
+export interface RoleBinding extends ApiObject {
+  roleRef: { apiGroup: ''; kind: 'Role'; name: string };
+  subjects: { kind: 'User'; apiGroup: ''; name: string }[];
+}
+
+/** Label: the role is a permission template (shown as a permission, not as an assignable role). */
+export const ROLE_TEMPLATE_LABEL = 'svc.run/role-template';
+/** Label: the role is hidden from role lists and `users/-/permissions`. */
+export const HIDDEN_LABEL = 'svc.run/hidden';
+/** Label prefix: `<prefix><target>: "true"` aggregates the role into `<target>`. */
+export const AGGREGATE_TO_PREFIX = 'rbac.authorization.svc.run/aggregate-to-';
+/** Annotation: a JSON array of role names whose rules the role includes. */
+export const DEPENDENCIES_ANNOTATION = 'rbac.authorization.svc.run/dependencies';
+/** Annotation: a JSON array of UI permission strings, e.g. `["system:posts:view"]`. */
+export const UI_PERMISSIONS_ANNOTATION = 'rbac.authorization.svc.run/ui-permissions';
+/** Annotation: the module a role template belongs to (display only). */
+export const MODULE_ANNOTATION = 'rbac.authorization.svc.run/module';
+/** Annotation: a role's human name (display only). */
+export const DISPLAY_NAME_ANNOTATION = 'rbac.authorization.svc.run/display-name';
+/** The role that allows everything. */
+export const SUPER_ROLE = 'super-role';
+/** The role every request holds. */
+export const ANONYMOUS_ROLE = 'anonymous';
+/** The role every logged-in request holds. */
+export const AUTHENTICATED_ROLE = 'authenticated';
+
+/** The verbs of resource requests; `*` in a rule stands for all of them. */
+export const RESOURCE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] as const;
+/** The verb that matches every verb. */
+export const ANY = '*';
+
+/**
+ * What is wrong with an annotation that must hold a JSON array of strings,
+ * or `undefined` when it is fine (the registry answers 422 with it).
+ *
+ * @example annotationArrayError('["a", 1]') // 'must be a JSON array of strings: element 1 is a number'
+ */
+export function annotationArrayError(value: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (err) {
+    return `must be a JSON array of strings: ${(err as Error).message}`;
+  }
+  if (!Array.isArray(parsed)) return `must be a JSON array of strings, not ${parsed === null ? 'null' : typeof parsed}`;
+  const bad = parsed.findIndex((element) => typeof element !== 'string');
+  if (bad >= 0) {
+    const element: unknown = parsed[bad];
+    return `must be a JSON array of strings: element ${bad} is ${element === null ? 'null' : `a ${typeof element}`}`;
+  }
+  return undefined;
+}
+
+function annotationArray(role: Role, key: string): string[] {
+  const value = role.metadata.annotations?.[key];
+  if (value === undefined || annotationArrayError(value) !== undefined) return [];
+  return JSON.parse(value) as string[];
+}
+
+/** The role names in the dependencies annotation; `[]` when absent or invalid. */
+export function dependenciesOf(role: Role): string[] {
+  return annotationArray(role, DEPENDENCIES_ANNOTATION);
+}
+
+/** The UI permissions in the ui-permissions annotation; `[]` when absent or invalid. */
+export function uiPermissionsOf(role: Role): string[] {
+  return annotationArray(role, UI_PERMISSIONS_ANNOTATION);
+}
+
+/** The roles this role is aggregated into: every label `aggregate-to-<target>: "true"`. */
+export function aggregationTargetsOf(role: Role): string[] {
+  const targets: string[] = [];
+  for (const [key, value] of Object.entries(role.metadata.labels ?? {})) {
+    if (value === 'true' && key.startsWith(AGGREGATE_TO_PREFIX) && key.length > AGGREGATE_TO_PREFIX.length) {
+      targets.push(key.slice(AGGREGATE_TO_PREFIX.length));
+    }
+  }
+  return targets.sort();
+}
