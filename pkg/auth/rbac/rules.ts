@@ -11,7 +11,7 @@ import { ANY, type PolicyRule } from './types';
  */
 
 /** Verbs that address no single object: a rule with resourceNames never allows them. */
-const NAMELESS_VERBS: ReadonlySet<string> = new Set(['create', 'list', 'deletecollection']);
+export const NAMELESS_VERBS: ReadonlySet<string> = new Set(['create', 'list', 'deletecollection']);
 
 const SLASH = 0x2f;
 const STAR = 0x2a;
