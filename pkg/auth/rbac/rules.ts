@@ -141,3 +141,11 @@ export function describeRule(rule: PolicyRule): string {
   }
   return parts.length === 0 ? `${verbs} (nothing)` : parts.join('; ');
 }
+
+/** A request as reasons write it, e.g. `get persons.example.com "ada"`, `list posts`, `post /login`. */
+export function describeRequest(attrs: Omit<RequestAttributes, 'name'> & { name?: string }): string {
+  if (!attrs.isResourceRequest) return `${attrs.verb} ${attrs.path}`;
+  const group = attrs.apiGroup === '' ? '' : `.${attrs.apiGroup}`;
+  const name = attrs.name ? ` "${attrs.name}"` : '';
+  return `${attrs.verb} ${combinedResource(attrs)}${group}${name}`;
+}

@@ -1,0 +1,77 @@
+import type { RequestAttributes } from '../attributes';
+import type { Attributes, Authorizer, Decision } from '../authorizer';
+import type { UserInfo } from '../user';
+import { uncoveredRules } from './escalation';
+import { explainDecision, type Explanation } from './explain';
+import { heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
+import { describeRequest } from './rules';
+import { SUPER_ROLE, type PolicyRule } from './types';
+
+/**
+ * `--authorization-mode=RBAC` (API.md §9): a request is allowed when a rule
+ * of any role the user holds allows it — the roles of the user's bindings
+ * (only those in `user.roleLimit` when set) and the roles named in
+ * `user.groups`. Otherwise the answer is NoOpinion, as in Kubernetes (the
+ * server denies anything not allowed).
+ */
+export class RbacAuthorizer implements Authorizer {
+  constructor(private readonly source: RbacSource) {}
+
+  async authorize(attributes: Attributes): Promise<{ decision: Decision; reason: string }> {
+    return this.decide(attributes.user, attributes.info);
+  }
+
+  /** `authorize` without the promise: lookups only, allocating just the answer. */
+  decide(user: UserInfo, attrs: RequestAttributes): { decision: Decision; reason: string } {
+    const bindings = this.source.bindingsOf(user.name);
+    for (let i = 0; i < bindings.length; i++) {
+      const { binding, role } = bindings[i];
+      if (user.roleLimit !== undefined && !withinRoleLimit(user, role)) continue;
+      if (this.source.role(role)?.ruleSet.allows(attrs) !== undefined) {
+        return { decision: 'Allow', reason: `allowed by RoleBinding "${binding}" to Role "${role}"` };
+      }
+    }
+    const groups = user.groups;
+    for (let i = 0; i < groups.length; i++) {
+      if (this.source.role(groups[i])?.ruleSet.allows(attrs) !== undefined) {
+        return { decision: 'Allow', reason: `allowed by Role "${groups[i]}"` };
+      }
+    }
+    return { decision: 'NoOpinion', reason: `no role of user "${user.name}" allows ${describeRequest(attrs)}` };
+  }
+
+  /** The access review's answer (API.md §9): the decision, its reason, and the trace that leads to it. */
+  explain(user: UserInfo, attrs: RequestAttributes): Explanation {
+    const allowed = this.decide(user, attrs);
+    return explainDecision(this.source, user, attrs, allowed.decision === 'Allow', allowed.reason);
+  }
+
+  /** The names a collection request (a watch) may see: `'all'`, or those the user's resourceNames rules allow. */
+  namesAllowed(user: UserInfo, attrs: Omit<RequestAttributes, 'name'>): 'all' | Set<string> {
+    const names = new Set<string>();
+    for (const held of heldRoles(this.source, user)) {
+      if (held.limited || held.enforced === undefined) continue;
+      const allowed = held.enforced.ruleSet.namesAllowed(attrs);
+      if (allowed === 'all') return 'all';
+      for (const name of allowed) names.add(name);
+    }
+    return names;
+  }
+
+  /**
+   * The rules of `rules` the user does not hold themself (escalation check:
+   * binding a role is 403 unless every rule of it is covered); `[]` when all are.
+   */
+  uncoveredRules(user: UserInfo, rules: readonly PolicyRule[]): PolicyRule[] {
+    const owned: PolicyRule[] = [];
+    for (const held of heldRoles(this.source, user)) {
+      if (!held.limited && held.enforced !== undefined) owned.push(...held.enforced.ruleSet.rules);
+    }
+    return uncoveredRules(owned, rules);
+  }
+
+  /** Whether the user holds `super-role` through a binding (within the token's role limit). */
+  isSuperAdmin(user: UserInfo): boolean {
+    return this.source.bindingsOf(user.name).some(({ role }) => role === SUPER_ROLE && withinRoleLimit(user, role));
+  }
+}

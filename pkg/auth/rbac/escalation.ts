@@ -1,0 +1,58 @@
+import { hasResourceNames } from './rules';
+import { ANY, type PolicyRule } from './types';
+
+/**
+ * Escalation prevention (API.md §9, Kubernetes' `ConfirmNoEscalation`): each
+ * requested rule is broken into atoms — verb × group × resource × name, or
+ * verb × URL — and every atom must be covered by a rule the granter holds.
+ * A requested `*` is covered only by `*`; a requested rule without
+ * resourceNames only by owner rules without resourceNames.
+ */
+
+/** The owner's value `owned` covers the requested `wanted`: equal, or the owner has `*`. */
+function valueCovers(owned: readonly string[] | undefined, wanted: string): boolean {
+  return owned !== undefined && (owned.includes(ANY) || owned.includes(wanted));
+}
+
+/** An owner resource list covers `plural`, `plural/sub`, `*<slash>sub` or `*`. */
+function resourceCovers(owned: readonly string[] | undefined, wanted: string): boolean {
+  if (owned === undefined) return false;
+  if (owned.includes(ANY) || owned.includes(wanted)) return true;
+  const slash = wanted.indexOf('/');
+  return slash > 0 && wanted.slice(0, slash) !== ANY && owned.includes(`*${wanted.slice(slash)}`);
+}
+
+/** An owner URL list covers `wanted`: equal, or a `prefix*` that `wanted` starts with. */
+function urlCovers(owned: readonly string[] | undefined, wanted: string): boolean {
+  if (owned === undefined) return false;
+  return owned.some((url) => url === wanted || (url.endsWith(ANY) && wanted.startsWith(url.slice(0, -1))));
+}
+
+function resourceAtomCovered(owners: readonly PolicyRule[], verb: string, group: string, resource: string, name: string | undefined): boolean {
+  return owners.some((owner) => valueCovers(owner.verbs, verb) && valueCovers(owner.apiGroups, group)
+    && resourceCovers(owner.resources, resource)
+    && (!hasResourceNames(owner) || (name !== undefined && owner.resourceNames!.includes(name))));
+}
+
+/** Whether every atom of `rule` is covered by `owners`. */
+export function ruleCovered(owners: readonly PolicyRule[], rule: PolicyRule): boolean {
+  for (const verb of rule.verbs) {
+    if (rule.resources !== undefined && rule.resources.length > 0) {
+      const names: (string | undefined)[] = hasResourceNames(rule) ? rule.resourceNames! : [undefined];
+      for (const group of rule.apiGroups ?? []) {
+        for (const resource of rule.resources) {
+          for (const name of names) if (!resourceAtomCovered(owners, verb, group, resource, name)) return false;
+        }
+      }
+    }
+    for (const url of rule.nonResourceURLs ?? []) {
+      if (!owners.some((owner) => valueCovers(owner.verbs, verb) && urlCovers(owner.nonResourceURLs, url))) return false;
+    }
+  }
+  return true;
+}
+
+/** The requested rules with an atom that no owner rule covers; `[]` when the owner holds them all. */
+export function uncoveredRules(owners: readonly PolicyRule[], requested: readonly PolicyRule[]): PolicyRule[] {
+  return requested.filter((rule) => !ruleCovered(owners, rule));
+}
