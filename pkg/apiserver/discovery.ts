@@ -46,6 +46,12 @@ export class Discovery {
     };
   }
 
+  /** The discovery paths, for `GET /`: `/api`, `/api/v1alpha1`, `/apis`, and `/apis/<group>[/<version>]` of each group. */
+  paths(): string[] {
+    const groups = this.groupNames().flatMap((g) => [`/apis/${g}`, ...this.groupDoc(g)!.versions.map((v) => `/apis/${v.groupVersion}`)]);
+    return ['/api', `/api/${CORE_VERSION}`, '/apis', ...groups];
+  }
+
   private models(): Model[] {
     return this.schemes.all().map((r) => r.model);
   }

@@ -23,7 +23,7 @@ describe('parseListParams', () => {
     ['size alone: page 1', 'size=20', { offset: 0, limit: 20 }, { page: 1, size: 20 }],
     ['page and size', 'page=3&size=20', { offset: 40, limit: 20 }, { page: 3, size: 20 }],
     ['page 1 of size 1', 'page=1&size=1', { offset: 0, limit: 1 }, { page: 1, size: 1 }],
-    ['page without size: checked, then page 1 of everything', 'page=2', {}, undefined],
+    ['page 1 without size: page 1 of everything', 'page=1', {}, undefined],
     ['Kubernetes limit', 'limit=50', { limit: 50 }, undefined],
     ['limit=0: no limit, as Kubernetes', 'limit=0', {}, undefined],
     ['limit and continue', 'limit=5&continue=abc', { limit: 5, continue: 'abc' }, undefined],
@@ -146,6 +146,8 @@ describe('parseListParams', () => {
       'invalid resourceVersionMatch "Exact": is forbidden unless resourceVersion is provided'],
     ['resourceVersionMatch on a watch', 'watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan',
       'invalid resourceVersionMatch "NotOlderThan": is forbidden for watch'],
+    ['a page other than 1 without size, naming both', 'page=2', 'page 2 needs a size'],
+    ['a page without size beside limit', 'page=3&limit=5', 'page 3 needs a size'],
     ['size with limit', 'size=10&limit=5', 'size and limit cannot be combined'],
     ['size with continue', 'size=10&continue=abc', 'size and continue cannot be combined'],
   ])('refuses %s with a 400', (_what, query, message) => {
@@ -172,6 +174,14 @@ describe('listEnvelopePaging', () => {
     ['nothing found with a size: zero pages, as Halo', 1, 20, 0, envelope(1, 20, 0, 0, false, false)],
   ])('%s', (_what, page, size, total, expected) => {
     expect(listEnvelopePaging(page, size, total)).toEqual(expected);
+  });
+
+  it.each([
+    ['a first limit page with a token after it', { resumed: false, more: true }, envelope(1, 10, 10, 1, false, true)],
+    ['a middle page: resumed, with a token after it', { resumed: true, more: true }, envelope(1, 10, 10, 1, true, true)],
+    ['the last page: resumed, no token after it', { resumed: true, more: false }, envelope(1, 10, 10, 1, true, false)],
+  ])('limit/continue, %s: hasNext exactly when a token follows', (_what, position, expected) => {
+    expect(listEnvelopePaging(undefined, undefined, 10, position)).toEqual(expected);
   });
 
   it('keeps the envelope\'s field order', () => {

@@ -52,6 +52,14 @@ export interface ListParamsOptions {
   indexes?: readonly IndexSpec[];
 }
 
+/** Where a Kubernetes `limit`/`continue` page stands: whether it resumed a token, whether another follows. */
+export interface ContinuePosition {
+  /** The request carried a `continue` token. */
+  resumed: boolean;
+  /** The answer carries `metadata.continue`. */
+  more: boolean;
+}
+
 /** The paging fields of the list envelope (API.md §4), in the order the envelope shows them. */
 export interface ListEnvelopePaging {
   page: number;
@@ -173,7 +181,10 @@ function pageParams(query: URLSearchParams): { list: ListOptions; paging: ListPa
     const paging = { page: page ?? 1, size };
     return { list: { offset: (paging.page - 1) * size, limit: size }, paging };
   }
-  // Without size, page is checked but has no effect: the envelope is page 1 of everything (API.md §4).
+  // Without size the envelope is page 1 of everything (API.md §4): any other page cannot be meant.
+  if (page !== undefined && page !== 1) {
+    throw badRequest(`page ${page} needs a size: give size with page, or leave page out (without size there is only page 1)`);
+  }
   const list: ListOptions = {};
   if (limit) list.limit = limit; // Kubernetes: limit=0 means no limit.
   if (token !== undefined) list.continue = token;
@@ -221,13 +232,19 @@ export function parseListParams(query: URLSearchParams, options: ListParamsOptio
  * `size`: page 1, size = total (0 when there are none), totalPages 1, first
  * and last true. With it: totalPages = ceil(total/size), so 0 when nothing
  * matches (as Halo); a page past the end has hasNext false (and hasPrevious
- * true); first = !hasPrevious, last = !hasNext.
+ * true); first = !hasPrevious, last = !hasNext. With `limit`/`continue`
+ * (`position`, only without `size`), hasNext is true exactly when a continue
+ * token is returned and hasPrevious when one was given.
  * @example listEnvelopePaging(2, 20, 153)
  * // → {page: 2, size: 20, total: 153, totalPages: 8, first: false, last: false, hasNext: true, hasPrevious: true}
  */
-export function listEnvelopePaging(page: number | undefined, size: number | undefined, total: number): ListEnvelopePaging {
+export function listEnvelopePaging(
+  page: number | undefined, size: number | undefined, total: number, position?: ContinuePosition,
+): ListEnvelopePaging {
   if (size === undefined) {
-    return { page: 1, size: total, total, totalPages: 1, first: true, last: true, hasNext: false, hasPrevious: false };
+    const hasNext = position?.more ?? false;
+    const hasPrevious = position?.resumed ?? false;
+    return { page: 1, size: total, total, totalPages: 1, first: !hasPrevious, last: !hasNext, hasNext, hasPrevious };
   }
   const current = page ?? 1;
   const totalPages = Math.ceil(total / size);

@@ -19,13 +19,17 @@ export interface NonResourceDeps {
   draining: () => boolean;
 }
 
+/** The non-resource endpoints `GET /` lists besides discovery. */
+const NON_RESOURCE_PATHS = ['/healthz', '/livez', '/readyz', '/metrics', '/openapi/v3', '/version'];
+
 function sendText(ctx: RequestContext, code: number, text: string): void {
   ctx.res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
   ctx.res.end(text);
 }
 
 /**
- * Health, metrics, version, discovery and OpenAPI (API.md §1). Returns false
+ * Health, metrics, version, discovery and OpenAPI (API.md §1), and `/`, which
+ * lists them as Kubernetes does (`{"paths": [...]}`, sorted). Returns false
  * when the path is none of them.
  */
 export async function serveNonResource(ctx: RequestContext, deps: NonResourceDeps): Promise<boolean> {
@@ -47,6 +51,7 @@ function route(
 ): (() => void | Promise<void>) | undefined {
   const parts = path.split('/').filter(Boolean);
   switch (path) {
+    case '/': return () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() });
     case '/healthz':
     case '/livez': return () => sendText(ctx, 200, 'ok');
     case '/readyz': return () => readyz(ctx, deps);

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import { badRequest, invalid, type ErrorSubject } from '../api/errors';
+import { badRequest, conflict, invalid, type ErrorSubject } from '../api/errors';
 import type { Preconditions, Storage, WriteOptions } from '../storage/interface';
 import type { ListOptions, ListResult } from '../storage/query';
 import type { Watcher } from '../storage/watch';
@@ -122,6 +122,11 @@ export class ResourceStore {
       const patched = objectFromBody(this.model, patch(clone(cur)));
       if (patched.metadata.name !== undefined && patched.metadata.name !== name) {
         throw invalid({ kind: this.model.kind, name }, [{ field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' }]);
+      }
+      // Kubernetes reads a uid in the patched object as a precondition on the stored one.
+      if (patched.metadata.uid !== undefined && patched.metadata.uid !== cur.metadata.uid) {
+        throw conflict(this.subject(name), `Precondition failed: UID in precondition: ${String(patched.metadata.uid)}, ` +
+          `UID in object meta: ${String(cur.metadata.uid)}`);
       }
       return subresource === 'status'
         ? { ...cur, status: patched.status }

@@ -67,4 +67,9 @@ export interface ListResult {
   revision: string;
   /** Set when `limit` cut the result and more items follow: pass it as `ListOptions.continue`. */
   continue?: string;
+  /**
+   * Set with `continue`: how many matching objects follow this page, counted from
+   * where the walk is (objects written between pages make it an estimate, as in Kubernetes).
+   */
+  remainingItemCount?: number;
 }

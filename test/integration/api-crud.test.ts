@@ -193,6 +193,25 @@ describe('patch', () => {
     expect(res.status).toBe(409);
   });
 
+  it('a patch that changes metadata.uid is a failed precondition: 409 Conflict, nothing written', async () => {
+    const created = (await suite.api('POST', PERSONS, person('uid-p'))).body;
+    const jsonPatch = { 'Content-Type': 'application/json-patch+json' };
+    const ops = [{ op: 'replace', path: '/metadata/uid', value: 'not-the-uid' }, { op: 'replace', path: '/spec/age', value: 9 }];
+    const res = await suite.api('PATCH', `${PERSONS}/uid-p`, ops, jsonPatch);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
+    expect(res.body.message).toContain('not-the-uid');
+    const merge = await suite.api('PATCH', `${PERSONS}/uid-p`, { metadata: { uid: 'other' }, spec: { age: 9 } },
+      { 'Content-Type': 'application/merge-patch+json' });
+    expect(merge.status).toBe(409);
+    const after = (await suite.api('GET', `${PERSONS}/uid-p`)).body;
+    expect(after.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const same = await suite.api('PATCH', `${PERSONS}/uid-p`,
+      [{ op: 'replace', path: '/metadata/uid', value: created.metadata.uid }, { op: 'replace', path: '/spec/age', value: 9 }], jsonPatch);
+    expect(same.status).toBe(200);
+    expect(same.body.spec.age).toBe(9);
+  });
+
   it('server-side apply creates a missing object, then merges', async () => {
     const applyType = { 'Content-Type': 'application/apply-patch+yaml' };
     const created = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, person('p-apply'), applyType);
@@ -227,6 +246,22 @@ describe('delete', () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'd-ada', kind: 'persons' } });
     expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
+  });
+
+  it('refuses an unknown propagationPolicy in the body or the query (400 naming it), deleting nothing', async () => {
+    await suite.api('POST', PERSONS, person('prop-a', {}, { suite: 'prop' }));
+    const body = await suite.api('DELETE', `${PERSONS}/prop-a`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Bogus' });
+    const query = await suite.api('DELETE', `${PERSONS}/prop-a?propagationPolicy=Bogus`);
+    const collection = await suite.api('DELETE', `${PERSONS}?labelSelector=suite%3Dprop&propagationPolicy=Bogus`);
+    for (const res of [body, query, collection]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+      expect(res.body.message).toContain('"Bogus": must be one of Orphan, Background, Foreground');
+    }
+    expect((await suite.api('GET', `${PERSONS}/prop-a`)).body.metadata.deletionTimestamp).toBeUndefined();
+    const accepted = await suite.api('DELETE', `${PERSONS}/prop-a`, { propagationPolicy: 'Foreground' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.metadata.deletionTimestamp).toBeDefined();
   });
 
   it('deletecollection marks every match and answers a PersonList', async () => {

@@ -73,3 +73,16 @@ it('refuses a Model of a platform group or with a mismatched name (422)', async 
   });
   expect(mismatch.status).toBe(422);
 });
+
+it('answers / with every served path, sorted, as Kubernetes does', async () => {
+  const res = await suite.api('GET', '/');
+  expect(res.status).toBe(200);
+  const paths: string[] = res.body.paths;
+  expect(paths).toEqual([...paths].sort());
+  expect(paths).toEqual(expect.arrayContaining([
+    '/api', '/api/v1alpha1', '/apis', '/apis/example.com', '/apis/example.com/v1alpha1',
+    '/apis/apiextensions.svc.run', '/apis/apiextensions.svc.run/v1alpha1',
+    '/healthz', '/livez', '/metrics', '/openapi/v3', '/readyz', '/version',
+  ]));
+  for (const path of paths) expect({ path, status: (await suite.api('GET', path)).status }).toEqual({ path, status: 200 });
+});

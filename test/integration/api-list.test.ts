@@ -47,6 +47,53 @@ describe('list envelope', () => {
     expect(names(second)).toEqual(['dan', 'eve']);
     expect(second.body.metadata.continue).toBeFalsy();
   });
+
+  it('with limit and continue, counts the objects after each page and has a next page exactly when a token comes', async () => {
+    const pages: unknown[] = [];
+    let token: string | undefined;
+    do {
+      const query = `limit=2&sort=metadata.name,asc${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+      const { body } = await suite.api('GET', `${PERSONS}?${query}`);
+      pages.push({
+        names: names({ body }), remaining: body.metadata.remainingItemCount, token: Boolean(body.metadata.continue),
+        hasNext: body.hasNext, last: body.last, hasPrevious: body.hasPrevious, first: body.first,
+      });
+      token = body.metadata.continue;
+    } while (token && pages.length < 10);
+    expect(pages).toEqual([
+      { names: ['amy', 'bob'], remaining: 3, token: true, hasNext: true, last: false, hasPrevious: false, first: true },
+      { names: ['cid', 'dan'], remaining: 1, token: true, hasNext: true, last: false, hasPrevious: true, first: false },
+      { names: ['eve'], remaining: undefined, token: false, hasNext: false, last: true, hasPrevious: true, first: false },
+    ]);
+  });
+
+  it('refuses a page other than 1 without size, naming both (400)', async () => {
+    const res = await suite.api('GET', `${PERSONS}?page=2`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    expect(res.body.message).toMatch(/page 2 needs a size/);
+    expect((await suite.api('GET', `${PERSONS}?page=1`)).status).toBe(200);
+  });
+});
+
+describe('resourceVersionMatch', () => {
+  it('Exact at the current resourceVersion lists; at an older one is 410 Expired', async () => {
+    const current = (await suite.api('GET', PERSONS)).body.metadata.resourceVersion as string;
+    const exact = await suite.api('GET', `${PERSONS}?resourceVersion=${current}&resourceVersionMatch=Exact`);
+    expect(exact.status).toBe(200);
+    expect(exact.body.metadata.resourceVersion).toBe(current);
+    expect(exact.body.items).toHaveLength(5);
+    const older = await suite.api('GET', `${PERSONS}?resourceVersion=${Number(current) - 1}&resourceVersionMatch=Exact`);
+    expect(older.status).toBe(410);
+    expect(older.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
+    const notOlder = await suite.api('GET', `${PERSONS}?resourceVersion=1&resourceVersionMatch=NotOlderThan`);
+    expect(notOlder.status).toBe(200);
+  });
+
+  it('Exact with a resourceVersion the server never returned is 400', async () => {
+    const res = await suite.api('GET', `${PERSONS}?resourceVersion=abc&resourceVersionMatch=Exact`);
+    expect(res.status).toBe(400);
+  });
 });
 
 describe('sorting', () => {

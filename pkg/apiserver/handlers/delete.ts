@@ -4,14 +4,15 @@ import type { Preconditions } from '../../storage/interface';
 import { badRequest } from '../../api/errors';
 import { decodeBody, readBody } from '../body';
 import { sendJson } from '../respond';
-import { writeOptions } from './options';
+import { checkPropagationPolicy, writeOptions } from './options';
 import type { HandlerSettings } from './deps';
 
 /**
  * DELETE …/<plural>/<name> (API.md §7): the first marks the object and
  * answers it; the one that removes a marked object without finalizers
  * answers a `Success` Status naming it. The optional body is Kubernetes'
- * DeleteOptions; its `preconditions` must hold.
+ * DeleteOptions; its `preconditions` must hold. A `propagationPolicy` (body
+ * or query) must be one of Kubernetes' values.
  */
 export async function handleDelete(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const preconditions = await deleteOptions(ctx, settings);
@@ -27,12 +28,17 @@ export async function handleDelete(ctx: RequestContext, store: ResourceStore, se
   });
 }
 
-/** The preconditions of an optional DeleteOptions body: `{"preconditions": {"resourceVersion": "…", "uid": "…"}}`. */
+/**
+ * The preconditions of an optional DeleteOptions body: `{"preconditions": {"resourceVersion": "…", "uid": "…"}}`,
+ * after checking `propagationPolicy` in the query and the body.
+ */
 async function deleteOptions(ctx: RequestContext, settings: HandlerSettings): Promise<Preconditions | undefined> {
+  checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
   const raw = await readBody(ctx.req, settings.maxBodyBytes);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
   const body = decodeBody(raw, ctx.req.headers['content-type']);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('DeleteOptions must be an object');
+  checkPropagationPolicy((body as { propagationPolicy?: unknown }).propagationPolicy, 'DeleteOptions.propagationPolicy');
   const pre = (body as { preconditions?: unknown }).preconditions;
   if (pre === undefined || pre === null) return undefined;
   if (typeof pre !== 'object' || Array.isArray(pre)) throw badRequest('DeleteOptions.preconditions must be an object');

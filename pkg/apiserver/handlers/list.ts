@@ -1,7 +1,8 @@
 import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
-import { listEnvelopePaging, parseListParams } from '../list-params';
+import { badRequest, expired } from '../../api/errors';
+import { listEnvelopePaging, parseListParams, type ListParams } from '../list-params';
 import { sendJson } from '../respond';
 import { toTable, wantsTable } from '../table';
 
@@ -9,6 +10,7 @@ import { toTable, wantsTable } from '../table';
 export async function handleList(ctx: RequestContext, store: ResourceStore): Promise<void> {
   const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
   const result = await store.list(params.list);
+  checkExactRevision(params, result.revision);
   if (wantsTable(ctx.req.headers.accept)) {
     sendJson(ctx.res, 200, toTable(store.model, result.items, result.revision, ctx.url.searchParams.get('includeObject')));
     return;
@@ -16,13 +18,31 @@ export async function handleList(ctx: RequestContext, store: ResourceStore): Pro
   const metadata: Record<string, unknown> = { resourceVersion: result.revision };
   if (result.continue) {
     metadata.continue = result.continue;
-    metadata.remainingItemCount = Math.max(0, result.total - (params.list.offset ?? 0) - result.items.length);
+    if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   }
+  const position = { resumed: params.list.continue !== undefined, more: result.continue !== undefined };
   sendJson(ctx.res, 200, {
     apiVersion: apiVersionOf(store.model),
     kind: `${store.model.kind}List`,
     metadata,
     items: result.items,
-    ...listEnvelopePaging(params.paging?.page, params.paging?.size, result.total),
+    ...listEnvelopePaging(params.paging?.page, params.paging?.size, result.total, position),
   });
+}
+
+/**
+ * `resourceVersionMatch=Exact` asks for the list as it was at `resourceVersion`. The store keeps
+ * no older snapshots, so only the current revision can be read exactly; any other is 410 Expired,
+ * as Kubernetes answers for a revision past compaction.
+ */
+function checkExactRevision(params: ListParams, current: string): void {
+  const rv = params.resourceVersion;
+  if (params.resourceVersionMatch !== 'Exact' || rv === undefined) return;
+  if (!/^\d+$/.test(rv)) {
+    throw badRequest(`invalid resourceVersion "${rv}": resourceVersionMatch=Exact needs a resourceVersion this server returned`);
+  }
+  if (rv !== current) {
+    throw expired(`the list at resourceVersion ${rv} is no longer available (resourceVersionMatch=Exact can only ` +
+      `read the current resourceVersion, ${current}); list again without resourceVersionMatch`);
+  }
 }

@@ -19,3 +19,16 @@ export function writeOptions(query: URLSearchParams): RequestOptions {
   }
   return options;
 }
+
+const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+/**
+ * Checks a DeleteOptions `propagationPolicy` (from the body or the query): absent or one of
+ * Kubernetes' values, which svc accepts and treats alike (there is no owner-reference garbage
+ * collection); anything else is 400, so that a typo never deletes under a policy nobody asked for.
+ */
+export function checkPropagationPolicy(value: unknown, where: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'string' && PROPAGATION_POLICIES.includes(value)) return;
+  throw badRequest(`invalid ${where} ${JSON.stringify(value)}: must be one of ${PROPAGATION_POLICIES.join(', ')}`);
+}

@@ -36,12 +36,16 @@ export function runList(store: TypeStore, options: ListOptions = {}): ListResult
   const end = limit === undefined ? Infinity : offset + limit;
   const page = orderNames(filter, [firstKey, ...otherKeys], end, store.objects.size).slice(offset, end);
   const next = offset + page.length;
-  return {
+  const result: ListResult = {
     items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
     total: filter.size,
     revision: String(store.revision),
-    ...(limit !== undefined && limit > 0 && next < filter.size ? { continue: encodeContinue(next) } : {}),
   };
+  if (limit !== undefined && limit > 0 && next < filter.size) {
+    result.continue = encodeContinue(next);
+    result.remainingItemCount = filter.size - next;
+  }
+  return result;
 }
 
 /** The table a query names; Invalid when the type has no such index, Unavailable while it is being built. */

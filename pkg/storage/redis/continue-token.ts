@@ -11,12 +11,21 @@ export interface ListPosition {
  * The Redis backend's continue token: base64url JSON of the position after
  * which the next page starts, and a fingerprint of the query it belongs to.
  * A position rather than an offset, so that writes between pages neither
- * repeat nor skip the items that stay.
+ * repeat nor skip the items that stay. It also counts the items listed up to
+ * the position, from which a page reports how many remain.
  */
 interface TokenBody {
   v: 1;
   q: string;
   p: ListPosition;
+  /** Items listed up to and including the position (absent in tokens made before it was added). */
+  c?: number;
+}
+
+/** What a token holds: where the next page starts and how many items came before it. */
+export interface ContinueState {
+  position: ListPosition;
+  listed: number;
 }
 
 /** A short digest of what a token's position depends on (sort keys and selectors). */
@@ -24,17 +33,17 @@ export function queryFingerprint(query: unknown): string {
   return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
 }
 
-/** The token for a page that ended at `position`. */
-export function encodeContinue(position: ListPosition, fingerprint: string): string {
-  const body: TokenBody = { v: 1, q: fingerprint, p: position };
+/** The token for a page that ended at `position`, the `listed`th item of the walk. */
+export function encodeContinue(position: ListPosition, fingerprint: string, listed: number): string {
+  const body: TokenBody = { v: 1, q: fingerprint, p: position, c: listed };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
 /**
- * The position a token resumes after. Invalid when the token is not one of
- * ours, or was made for a query with other sort keys or selectors.
+ * The position a token resumes after and the items listed before it. Invalid
+ * when the token is not one of ours, or was made for a query with other sort keys or selectors.
  */
-export function decodeContinue(token: string, fingerprint: string, sortKeys: number): ListPosition {
+export function decodeContinue(token: string, fingerprint: string, sortKeys: number): ContinueState {
   let body: Partial<TokenBody> | undefined;
   try {
     body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<TokenBody>;
@@ -44,10 +53,11 @@ export function decodeContinue(token: string, fingerprint: string, sortKeys: num
   const position = body?.p;
   const wellFormed = body?.v === 1 && typeof body.q === 'string' && typeof position === 'object' && position !== null &&
     typeof position.n === 'string' && Array.isArray(position.s) && position.s.length === sortKeys &&
-    position.s.every((v) => typeof v === 'string' || v === false);
+    position.s.every((v) => typeof v === 'string' || v === false) &&
+    (body.c === undefined || (Number.isSafeInteger(body.c) && body.c >= 0));
   if (!wellFormed) throw new StorageError('Invalid', 'the continue token is malformed; start the list again without it');
   if (body?.q !== fingerprint) {
     throw new StorageError('Invalid', 'the continue token belongs to a list with other selectors or sort keys');
   }
-  return position as ListPosition;
+  return { position: position as ListPosition, listed: body?.c ?? 0 };
 }

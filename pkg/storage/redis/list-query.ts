@@ -34,6 +34,8 @@ export interface PlannedList {
   indexKeys: string[];
   /** What continue tokens of this query are bound to. */
   fingerprint: string;
+  /** Matching items before this page: the offset, or those a continue token counted. */
+  skipped: number;
   limit: number | undefined;
 }
 
@@ -82,14 +84,14 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
   used.forEach((index, at) => { keys[index] = 5 + at; });
   const fingerprint = queryFingerprint({ sort, pos, neg });
   const limit = count(options.limit, 'limit');
-  const after = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
+  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
+  const offset = resumed ? 0 : count(options.offset, 'offset') ?? 0;
   const query: ListScriptQuery = {
-    indexes: used, keys, pos, neg, sort,
-    offset: after ? 0 : count(options.offset, 'offset') ?? 0,
+    indexes: used, keys, pos, neg, sort, offset,
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
   };
-  if (after) query.after = after;
-  return { query, indexKeys: used, fingerprint, limit };
+  if (resumed) query.after = resumed.position;
+  return { query, indexKeys: used, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
 }
 
 /** A label requirement as a requirement on the labels index, whose values are `key=value`. */

@@ -168,7 +168,11 @@ export class RedisStorage implements Storage {
       total: Number(total),
       revision: String(revision),
     };
-    if (position) result.continue = encodeContinue(JSON.parse(String(position)) as ListPosition, plan.fingerprint);
+    if (position) {
+      const listed = plan.skipped + result.items.length;
+      result.continue = encodeContinue(JSON.parse(String(position)) as ListPosition, plan.fingerprint, listed);
+      result.remainingItemCount = Math.max(0, result.total - listed);
+    }
     return result;
   }
 

@@ -96,6 +96,22 @@ export function describePaging(h: Harness): void {
       expect(second.items).toHaveLength(2);
     });
 
+    it('each page of a continue walk counts the matches after it in remainingItemCount', async () => {
+      const { storage, type } = await eleven();
+      for (const options of [byName, { ...odd, sort: [{ index: RANK_INDEX, direction: 'desc' as const }] }]) {
+        const counts: (number | undefined)[] = [];
+        let token: string | undefined;
+        do {
+          const page = await storage.list(type, { ...options, limit: 2, continue: token });
+          counts.push(page.remainingItemCount);
+          token = page.continue;
+        } while (token !== undefined && counts.length < 20);
+        expect(counts).toEqual(options === byName ? [9, 7, 5, 3, 1, undefined] : [4, 2, undefined]);
+      }
+      const offset = await storage.list(type, { ...byName, offset: 4, limit: 3 });
+      expect(offset.remainingItemCount).toBe(4);
+    });
+
     it('a malformed continue token is Invalid', async () => {
       const { storage, type } = await eleven();
       for (const token of ['not a continue token', '%%%', 'eyJub3QiOiJ0aGlzIn0']) {
