@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startApiServer, type ApiServerConfig } from '../../pkg/apiserver/app';
 import { logger } from '../../pkg/util/log';
@@ -22,25 +23,36 @@ const program = new Command('svc-apiserver')
   .description('The svc API server: generated APIs for every registered model, backed by Redis or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
   .addOption(new Option('--store <url>', 'storage: memory:// or redis://host:port/db').env('SVC_STORE').default('memory://'))
-  .addOption(new Option('--authorization-mode <mode>', 'AlwaysAllow (RBAC arrives with the auth work)')
-    .env('SVC_AUTHORIZATION_MODE').choices(['AlwaysAllow', 'RBAC']).default('AlwaysAllow'))
+  .addOption(new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
+    .env('SVC_AUTHORIZATION_MODE').choices(['AlwaysAllow', 'RBAC']).default('RBAC'))
+  .addOption(new Option('--admin-password-file <file>', 'first start only: the super administrator\'s password (else SVC_ADMIN_PASSWORD, else a random one printed once)')
+    .env('SVC_ADMIN_PASSWORD_FILE'))
+  .addOption(new Option('--controller-manager-token-file <file>', 'the token of the user system:controller-manager: read from the file, or made and written there (0600)')
+    .env('SVC_CONTROLLER_MANAGER_TOKEN_FILE'))
+  .addOption(new Option('--login-failures-per-user <n>', 'failed logins a minute for one user before 429')
+    .env('SVC_LOGIN_FAILURES_PER_USER').argParser(positiveInt).default(10))
+  .addOption(new Option('--login-failures-per-address <n>', 'failed logins a minute from one address before 429')
+    .env('SVC_LOGIN_FAILURES_PER_ADDRESS').argParser(positiveInt).default(100))
   .addOption(new Option('--max-body-bytes <n>', 'largest request body accepted (413 beyond)')
     .env('SVC_MAX_BODY_BYTES').argParser(positiveInt).default(3 * 1024 * 1024))
   .addOption(new Option('--watch-timeout <duration>', 'the server ends a watch after this long (e.g. 30m)')
     .env('SVC_WATCH_TIMEOUT').argParser(duration).default(1800, '30m'))
   .addOption(new Option('--watch-retention <n>', 'changes per type kept replayable for watches')
     .env('SVC_WATCH_RETENTION').argParser(positiveInt).default(100000))
-  .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info).')
+  .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
   .parse();
 
 async function main(): Promise<void> {
   const opts = program.opts<{
     listen: string; store: string; authorizationMode: ApiServerConfig['authorizationMode'];
     maxBodyBytes: number; watchTimeout: number; watchRetention: number;
+    adminPasswordFile?: string; controllerManagerTokenFile?: string; loginFailuresPerUser: number; loginFailuresPerAddress: number;
   }>();
   const running = await startApiServer({
     listen: opts.listen, store: opts.store, authorizationMode: opts.authorizationMode,
     maxBodyBytes: opts.maxBodyBytes, watchTimeoutSeconds: opts.watchTimeout, watchRetention: opts.watchRetention,
+    adminPassword: adminPassword(opts.adminPasswordFile), controllerManagerTokenFile: opts.controllerManagerTokenFile,
+    loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
   }, logger);
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
@@ -49,6 +61,12 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   });
+}
+
+/** The first admin password: the file's content (trimmed), else SVC_ADMIN_PASSWORD, else none (a random one is made). */
+function adminPassword(file: string | undefined): string | undefined {
+  if (file) return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  return process.env.SVC_ADMIN_PASSWORD || undefined;
 }
 
 main().catch((err: Error) => {

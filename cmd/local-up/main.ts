@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { logger } from '../../pkg/util/log';
 import { setupSignalHandler } from '../../pkg/util/signals';
@@ -13,21 +14,24 @@ const program = new Command('svc-local-up')
   .description('Runs the apiserver and the controller-manager together for local work.')
   .addOption(new Option('--listen <host:port>', 'apiserver address').env('SVC_LISTEN').default('127.0.0.1:8080'))
   .addOption(new Option('--store <url>', 'storage: memory:// or redis://host:port/db').env('SVC_STORE').default('memory://'))
+  .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token)').env('SVC_DATA_DIR').default('data'))
   .parse();
 
-const { listen, store } = program.opts<{ listen: string; store: string }>();
+const { listen, store, dataDir } = program.opts<{ listen: string; store: string; dataDir: string }>();
 const node = (script: string, args: string[]): ChildProcess =>
   spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], { stdio: 'inherit' });
 
 async function main(): Promise<void> {
-  const children: ChildProcess[] = [node('apiserver', ['--listen', listen, '--store', store])];
+  mkdirSync(dataDir, { recursive: true });
+  const tokenFile = resolve(dataDir, 'controller-manager.token');
+  const children: ChildProcess[] = [node('apiserver', ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile])];
   const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   const exited = children.map((c) => new Promise<number>((r) => c.once('exit', (code) => r(code ?? 1))));
   const signal = setupSignalHandler();
   signal.addEventListener('abort', stopAll);
   await waitUntilReady(`http://${listen}/readyz`, signal, children[0]);
   if (!signal.aborted && children[0].exitCode === null) {
-    const cm = node('controller-manager', ['--server', `http://${listen}`, '--leader-elect=false']);
+    const cm = node('controller-manager', ['--server', `http://${listen}`, '--token-file', tokenFile, '--leader-elect=false']);
     children.push(cm);
     exited.push(new Promise<number>((r) => cm.once('exit', (code) => r(code ?? 1))));
   }

@@ -4,17 +4,17 @@ import { SchemeManager } from '../registry/scheme';
 import { MODEL_KIND, modelHooks } from '../registry/models/model-kind';
 import { ModelSync } from '../registry/models/model-sync';
 import { LEASE_KIND } from '../registry/builtin/lease';
-import { alwaysAllow, type Authorizer } from '../auth/authorizer';
 import type { Logger } from '../util/log';
 import { ApiServer } from './server';
 import type { HandlerSettings } from './handlers/deps';
+import { RouteTable } from './routes';
+import { setupSecurity, type SecurityConfig } from './security/setup';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
-export interface ApiServerConfig {
+export interface ApiServerConfig extends SecurityConfig {
   /** `host:port`; port 0 picks a free one. */
   listen: string;
   store: string;
-  authorizationMode: 'AlwaysAllow' | 'RBAC';
   maxBodyBytes: number;
   watchTimeoutSeconds: number;
   watchRetention: number;
@@ -45,23 +45,24 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const settings: Partial<HandlerSettings> = {
     maxBodyBytes: config.maxBodyBytes, watchTimeoutMs: config.watchTimeoutSeconds * 1000,
   };
-  const server = new ApiServer({ storage, schemes, authenticators: [], authorizer: authorizerFor(config), log, settings });
+  const routes = new RouteTable();
+  const security = await setupSecurity(storage, schemes, routes, config, config.maxBodyBytes, log.child({ component: 'security' }));
+  const server = new ApiServer({
+    storage, schemes, routes, log, settings,
+    authenticators: security.authenticators, authorizer: security.authorizer, watchableNames: security.watchableNames,
+  });
   const [host, port] = splitHostPort(config.listen);
   const bound = await server.listen(port, host);
-  log.info({ listen: `${host}:${bound}`, store: redact(config.store) }, 'apiserver listening');
+  log.info({ listen: `${host}:${bound}`, store: redact(config.store), authorizationMode: config.authorizationMode }, 'apiserver listening');
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, server, schemes, storage,
     stop: async () => {
       models.stop();
+      security.stop();
       await server.shutdown();
       await storage.close();
     },
   };
-}
-
-function authorizerFor(config: ApiServerConfig): Authorizer {
-  if (config.authorizationMode === 'AlwaysAllow') return alwaysAllow;
-  throw new Error('--authorization-mode=RBAC is not available yet; use AlwaysAllow');
 }
 
 /** `127.0.0.1:8080` → ['127.0.0.1', 8080]; `[::1]:80` → ['::1', 80]. */

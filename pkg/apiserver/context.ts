@@ -15,4 +15,6 @@ export interface RequestContext {
   log: Logger;
   /** Fires when the client goes away or the server shuts down. */
   signal: AbortSignal;
+  /** A collection watch allowed only for some names (rules with `resourceNames`): those names. */
+  watchNames?: string[];
 }

@@ -38,8 +38,8 @@ describe('parseRequestInfo', () => {
     ['GET', `${G}/persons/ada/status`, persons({ path: `${G}/persons/ada/status`, verb: 'get', name: 'ada', subresource: 'status', parts: ['persons', 'ada', 'status'] })],
     ['PUT', `${G}/persons/ada/status`, persons({ path: `${G}/persons/ada/status`, verb: 'update', name: 'ada', subresource: 'status', parts: ['persons', 'ada', 'status'] })],
     ['PATCH', `${G}/persons/ada/status`, persons({ path: `${G}/persons/ada/status`, verb: 'patch', name: 'ada', subresource: 'status', parts: ['persons', 'ada', 'status'] })],
-    ['POST', `${G}/persons/-/export`, persons({ path: `${G}/persons/-/export`, verb: 'create', subresource: 'export', parts: ['persons', '-', 'export'] })],
-    ['GET', `${G}/persons/-/export`, persons({ path: `${G}/persons/-/export`, verb: 'get', subresource: 'export', parts: ['persons', '-', 'export'] })],
+    ['POST', `${G}/persons/-/export`, persons({ path: `${G}/persons/-/export`, verb: 'create', name: '-', subresource: 'export', parts: ['persons', '-', 'export'] })],
+    ['GET', `${G}/persons/-/export`, persons({ path: `${G}/persons/-/export`, verb: 'get', name: '-', subresource: 'export', parts: ['persons', '-', 'export'] })],
     ['GET', `${G}/persons/-`, persons({ path: `${G}/persons/-`, verb: 'get', name: '-', parts: ['persons', '-'] })],
     ['GET', `${G}/persons/ada/log/extra/parts`, persons({
       path: `${G}/persons/ada/log/extra/parts`, verb: 'get', name: 'ada', subresource: 'log', parts: ['persons', 'ada', 'log', 'extra', 'parts'],

@@ -28,7 +28,11 @@ export interface RequestInfo {
   resource: string;
   /** e.g. `status`; `''` when none. */
   subresource: string;
-  /** The object's name; `''` for a collection and for the `-` placeholder before a subresource. */
+  /**
+   * The object's name; `''` for a collection. The `-` placeholder ("no name",
+   * or "me" in user-centre routes such as `users/-/password`) is kept as `-`,
+   * so that rules naming `-` in `resourceNames` match it (as in Halo).
+   */
   name: string;
   /** The decoded segments after the version: `[resource, name?, subresource?, …]`, `-` kept as sent. */
   parts: string[];
@@ -63,7 +67,7 @@ const RESOURCE_VERBS: Readonly<Record<string, string>> = {
  * WebSocket upgrade on a name → watch of that object; POST → create (also
  * `POST …/-/<sub>`); PUT → update; PATCH → patch; DELETE of a name → delete, of a
  * collection → deletecollection. A subresource is never a collection: GET of
- * `…/-/<sub>` is get. `-` means "no name" only before a subresource.
+ * `…/-/<sub>` is get.
  *
  * Discovery (isResourceRequest false, verb = lower-cased method, apiPrefix and as
  * much of group/version as the path names):
@@ -100,7 +104,7 @@ export function parseRequestInfo(method: string, rawUrl: string, options: Reques
   info.parts = rest;
   info.resource = rest[0];
   info.subresource = rest[2] ?? '';
-  info.name = rest[1] === '-' && info.subresource !== '' ? '' : rest[1] ?? '';
+  info.name = rest[1] ?? '';
   info.verb = RESOURCE_VERBS[upper] ?? method.toLowerCase();
   const collection = rest.length === 1;
   if (info.verb === 'get' && upper === 'GET' && options.isWebSocket && info.subresource === '') {

@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import { forbidden, routeNotFound, StatusError, unauthorized } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
-import type { UserInfo } from '../auth/user';
+import { isAnonymous, type UserInfo } from '../auth/user';
 import type { Storage } from '../storage/interface';
 import type { SchemeManager } from '../registry/scheme';
 import type { Logger } from '../util/log';
@@ -20,6 +20,7 @@ import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
 import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
+import { RouteTable, type Route } from './routes';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -27,6 +28,14 @@ export interface ApiServerDeps {
   schemes: SchemeManager;
   authenticators: Authenticator[];
   authorizer: Authorizer;
+  /**
+   * For a collection watch the authoriser denies: the names the user may
+   * watch, when rules with `resourceNames` allow some (API.md §9); the watch
+   * is then filtered to them.
+   */
+  watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  /** Built-in and plugin routes served besides the models' generated APIs. */
+  routes?: RouteTable;
   log: Logger;
   settings?: Partial<HandlerSettings>;
 }
@@ -43,12 +52,14 @@ export class ApiServer {
   private readonly discovery: Discovery;
   private readonly openapi: OpenApi;
   private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly routes: RouteTable;
   /** One per open request; aborted on shutdown so that watches end cleanly. */
   private readonly inflight = new Set<AbortController>();
   private draining = false;
 
   constructor(private readonly deps: ApiServerDeps) {
     this.settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+    this.routes = deps.routes ?? new RouteTable();
     this.discovery = new Discovery(deps.schemes);
     this.openapi = new OpenApi(deps.schemes);
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -82,8 +93,10 @@ export class ApiServer {
     const ctx = this.context(req, res);
     try {
       ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-      await this.admit(ctx);
-      await this.route(ctx);
+      const route = this.routes.lookup(ctx.info);
+      await this.admit(ctx, route);
+      if (route) await route.handler(ctx);
+      else await this.route(ctx);
     } catch (err) {
       sendError(req, res, err, ctx.log);
     } finally {
@@ -112,10 +125,18 @@ export class ApiServer {
   }
 
   /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (API.md §9). */
-  private async admit(ctx: RequestContext): Promise<void> {
+  private async admit(ctx: RequestContext, route?: Route): Promise<void> {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
+    if (route?.selfService && !isAnonymous(ctx.user)) return;
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
     if (decision === 'Allow') return;
+    if (ctx.info.verb === 'watch' && !ctx.info.name && this.deps.watchableNames) {
+      const names = this.deps.watchableNames(ctx.user, ctx.info);
+      if (names !== 'all' && names.size > 0) {
+        ctx.watchNames = [...names];
+        return;
+      }
+    }
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbidden(forbiddenMessage(ctx.user, ctx.info), {

@@ -1,4 +1,4 @@
-/** Who a request comes from, e.g. `{name: 'admin', groups: ['authenticated']}`. */
+/** Who a request comes from, e.g. `{name: 'admin', groups: ['authenticated', 'anonymous']}`. */
 export interface UserInfo {
   name: string;
   uid?: string;
@@ -10,3 +10,9 @@ export interface UserInfo {
 
 /** The visitor without credentials (API.md §8). */
 export const ANONYMOUS: UserInfo = Object.freeze({ name: 'anonymous', groups: ['anonymous'] }) as UserInfo;
+
+/** The roles every logged-in user holds besides its bindings (API.md §8). */
+export const LOGGED_IN_GROUPS: readonly string[] = Object.freeze(['authenticated', 'anonymous']);
+
+/** Whether the request comes from the visitor without credentials. */
+export const isAnonymous = (user: UserInfo): boolean => user.name === ANONYMOUS.name && user.groups.length === 1;

@@ -11,6 +11,7 @@ import { interpretStorageError } from './storage-errors';
 import type { ObjectChecks } from './object-checks';
 import { unknownFieldCauses, unknownFieldWarnings } from './schema';
 import { mapConcurrent } from '../util/map-concurrent';
+import type { UserInfo } from '../auth/user';
 
 /**
  * Deletes a collection DELETE runs at once. Kubernetes runs one by default
@@ -26,6 +27,14 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export interface RequestOptions {
   dryRun?: boolean;
   fieldValidation?: FieldValidation;
+  /** Who asks: hooks read it (ownership, escalation checks). Absent for the platform's own writes. */
+  user?: UserInfo;
+}
+
+/** What a hook knows about the request it runs for. */
+export interface HookContext {
+  user?: UserInfo;
+  dryRun: boolean;
 }
 
 /** A written object and the warnings to send with it. */
@@ -43,10 +52,19 @@ export interface DeleteResult {
 
 /** Platform kinds' extra steps, e.g. hashing a password before it is stored. */
 export interface StoreHooks {
-  beforeCreate?(object: ApiObject): ApiObject | Promise<ApiObject>;
-  beforeUpdate?(next: ApiObject, current: ApiObject): ApiObject | Promise<ApiObject>;
+  beforeCreate?(object: ApiObject, ctx: HookContext): ApiObject | Promise<ApiObject>;
+  /** Runs for every write of an existing object but a DELETE (PUT, PATCH, status), inside its compare-and-swap. */
+  beforeUpdate?(next: ApiObject, current: ApiObject, ctx: HookContext): ApiObject | Promise<ApiObject>;
+  /** Runs before a DELETE marks or removes the object; throwing refuses it. */
+  beforeDelete?(current: ApiObject, ctx: HookContext): void | Promise<void>;
   /** Strips what no response may carry, e.g. a password hash. */
   present?(object: ApiObject): ApiObject;
+  /**
+   * Runs after a write is stored (not on dry runs), before it is answered:
+   * e.g. waiting until this replica's security cache has seen it, so that a
+   * client's next request is judged by what it just wrote.
+   */
+  afterWrite?(object: ApiObject): Promise<void>;
 }
 
 /**
@@ -76,9 +94,10 @@ export class ResourceStore {
     const { object, warnings } = this.admit(
       { ...input, metadata: withoutServerFields(input.metadata) }, opts);
     delete object.status;
-    const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object) : object;
+    const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object, hookContext(opts)) : object;
     const stored = await this.call(prepared.metadata.name,
       () => this.storage.create(this.type, prepared, writeOptions(opts)));
+    await this.written(stored, opts);
     return { object: this.present(stored), warnings };
   }
 
@@ -143,11 +162,13 @@ export class ResourceStore {
   async delete(name: string, preconditions: Preconditions | undefined, opts: RequestOptions = {}): Promise<DeleteResult> {
     for (;;) {
       const current = await this.call(name, () => this.storage.get(this.type, name));
+      await this.hooks.beforeDelete?.(current, hookContext(opts));
       if (!current.metadata.deletionTimestamp) {
         const marked = await this.call(name, () => this.storage.update(this.type, name, (cur) => {
           cur.metadata.deletionTimestamp ??= timestamp();
           return cur;
         }, preconditions, writeOptions(opts)));
+        await this.written(marked, opts);
         return { removed: false, object: this.present(marked) };
       }
       if (preconditions) checkPreconditions(current, preconditions, () => this.conflict(name));
@@ -156,6 +177,7 @@ export class ResourceStore {
         // Conditional on what was read, so that a concurrent change is never removed unseen.
         const removed = await this.storage.delete(this.type, name,
           { resourceVersion: current.metadata.resourceVersion }, writeOptions(opts));
+        await this.written(removed, opts);
         return { removed: true, object: this.present(removed) };
       } catch (err) {
         if (!preconditions && isStorageError(err, 'Conflict')) continue;
@@ -216,9 +238,14 @@ export class ResourceStore {
       warnings = admitted.warnings;
       const object = admitted.object;
       object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
-      return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current) : object;
+      return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current, hookContext(opts)) : object;
     }, preconditions, writeOptions(opts)));
+    await this.written(stored, opts);
     return { object: this.present(stored), warnings };
+  }
+
+  private async written(object: ApiObject, opts: RequestOptions): Promise<void> {
+    if (this.hooks.afterWrite && !opts.dryRun) await this.hooks.afterWrite(object);
   }
 
   /** Prunes unknown fields (or refuses them when Strict) and validates; 422 with every cause. */
@@ -246,6 +273,7 @@ export class ResourceStore {
 }
 
 const writeOptions = (opts: RequestOptions): WriteOptions => (opts.dryRun ? { dryRun: true } : {});
+const hookContext = (opts: RequestOptions): HookContext => ({ user: opts.user, dryRun: opts.dryRun ?? false });
 
 /** A patch that sets `version`/`resourceVersion` to something else than the current values asks for a condition. */
 function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {

@@ -2,6 +2,9 @@ import pino from 'pino';
 import { startApiServer, type ApiServerConfig, type RunningApiServer } from '../../pkg/apiserver/app';
 import { sharedRedisUrl, uniqueKeyPrefix } from './redis';
 
+/** The `admin` password of every test apiserver. */
+export const TEST_ADMIN_PASSWORD = 'admin-password-for-tests';
+
 /**
  * Starts a real apiserver in this process on a free port, against the test
  * run's Redis under a key prefix of its own (or `store` when given).
@@ -9,7 +12,7 @@ import { sharedRedisUrl, uniqueKeyPrefix } from './redis';
 export async function startTestApiServer(config: Partial<ApiServerConfig> = {}): Promise<RunningApiServer> {
   const store = config.store ?? `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('api')}`;
   return startApiServer({
-    listen: '127.0.0.1:0', authorizationMode: 'AlwaysAllow', maxBodyBytes: 3 * 1024 * 1024,
+    listen: '127.0.0.1:0', authorizationMode: 'AlwaysAllow', adminPassword: TEST_ADMIN_PASSWORD, maxBodyBytes: 3 * 1024 * 1024,
     watchTimeoutSeconds: 1800, watchRetention: 100000, ...config, store,
   }, pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }));
 }

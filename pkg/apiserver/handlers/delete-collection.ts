@@ -9,7 +9,7 @@ import { checkPropagationPolicy, writeOptions } from './options';
 export async function handleDeleteCollection(ctx: RequestContext, store: ResourceStore): Promise<void> {
   const { list } = parseListParams(ctx.url.searchParams);
   checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
-  const items = await store.deleteCollection(list, writeOptions(ctx.url.searchParams));
+  const items = await store.deleteCollection(list, writeOptions(ctx.url.searchParams, ctx.user));
   sendJson(ctx.res, 200, {
     apiVersion: apiVersionOf(store.model), kind: `${store.model.kind}List`,
     metadata: { resourceVersion: await store.currentRevision() }, items,

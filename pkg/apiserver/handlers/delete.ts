@@ -16,7 +16,7 @@ import type { HandlerSettings } from './deps';
  */
 export async function handleDelete(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const preconditions = await deleteOptions(ctx, settings);
-  const result = await store.delete(ctx.info.name, preconditions, writeOptions(ctx.url.searchParams));
+  const result = await store.delete(ctx.info.name, preconditions, writeOptions(ctx.url.searchParams, ctx.user));
   if (!result.removed) {
     sendJson(ctx.res, 200, result.object);
     return;

@@ -5,10 +5,15 @@ import { badRequest, expired } from '../../api/errors';
 import { listEnvelopePaging, parseListParams, type ListParams } from '../list-params';
 import { sendJson } from '../respond';
 import { toTable, wantsTable } from '../table';
+import type { FieldRequirement } from '../../storage/query';
 
-/** GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4). */
-export async function handleList(ctx: RequestContext, store: ResourceStore): Promise<void> {
+/**
+ * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4).
+ * `scope` narrows it further, whatever the query says (e.g. a user's own tokens).
+ */
+export async function handleList(ctx: RequestContext, store: ResourceStore, scope: FieldRequirement[] = []): Promise<void> {
   const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
+  if (scope.length) params.list.fieldSelector = [...(params.list.fieldSelector ?? []), ...scope];
   const result = await store.list(params.list);
   checkExactRevision(params, result.revision);
   if (wantsTable(ctx.req.headers.accept)) {

@@ -1,11 +1,15 @@
 import { badRequest } from '../../api/errors';
 import type { RequestOptions, FieldValidation } from '../../registry/resource-store';
+import type { UserInfo } from '../../auth/user';
 
 const FIELD_VALIDATION: Record<string, FieldValidation> = { strict: 'Strict', warn: 'Warn', ignore: 'Ignore' };
 
-/** `?dryRun=All` and `?fieldValidation=Strict|Warn|Ignore`, as Kubernetes spells them; anything else is 400. */
-export function writeOptions(query: URLSearchParams): RequestOptions {
-  const options: RequestOptions = {};
+/**
+ * `?dryRun=All` and `?fieldValidation=Strict|Warn|Ignore`, as Kubernetes spells them; anything else is 400.
+ * The caller rides along so that the registry knows who writes.
+ */
+export function writeOptions(query: URLSearchParams, user?: UserInfo): RequestOptions {
+  const options: RequestOptions = user ? { user } : {};
   const dryRun = query.getAll('dryRun');
   for (const value of dryRun) {
     if (value !== 'All') throw badRequest(`invalid dryRun "${value}": the only supported value is "All"`);

@@ -8,7 +8,7 @@ import type { HandlerSettings } from './deps';
 /** PUT …/<plural>/<name> (all but status) and PUT …/<name>/status (status only). */
 export async function handleUpdate(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const body = decodeBody(await readBody(ctx.req, settings.maxBodyBytes), ctx.req.headers['content-type']);
-  const options = writeOptions(ctx.url.searchParams);
+  const options = writeOptions(ctx.url.searchParams, ctx.user);
   const { name, subresource } = ctx.info;
   const { object, warnings } = subresource === 'status'
     ? await store.updateStatus(name, body, options)

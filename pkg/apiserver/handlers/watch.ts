@@ -19,6 +19,7 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
   const params = parseListParams(ctx.url.searchParams);
   const fields = [...(params.list.fieldSelector ?? [])];
   if (ctx.info.name) fields.push({ field: NAME_INDEX, op: 'in', values: [ctx.info.name] });
+  if (ctx.watchNames) fields.push({ field: NAME_INDEX, op: 'in', values: ctx.watchNames });
   const rv = params.resourceVersion;
   if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
     throw badRequest(`invalid resourceVersion "${rv}": a watch resumes from a resourceVersion this server returned`);

@@ -1,0 +1,56 @@
+import type { RequestContext } from './context';
+import type { RequestInfo } from './request-info';
+
+/** Answers one request that a route matched. */
+export type RouteHandler = (ctx: RequestContext) => Promise<void>;
+
+/** Where a route is served: a resource (and subresource) of one group and version. */
+export interface RouteSpec {
+  group: string;
+  version: string;
+  resource: string;
+  /** `''` (the default) for the resource itself. */
+  subresource?: string;
+  /**
+   * Any logged-in user may call it, whatever their roles: the handler
+   * authorises what is asked (self-service access reviews, API.md §9).
+   */
+  selfService?: boolean;
+}
+
+/** A registered route: its spec and handler. */
+export interface Route extends Required<Omit<RouteSpec, 'selfService'>> {
+  selfService: boolean;
+  handler: RouteHandler;
+}
+
+/**
+ * The apiserver's table of resource routes that are not a stored model's
+ * generated API: built-in subresources (`users/{name}/password`), virtual
+ * resources (`accessreviews`, `users/-/permissions`) and, later, plugins'
+ * routes. One map lookup per request, keyed by group, version, resource and
+ * subresource from the request info; a miss falls through to the models.
+ */
+export class RouteTable {
+  private readonly routes = new Map<string, Route>();
+
+  /** Adds a route; throws when one is already registered at the same place. */
+  add(spec: RouteSpec, handler: RouteHandler): void {
+    const route: Route = {
+      group: spec.group, version: spec.version, resource: spec.resource, subresource: spec.subresource ?? '',
+      selfService: spec.selfService ?? false, handler,
+    };
+    const key = keyOf(route.group, route.version, route.resource, route.subresource);
+    if (this.routes.has(key)) throw new Error(`a route is already registered for ${key}`);
+    this.routes.set(key, route);
+  }
+
+  /** The route a resource request addresses, if any. */
+  lookup(info: RequestInfo): Route | undefined {
+    if (!info.isResourceRequest || this.routes.size === 0) return undefined;
+    return this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, info.subresource));
+  }
+}
+
+const keyOf = (group: string, version: string, resource: string, subresource: string) =>
+  `${group}/${version}/${resource}/${subresource}`;

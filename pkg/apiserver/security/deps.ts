@@ -1,0 +1,40 @@
+import { badRequest, methodNotAllowed } from '../../api/errors';
+import type { RbacAuthorizer } from '../../auth/rbac';
+import type { BasicAuthenticator } from '../../auth/authn/basic';
+import type { LoginThrottle } from '../../auth/authn/login-throttle';
+import type { PasswordHashOptions } from '../../auth/password';
+import type { ResourceStore } from '../../registry/resource-store';
+import type { CredentialStore } from '../../registry/security/credentials';
+import type { SecurityCache } from '../../registry/security/security-cache';
+import type { RequestContext } from '../context';
+import { decodeBody, readBody } from '../body';
+
+/** What the security endpoints (passwords, tokens, permissions, access reviews) are built from. */
+export interface SecurityDeps {
+  cache: SecurityCache;
+  credentials: CredentialStore;
+  authorizer: RbacAuthorizer;
+  /** Checks an old password without counting a failure (the endpoint counts it). */
+  basic: BasicAuthenticator;
+  throttle: LoginThrottle;
+  users: ResourceStore;
+  tokens: ResourceStore;
+  bindings: ResourceStore;
+  maxBodyBytes: number;
+  passwordHash?: PasswordHashOptions;
+}
+
+/** The request body as a JSON (or YAML) object; 400 for anything else. */
+export async function readObjectBody(ctx: RequestContext, deps: SecurityDeps): Promise<Record<string, unknown>> {
+  const body = decodeBody(await readBody(ctx.req, deps.maxBodyBytes), ctx.req.headers['content-type']);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** 405 unless the request's verb is one of `verbs`. */
+export function requireVerb(ctx: RequestContext, ...verbs: string[]): void {
+  if (!verbs.includes(ctx.info.verb)) throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);
+}
+
+/** The user a `users/{name}/…` route is about: `-` is the caller. */
+export const subjectName = (ctx: RequestContext): string => (ctx.info.name === '-' ? ctx.user.name : ctx.info.name);

@@ -1,0 +1,16 @@
+import type { RouteTable } from '../routes';
+import { registerAccessReviewRoutes } from './access-reviews';
+import type { SecurityDeps } from './deps';
+import { registerPasswordRoutes } from './passwords';
+import { registerPermissionRoutes } from './permissions';
+import { registerTokenRoutes } from './tokens';
+
+export type { SecurityDeps } from './deps';
+
+/** Adds every security endpoint of API.md §8–§10 to the route table. */
+export function registerSecurityRoutes(routes: RouteTable, deps: SecurityDeps): void {
+  registerPasswordRoutes(routes, deps);
+  registerTokenRoutes(routes, deps);
+  registerPermissionRoutes(routes, deps);
+  registerAccessReviewRoutes(routes, deps);
+}

@@ -1,0 +1,109 @@
+import { invalid, notFound, type StatusCause } from '../../api/errors';
+import type { ApiObject } from '../../api/object';
+import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, HIDDEN_LABEL, heldRoles, uiPermissionsOf, type RoleBinding } from '../../auth/rbac';
+import type { UserInfo } from '../../auth/user';
+import { LOGGED_IN_GROUPS } from '../../auth/user';
+import type { RequestContext } from '../context';
+import { sendJson } from '../respond';
+import type { RouteTable } from '../routes';
+import { readObjectBody, requireVerb, subjectName, type SecurityDeps } from './deps';
+
+/** The console's API group (API.md §9). */
+export const CONSOLE_GROUP = 'api.console.svc.run';
+
+/** What `GET …/users/{name}/permissions` answers. */
+export interface UserPermissions {
+  /** Role names the user holds, hidden ones and anonymous/authenticated left out. */
+  roles: string[];
+  /** UI permissions of every role they hold, sorted; `["*"]` for the super administrator. */
+  uiPermissions: string[];
+}
+
+/**
+ * The console's view of users (API.md §9):
+ * - `GET /apis/api.console.svc.run/v1alpha1/users/-`: the caller's User;
+ * - `GET …/users/{name|-}/permissions`: their roles and UI permissions;
+ * - `POST …/users/{name}/permissions` `{"roles": [...]}`: replaces their bindings
+ *   ("assign roles" in a console), each new one checked as any binding is.
+ */
+export function registerPermissionRoutes(routes: RouteTable, deps: SecurityDeps): void {
+  routes.add({ group: CONSOLE_GROUP, version: 'v1alpha1', resource: 'users' }, async (ctx) => {
+    requireVerb(ctx, 'get');
+    sendJson(ctx.res, 200, await deps.users.get(subjectName(ctx)));
+  });
+  routes.add({ group: CONSOLE_GROUP, version: 'v1alpha1', resource: 'users', subresource: 'permissions' }, async (ctx) => {
+    requireVerb(ctx, 'get', 'create');
+    const name = subjectName(ctx);
+    if (ctx.info.verb === 'get') {
+      const user = name === ctx.user.name ? ctx.user : { name, groups: [...LOGGED_IN_GROUPS] };
+      sendJson(ctx.res, 200, permissionsOf(user, deps));
+      return;
+    }
+    if (!deps.cache.users.get(name)) throw notFound({ resource: 'users', name });
+    const roles = rolesFromBody(await readObjectBody(ctx, deps));
+    await replaceBindings(ctx, deps, name, roles);
+    sendJson(ctx.res, 200, { roles: [...roles].sort() });
+  });
+}
+
+/** The roles and UI permissions a user holds now. */
+export function permissionsOf(user: UserInfo, deps: SecurityDeps): UserPermissions {
+  const held = heldRoles(deps.cache, user).filter((h) => !h.limited).map((h) => h.name);
+  const roles = held.filter((name) => {
+    const role = deps.cache.role(name)?.role;
+    return role && name !== ANONYMOUS_ROLE && name !== AUTHENTICATED_ROLE && role.metadata.labels?.[HIDDEN_LABEL] !== 'true';
+  });
+  if (deps.authorizer.isSuperAdmin(user)) return { roles: [...new Set(roles)].sort(), uiPermissions: ['*'] };
+  const ui = new Set<string>();
+  for (const name of held) {
+    const enforced = deps.cache.role(name);
+    if (!enforced) continue;
+    const list = enforced.source === 'status' ? enforced.role.status?.uiPermissions ?? [] : uiPermissionsOf(enforced.role);
+    for (const p of list) ui.add(p);
+  }
+  return { roles: [...new Set(roles)].sort(), uiPermissions: [...ui].sort() };
+}
+
+function rolesFromBody(body: Record<string, unknown>): string[] {
+  const roles = body.roles;
+  if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string' || r === '')) {
+    throw invalid({ kind: 'UserPermission' }, [{ field: 'roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' }]);
+  }
+  return [...new Set(roles as string[])];
+}
+
+/** Makes the user's bindings exactly `roles`: new ones created, dropped ones deleted (or the user taken out of a shared one). */
+async function replaceBindings(ctx: RequestContext, deps: SecurityDeps, user: string, roles: string[]): Promise<void> {
+  const causes: StatusCause[] = [];
+  roles.forEach((role, i) => {
+    if (!deps.cache.role(role)) causes.push({ field: `roles[${i}]`, reason: 'FieldValueNotFound', message: `role "${role}" does not exist` });
+  });
+  if (causes.length) throw invalid({ kind: 'UserPermission', name: user }, causes);
+  const opts = { user: ctx.user };
+  const current = deps.cache.bindingsOf(user);
+  for (const role of roles) {
+    if (current.some((b) => b.role === role)) continue;
+    const name = `${user}-${role}`;
+    const valid = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 253;
+    await deps.bindings.create({
+      apiVersion: 'v1alpha1', kind: 'RoleBinding',
+      metadata: valid ? { name } : { generateName: 'binding-' },
+      roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
+    }, opts).catch(async (err: { code?: number }) => {
+      if (err.code !== 409) throw err;
+      await deps.bindings.create({
+        apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { generateName: `${valid ? name : 'binding'}-` },
+        roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
+      }, opts);
+    });
+  }
+  for (const { binding, role } of current) {
+    if (roles.includes(role)) continue;
+    const object = deps.cache.bindings.get(binding) as RoleBinding | undefined;
+    if (!object) continue;
+    const others = object.subjects.filter((s) => s.name !== user);
+    if (others.length === 0) await deps.bindings.delete(binding, { resourceVersion: object.metadata.resourceVersion }, opts);
+    else await deps.bindings.patch(binding, (cur: ApiObject) => ({ ...cur, subjects: others }), opts);
+  }
+  ctx.log.info({ user, roles, by: ctx.user.name }, 'roles assigned');
+}

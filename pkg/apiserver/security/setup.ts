@@ -1,0 +1,116 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { alwaysAllow, type Authorizer } from '../../auth/authorizer';
+import type { Authenticator } from '../../auth/authenticator';
+import { BasicAuthenticator } from '../../auth/authn/basic';
+import { BearerAuthenticator } from '../../auth/authn/bearer';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from '../../auth/authn/login-throttle';
+import type { PasswordHashOptions } from '../../auth/password';
+import { RbacAuthorizer } from '../../auth/rbac';
+import { newToken, tokenHash } from '../../auth/tokens';
+import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
+import type { Storage } from '../../storage/interface';
+import type { SchemeManager } from '../../registry/scheme';
+import type { ResourceStore } from '../../registry/resource-store';
+import { bootstrapSecurity } from '../../registry/security/bootstrap';
+import { CredentialStore } from '../../registry/security/credentials';
+import { escalationGuard, type EscalationGuard } from '../../registry/security/escalation';
+import { ROLE_BINDING_KIND, roleBindingHooks } from '../../registry/security/role-binding-kind';
+import { ROLE_KIND, roleHooks } from '../../registry/security/role-kind';
+import { SecurityCache } from '../../registry/security/security-cache';
+import { TOKEN_KIND } from '../../registry/security/token-kind';
+import { USER_KIND, userHooks } from '../../registry/security/user-kind';
+import type { Logger } from '../../util/log';
+import type { RequestInfo } from '../request-info';
+import type { RouteTable } from '../routes';
+import { registerSecurityRoutes } from './index';
+
+/** The controller-manager's user name (API.md §8). */
+export const CONTROLLER_MANAGER_USER = 'system:controller-manager';
+
+/** How the apiserver authenticates and authorises (flags of `svc-apiserver`). */
+export interface SecurityConfig {
+  authorizationMode: 'AlwaysAllow' | 'RBAC';
+  /** The first start's `admin` password; random and printed once when absent. */
+  adminPassword?: string;
+  /** The controller-manager's token: read from this file, or made and written there (0600). */
+  controllerManagerTokenFile?: string;
+  loginLimits?: Partial<LoginThrottleLimits>;
+  passwordHash?: PasswordHashOptions;
+}
+
+/** What the server is wired with once security is set up. */
+export interface Security {
+  authenticators: Authenticator[];
+  authorizer: Authorizer;
+  watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  cache: SecurityCache;
+  stop(): void;
+}
+
+/**
+ * Serves the security kinds (User, Role, RoleBinding, PersonalAccessToken),
+ * loads the watch-fed cache, applies the built-in roles and the first admin,
+ * and adds the security endpoints to `routes`. The authoriser is RBAC, or
+ * AlwaysAllow (every other piece stays: users still log in).
+ */
+export async function setupSecurity(
+  storage: Storage, schemes: SchemeManager, routes: RouteTable, config: SecurityConfig, maxBodyBytes: number, log: Logger,
+): Promise<Security> {
+  const cache = new SecurityCache(storage, log);
+  const rbac = new RbacAuthorizer(cache);
+  const guard: EscalationGuard = config.authorizationMode === 'RBAC'
+    ? escalationGuard(rbac, cache) : { checkRules: () => undefined, checkRole: () => undefined };
+  const seen = (mirror: SecurityCache['users']) => ({ afterWrite: cache.seenHook(mirror) });
+  const users = (await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })).store;
+  const roles = (await schemes.register(ROLE_KIND, undefined, { platform: true, hooks: { ...roleHooks(guard), ...seen(cache.roles) } })).store;
+  const bindings = (await schemes.register(ROLE_BINDING_KIND, undefined, {
+    platform: true, hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
+  })).store;
+  const tokens = (await schemes.register(TOKEN_KIND, undefined, { platform: true, hooks: seen(cache.tokens) })).store;
+  const credentials = new CredentialStore(storage);
+  await credentials.define();
+  await cache.start();
+  await bootstrapSecurity({ users, roles, bindings, credentials },
+    { adminPassword: config.adminPassword, passwordHash: config.passwordHash }, log.child({ component: 'bootstrap' }));
+  if (config.controllerManagerTokenFile) {
+    cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)),
+      { name: CONTROLLER_MANAGER_USER, groups: [...LOGGED_IN_GROUPS] });
+  }
+  const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
+  const basic = new BasicAuthenticator(cache, throttle);
+  registerSecurityRoutes(routes, {
+    cache, credentials, authorizer: rbac, basic, throttle, users, tokens, bindings, maxBodyBytes, passwordHash: config.passwordHash,
+  });
+  const isRbac = config.authorizationMode === 'RBAC';
+  return {
+    authenticators: [new BearerAuthenticator(cache, throttle), basic],
+    authorizer: isRbac ? rbac : alwaysAllow,
+    watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
+    cache,
+    stop: () => cache.stop(),
+  };
+}
+
+/** The token in `file`, or a new one written there (mode 0600) when the file does not exist. */
+function controllerManagerToken(file: string, log: Logger): string {
+  if (existsSync(file)) {
+    const token = readFileSync(file, 'utf8').trim();
+    if (!token) throw new Error(`the controller-manager token file ${file} is empty`);
+    return token;
+  }
+  const token = newToken();
+  writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  log.info({ file }, 'controller-manager token written');
+  return token;
+}
+
+async function exists(store: ResourceStore, name: string): Promise<boolean> {
+  try {
+    await store.get(name);
+    return true;
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return false;
+    throw err;
+  }
+}
+

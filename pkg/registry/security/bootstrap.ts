@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import yaml from 'js-yaml';
+import type { ApiObject } from '../../api/object';
+import { SUPER_ROLE, type PolicyRule, type Role } from '../../auth/rbac';
+import { hashPassword, type PasswordHashOptions } from '../../auth/password';
+import type { Logger } from '../../util/log';
+import type { ResourceStore } from '../resource-store';
+import type { CredentialStore } from './credentials';
+
+/** The super administrator's user name (API.md §8). */
+export const ADMIN_USER = 'admin';
+/** Set to "false" on a built-in role to keep the apiserver from adding to it at start. */
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.svc.run/autoupdate';
+
+/** The stores the bootstrap writes through, as the platform (no user: no escalation check). */
+export interface BootstrapStores {
+  users: ResourceStore;
+  roles: ResourceStore;
+  bindings: ResourceStore;
+  credentials: CredentialStore;
+}
+
+export interface BootstrapOptions {
+  /** The first start's admin password; a random one is made and printed when absent. */
+  adminPassword?: string;
+  passwordHash?: PasswordHashOptions;
+  /** Where the one-time random password is printed (stderr by default). */
+  announce?: (line: string) => void;
+}
+
+/**
+ * Applies the built-in roles and bindings of `manifests/bootstrap/` and, on
+ * the first start (no `admin` user yet), creates the super administrator.
+ * Safe to run on every start of every replica.
+ */
+export async function bootstrapSecurity(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
+  for (const object of loadBootstrapManifests()) {
+    if (object.kind === 'Role') await applyRole(stores.roles, object as Role, log);
+    else if (object.kind === 'RoleBinding') await createIfAbsent(stores.bindings, object);
+  }
+  await createAdmin(stores, options, log);
+}
+
+/** The objects of `manifests/bootstrap/*.yaml`, in file order. */
+export function loadBootstrapManifests(): ApiObject[] {
+  const dir = bootstrapDir();
+  return readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().flatMap((file) =>
+    yaml.loadAll(readFileSync(join(dir, file), 'utf8'), undefined, { schema: yaml.CORE_SCHEMA })
+      .filter((doc): doc is ApiObject => doc !== null && typeof doc === 'object'));
+}
+
+/** `manifests/bootstrap`, found upwards from this file (it runs from `pkg/…` under ts-jest and `dist/pkg/…` when built). */
+function bootstrapDir(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'manifests', 'bootstrap');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error('cannot find manifests/bootstrap above the apiserver\'s installation');
+  }
+}
+
+/**
+ * Creates a missing built-in role; adds to an existing one what the manifest
+ * has and it lacks (rules, labels, annotations), keeping an administrator's
+ * additions — Kubernetes' reconciliation of its bootstrap roles. super-role is
+ * reset to the manifest.
+ */
+async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promise<void> {
+  const name = wanted.metadata.name!;
+  const current = await getOrUndefined(roles, name) as Role | undefined;
+  if (!current) {
+    await createIfAbsent(roles, wanted);
+    return;
+  }
+  if (current.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false' && name !== SUPER_ROLE) return;
+  const next: Role = name === SUPER_ROLE ? {
+    ...current, rules: wanted.rules,
+    metadata: { ...current.metadata, labels: wanted.metadata.labels, annotations: wanted.metadata.annotations },
+  } : {
+    ...current,
+    rules: [...(current.rules ?? []), ...(wanted.rules ?? []).filter((r) => !(current.rules ?? []).some((c) => sameRule(c, r)))],
+    metadata: {
+      ...current.metadata,
+      labels: { ...wanted.metadata.labels, ...current.metadata.labels },
+      annotations: { ...wanted.metadata.annotations, ...current.metadata.annotations },
+    },
+  };
+  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  await roles.update(name, { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } });
+  log.info({ role: name }, 'built-in role updated');
+}
+
+async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
+  if (await getOrUndefined(stores.users, ADMIN_USER)) return;
+  const password = options.adminPassword ?? randomPassword();
+  await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
+  await createIfAbsent(stores.users, {
+    apiVersion: 'v1alpha1', kind: 'User', metadata: { name: ADMIN_USER }, spec: { displayName: 'Administrator' },
+  });
+  await createIfAbsent(stores.bindings, {
+    apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { name: `${ADMIN_USER}-${SUPER_ROLE}` },
+    roleRef: { apiGroup: '', kind: 'Role', name: SUPER_ROLE }, subjects: [{ kind: 'User', apiGroup: '', name: ADMIN_USER }],
+  });
+  log.info({ user: ADMIN_USER }, 'super administrator created');
+  if (options.adminPassword === undefined) {
+    (options.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
+      `\n  The super administrator "${ADMIN_USER}" was created with the password:  ${password}\n`
+      + '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n'
+      + '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n');
+  }
+}
+
+/** 20 characters of base64url (120 random bits): easy to copy, hard to guess. */
+const randomPassword = (): string => randomBytes(15).toString('base64url');
+
+async function createIfAbsent(store: ResourceStore, object: ApiObject): Promise<void> {
+  try {
+    await store.create(object);
+  } catch (err) {
+    if ((err as { code?: number }).code !== 409) throw err;
+  }
+}
+
+async function getOrUndefined(store: ResourceStore, name: string): Promise<ApiObject | undefined> {
+  try {
+    return await store.get(name);
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return undefined;
+    throw err;
+  }
+}
+
+const sameRule = (a: PolicyRule, b: PolicyRule) => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,56 @@
+import type { ApiObject } from '../../api/object';
+import type { Storage } from '../../storage/interface';
+import { isStorageError } from '../../storage/errors';
+
+/**
+ * Where password and token hashes live: a storage type of its own that no
+ * HTTP route serves, so no API, list, watch or error can ever carry one
+ * (API.md §5, §8). One object per user password (`password-<user>`) and per
+ * personal access token (`token-<token name>`).
+ */
+export const CREDENTIALS_TYPE = 'credentials.internal.svc.run';
+
+/** A stored credential: an argon2id hash of a password, or the SHA-256 of a token. */
+export interface Credential extends ApiObject {
+  data: { user: string; hash: string; token?: string };
+}
+
+export const passwordCredentialName = (user: string) => `password-${user}`;
+export const tokenCredentialName = (token: string) => `token-${token}`;
+
+/** Writes and removes credentials; reading is the security cache's job. Writes return the revision they made. */
+export class CredentialStore {
+  constructor(private readonly storage: Storage) {}
+
+  /** Declares the type; call once at start. */
+  define(): Promise<void> {
+    return this.storage.defineType(CREDENTIALS_TYPE, []);
+  }
+
+  setPassword(user: string, hash: string): Promise<string | undefined> {
+    return this.put(passwordCredentialName(user), { user, hash });
+  }
+
+  setTokenHash(tokenName: string, user: string, hash: string): Promise<string | undefined> {
+    return this.put(tokenCredentialName(tokenName), { user, hash, token: tokenName });
+  }
+
+  async remove(name: string): Promise<string | undefined> {
+    try {
+      return (await this.storage.delete(CREDENTIALS_TYPE, name)).metadata.resourceVersion;
+    } catch (err) {
+      if (!isStorageError(err, 'NotFound')) throw err;
+      return undefined;
+    }
+  }
+
+  private async put(name: string, data: Credential['data']): Promise<string | undefined> {
+    const object: Credential = { apiVersion: 'v1alpha1', kind: 'Credential', metadata: { name }, data };
+    try {
+      return (await this.storage.create(CREDENTIALS_TYPE, object)).metadata.resourceVersion;
+    } catch (err) {
+      if (!isStorageError(err, 'AlreadyExists')) throw err;
+      return (await this.storage.update(CREDENTIALS_TYPE, name, (current) => ({ ...current, data }))).metadata.resourceVersion;
+    }
+  }
+}

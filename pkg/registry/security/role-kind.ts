@@ -1,0 +1,112 @@
+import { forbidden, invalid, type StatusCause } from '../../api/errors';
+import type { ApiObject } from '../../api/object';
+import {
+  annotationArrayError, DEPENDENCIES_ANNOTATION, SUPER_ROLE, UI_PERMISSIONS_ANNOTATION, type PolicyRule, type Role,
+} from '../../auth/rbac';
+import type { Model } from '../model';
+import type { HookContext, StoreHooks } from '../resource-store';
+import type { EscalationGuard } from './escalation';
+
+/** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
+export const RULE_VERBS = [
+  '*', 'get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'post', 'put', 'head', 'options',
+];
+
+const stringList = { type: 'array', items: { type: 'string' } };
+
+/**
+ * `Role` (core group, `/api/v1alpha1/roles`): rules, Kubernetes-style, at the
+ * top level; dependencies, UI permissions, module and display name in
+ * annotations; aggregation and template markers in labels (API.md §9).
+ * `status` is written by the role-aggregation controller: the effective rules
+ * the apiserver enforces, and where each came from.
+ */
+export const ROLE_KIND: Model = {
+  group: '', version: 'v1alpha1', kind: 'Role', singular: 'role', plural: 'roles',
+  schema: {
+    type: 'object',
+    properties: {
+      rules: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['verbs'],
+          properties: {
+            verbs: { type: 'array', minItems: 1, items: { type: 'string', enum: RULE_VERBS } },
+            apiGroups: stringList,
+            resources: stringList,
+            resourceNames: stringList,
+            nonResourceURLs: stringList,
+          },
+        },
+      },
+      status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  },
+  printerColumns: [
+    { name: 'Display Name', type: 'string', jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/display-name' },
+    { name: 'Module', type: 'string', jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/module' },
+  ],
+};
+
+/**
+ * Role writes: annotations that must hold JSON arrays are checked (422 naming
+ * the key), rules must be well-formed, `super-role` can be neither changed nor
+ * deleted (403, as Kubernetes answers for its protected objects), and a user
+ * may write only a role whose rules they hold themselves (escalation).
+ */
+export function roleHooks(guard: EscalationGuard): StoreHooks {
+  return {
+    beforeCreate(object, ctx) {
+      checkRole(object);
+      guard.checkRules(ctx.user, (object as Role).rules ?? [], `create role "${object.metadata.name ?? ''}"`);
+      return object;
+    },
+    beforeUpdate(next, current, ctx) {
+      if (next.metadata.name === SUPER_ROLE && ctx.user && definitionChanged(next, current)) throw immutable();
+      checkRole(next);
+      if (definitionChanged(next, current)) {
+        guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${next.metadata.name ?? ''}"`);
+      }
+      return next;
+    },
+    beforeDelete(current: ApiObject, ctx: HookContext) {
+      if (current.metadata.name === SUPER_ROLE && ctx.user) throw immutable();
+    },
+  };
+}
+
+const immutable = () => forbidden(`role "${SUPER_ROLE}" is built in: it cannot be changed or deleted`, { resource: 'roles', name: SUPER_ROLE });
+
+/** Whether anything but the status (and server fields) differs. */
+function definitionChanged(next: ApiObject, current: ApiObject): boolean {
+  const pick = (o: ApiObject) => JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
+  return pick(next) !== pick(current);
+}
+
+function checkRole(object: ApiObject): void {
+  const causes: StatusCause[] = [];
+  const annotations = object.metadata.annotations ?? {};
+  for (const key of [DEPENDENCIES_ANNOTATION, UI_PERMISSIONS_ANNOTATION]) {
+    if (annotations[key] === undefined) continue;
+    const error = annotationArrayError(annotations[key]);
+    if (error) causes.push({ field: `metadata.annotations[${key}]`, reason: 'FieldValueInvalid', message: error });
+  }
+  ((object as Role).rules ?? []).forEach((rule: PolicyRule, i) => causes.push(...ruleCauses(rule, `rules[${i}]`)));
+  if (causes.length) throw invalid({ kind: 'Role', name: object.metadata.name }, causes);
+}
+
+/** A rule names resources (with API groups) or non-resource URLs; names only narrow resources. */
+function ruleCauses(rule: PolicyRule, field: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const has = (list?: string[]) => (list?.length ?? 0) > 0;
+  if (!has(rule.resources) && !has(rule.nonResourceURLs)) {
+    causes.push({ field, reason: 'FieldValueRequired', message: 'a rule names resources or nonResourceURLs' });
+  }
+  if (has(rule.resources) && !has(rule.apiGroups)) {
+    causes.push({ field: `${field}.apiGroups`, reason: 'FieldValueRequired', message: 'a resource rule names its API groups ("" for the core group)' });
+  }
+  if (has(rule.resourceNames) && !has(rule.resources)) {
+    causes.push({ field: `${field}.resourceNames`, reason: 'FieldValueForbidden', message: 'resourceNames narrow resources; this rule names none' });
+  }
+  return causes;
+}

@@ -1,0 +1,142 @@
+import type { ApiObject } from '../../api/object';
+import type { Storage } from '../../storage/interface';
+import type { Logger } from '../../util/log';
+import { enforcedRole, type EnforcedRole, type RbacSource, type Role, type RoleBinding } from '../../auth/rbac';
+import type { CredentialSource, LoginAccount } from '../../auth/authn/sources';
+import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
+import { storageTypeOf } from '../model';
+import { StorageMirror } from '../mirror';
+import { CREDENTIALS_TYPE, passwordCredentialName, type Credential } from './credentials';
+import { ROLE_BINDING_KIND } from './role-binding-kind';
+import { ROLE_KIND } from './role-kind';
+import { TOKEN_KIND, type TokenSpec } from './token-kind';
+import { USER_KIND } from './user-kind';
+
+/** A binding of a user to a role, as the authoriser reads it. */
+interface BindingRef {
+  binding: string;
+  role: string;
+}
+
+/**
+ * Everything authentication and authorisation read, in memory and kept
+ * current by watch (DESIGN.md §2: caches a watch keeps fresh): users, their
+ * password hashes, tokens, roles (compiled for matching) and bindings by
+ * user. A change made through any replica reaches every replica's cache
+ * through the type's change stream; no request waits on storage for it.
+ */
+export class SecurityCache implements CredentialSource, RbacSource {
+  readonly users: StorageMirror;
+  readonly roles: StorageMirror;
+  readonly bindings: StorageMirror;
+  readonly tokens: StorageMirror;
+  private readonly credentials: StorageMirror;
+  private readonly compiled = new Map<string, EnforcedRole>();
+  private readonly bindingsByUser = new Map<string, BindingRef[]>();
+  private readonly tokensByHash = new Map<string, string>();
+  /** Tokens given on the command line (the controller-manager's), by hash. */
+  private readonly staticTokens = new Map<string, UserInfo>();
+
+  constructor(storage: Storage, log: Logger) {
+    const mirror = (type: string) => new StorageMirror(storage, type, log.child({ component: 'security-cache' }));
+    this.users = mirror(storageTypeOf(USER_KIND));
+    this.roles = mirror(storageTypeOf(ROLE_KIND));
+    this.bindings = mirror(storageTypeOf(ROLE_BINDING_KIND));
+    this.tokens = mirror(storageTypeOf(TOKEN_KIND));
+    this.credentials = mirror(CREDENTIALS_TYPE);
+    this.roles.subscribe((name, _previous, role) => {
+      // A role marked for deletion grants nothing from that moment.
+      if (role && !role.metadata.deletionTimestamp) this.compiled.set(name, enforcedRole(role as Role));
+      else this.compiled.delete(name);
+    });
+    this.bindings.subscribe((name, previous, current) => this.reindexBinding(name, previous, current));
+    this.credentials.subscribe((_name, previous, current) => {
+      const before = previous as Credential | undefined;
+      const after = current as Credential | undefined;
+      if (before?.data.token) this.tokensByHash.delete(before.data.hash);
+      if (after?.data.token) this.tokensByHash.set(after.data.hash, after.data.token);
+    });
+  }
+
+  /** Loads every mirrored type; resolves when the cache can answer. */
+  async start(): Promise<void> {
+    await Promise.all([this.users, this.roles, this.bindings, this.tokens, this.credentials].map((m) => m.start()));
+  }
+
+  stop(): void {
+    for (const m of [this.users, this.roles, this.bindings, this.tokens, this.credentials]) m.stop();
+  }
+
+  /** Resolves once this replica has seen the credentials written up to `revision`. */
+  credentialsSeen(revision: string | undefined): Promise<void> {
+    return this.credentials.waitFor(revision);
+  }
+
+  /**
+   * A store hook that holds a write's answer until this replica's cache has
+   * the write: a client's next request is then judged by it (read your writes).
+   */
+  seenHook(mirror: StorageMirror): (object: ApiObject) => Promise<void> {
+    return (object) => mirror.waitFor(object.metadata.resourceVersion);
+  }
+
+  /** Accepts `hash` (a token's SHA-256) as `user`, e.g. the controller-manager's token file. */
+  addStaticToken(hash: string, user: UserInfo): void {
+    this.staticTokens.set(hash, user);
+  }
+
+  account(name: string): LoginAccount | undefined {
+    const user = this.users.get(name);
+    if (!user || user.metadata.deletionTimestamp) return undefined;
+    const credential = this.credentials.get(passwordCredentialName(name)) as Credential | undefined;
+    return { name, disabled: isDisabled(user), passwordHash: credential?.data.hash };
+  }
+
+  tokenUser(hash: string): UserInfo | undefined {
+    const fixed = this.staticTokens.get(hash);
+    if (fixed) return fixed;
+    const tokenName = this.tokensByHash.get(hash);
+    const token = tokenName === undefined ? undefined : this.tokens.get(tokenName);
+    if (!token || token.metadata.deletionTimestamp) return undefined;
+    const spec = token.spec as TokenSpec;
+    if (spec.expiresAt && Date.parse(spec.expiresAt) <= Date.now()) return undefined;
+    const account = this.account(spec.username);
+    if (!account || account.disabled) return undefined;
+    const user: UserInfo = { name: spec.username, groups: [...LOGGED_IN_GROUPS] };
+    if (spec.roles) user.roleLimit = spec.roles;
+    return user;
+  }
+
+  bindingsOf(userName: string): readonly BindingRef[] {
+    return this.bindingsByUser.get(userName) ?? NO_BINDINGS;
+  }
+
+  role(name: string): EnforcedRole | undefined {
+    return this.compiled.get(name);
+  }
+
+  /** Every role, for listings and the permissions endpoint. */
+  allRoles(): Role[] {
+    return [...this.roles.values()] as Role[];
+  }
+
+  private reindexBinding(name: string, previous: ApiObject | undefined, current: ApiObject | undefined): void {
+    for (const subject of (previous as RoleBinding | undefined)?.subjects ?? []) {
+      const list = (this.bindingsByUser.get(subject.name) ?? []).filter((b) => b.binding !== name);
+      if (list.length) this.bindingsByUser.set(subject.name, list);
+      else this.bindingsByUser.delete(subject.name);
+    }
+    const binding = current as RoleBinding | undefined;
+    // A binding being deleted grants nothing from the moment it is marked.
+    if (!binding || binding.metadata.deletionTimestamp) return;
+    for (const subject of binding.subjects ?? []) {
+      const list = (this.bindingsByUser.get(subject.name) ?? []).filter((b) => b.binding !== name);
+      list.push({ binding: name, role: binding.roleRef.name });
+      this.bindingsByUser.set(subject.name, list);
+    }
+  }
+}
+
+const NO_BINDINGS: readonly BindingRef[] = Object.freeze([]);
+
+const isDisabled = (user: ApiObject) => (user.spec as { disabled?: boolean } | undefined)?.disabled === true;
