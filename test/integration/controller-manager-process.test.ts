@@ -51,7 +51,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** An HTTP proxy to the apiserver (watch streams included) that records each request's Authorization header. */
+/**
+ * An HTTP proxy to the apiserver (watch streams included) that records each
+ * request's Authorization header and forwards the request without it: the
+ * apiserver (AlwaysAllow) knows none of these tokens, and would refuse them.
+ */
 interface RecordingProxy {
   url: string;
   authorizations: string[];
@@ -63,7 +67,8 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const authorizations: string[] = [];
   const proxyServer: Server = createServer((req, res) => {
     authorizations.push(req.headers.authorization ?? '(none)');
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    const { authorization: _recorded, ...headers } = req.headers;
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

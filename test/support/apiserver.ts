@@ -25,12 +25,15 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-/** A small HTTP client bound to one server. Bodies that are not strings are sent as JSON. */
-export function client(baseUrl: string) {
+/**
+ * A small HTTP client bound to one server. Bodies that are not strings are sent as JSON.
+ * `defaults` go with every request (e.g. an Authorization header); a call's own headers win.
+ */
+export function client(baseUrl: string, defaults: Record<string, string> = {}) {
   return async function call<T = any>(
     method: string, path: string, body?: unknown, headers: Record<string, string> = {},
   ): Promise<ApiResponse<T>> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    const init: RequestInit = { method, headers: { ...defaults, ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
