@@ -62,9 +62,11 @@ export class EventCollector {
 }
 
 /** An HTTP watch (`?watch=true`): resolves once the response headers arrived, with its status and events. */
-export async function httpWatch(url: string): Promise<{ status: number; events: EventCollector; close: () => void }> {
+export async function httpWatch(
+  url: string, headers: Record<string, string> = {},
+): Promise<{ status: number; events: EventCollector; close: () => void }> {
   const abort = new AbortController();
-  const res = await fetch(url, { signal: abort.signal });
+  const res = await fetch(url, { signal: abort.signal, headers });
   const events = new EventCollector();
   void (async () => {
     let buffer = '';
