@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, startTestApiServer } from '../support/apiserver';
+import { PERSONS } from '../support/person';
+import {
+  ACCESS_REVIEWS, basic, bearer, bind, BINDINGS, createRole, createUser, expectStatus, MY_PERMISSIONS, ROLES, useRbacApi, USERS,
+} from '../support/security';
+
+// The security endpoints (API.md §8–§10): passwords, permissions, access reviews; the controller-manager's token.
+const suite = useRbacApi();
+const PROTOBUF_FIXTURES = join(__dirname, '..', '..', 'pkg', 'apiserver', 'k8s-protobuf', 'testdata');
+
+describe('passwords', () => {
+  it('lets a user change their own password with the old one; a wrong old one is 422 on oldPassword', async () => {
+    const ivy = await createUser(suite, 'ivy', 'first-password');
+    const self = '/apis/uc.api.security.svc.run/v1alpha1/users/-/password';
+    const wrong = await ivy('PUT', self, { oldPassword: 'not-it-at-all', password: 'second-password' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.details.causes).toEqual([expect.objectContaining({ field: 'oldPassword' })]);
+    const short = await ivy('PUT', self, { oldPassword: 'first-password', password: 'short' });
+    expect(short.status).toBe(422);
+    expect(short.body.details.causes[0].field).toBe('password');
+    expect((await ivy('PUT', self, { oldPassword: 'first-password', password: 'second-password' })).status).toBe(200);
+    expect((await ivy('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
+    expect((await suite.as(basic('ivy', 'second-password'))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).body.metadata.name).toBe('ivy');
+  });
+
+  it('lets only administrators set another user\'s password', async () => {
+    const jack = await createUser(suite, 'jack');
+    expect((await jack('PUT', `${USERS}/ivy/password`, { password: 'taken-over!' })).status).toBe(403);
+    expect((await suite.admin('PUT', `${USERS}/nobody-here/password`, { password: 'whatever-1' })).status).toBe(404);
+  });
+});
+
+describe('permissions', () => {
+  it('lists a user\'s roles (hidden ones left out) and UI permissions; the admin has "*"', async () => {
+    expect((await suite.admin('GET', MY_PERMISSIONS)).body).toEqual({ roles: ['super-role'], uiPermissions: ['*'] });
+    const kate = await createUser(suite, 'kate');
+    expect((await kate('GET', MY_PERMISSIONS)).body).toEqual({ roles: [], uiPermissions: [] });
+    await createRole(suite, 'people-view', [], { annotations: { 'rbac.authorization.svc.run/ui-permissions': '["plugin:people:person:view"]' } });
+    await createRole(suite, 'secret-helper', [], { labels: { 'svc.run/hidden': 'true' } });
+    await bind(suite, 'kate', 'people-view');
+    await bind(suite, 'kate', 'secret-helper');
+    expect((await kate('GET', MY_PERMISSIONS)).body).toEqual({ roles: ['people-view'], uiPermissions: ['plugin:people:person:view'] });
+  });
+
+  it('replaces a user\'s bindings with POST …/users/{name}/permissions', async () => {
+    await createUser(suite, 'liam');
+    await createRole(suite, 'liam-a', []);
+    await createRole(suite, 'liam-b', []);
+    const path = '/apis/api.console.svc.run/v1alpha1/users/liam/permissions';
+    expect((await suite.admin('POST', path, { roles: ['liam-a', 'liam-b'] })).body).toEqual({ roles: ['liam-a', 'liam-b'] });
+    expect((await suite.admin('GET', path)).body.roles).toEqual(['liam-a', 'liam-b']);
+    expect((await suite.admin('POST', path, { roles: ['liam-b'] })).status).toBe(200);
+    expect((await suite.admin('GET', path)).body.roles).toEqual(['liam-b']);
+    const bindings = (await suite.admin('GET', `${BINDINGS}?fieldSelector=subjects.name%3Dliam`)).body.items;
+    expect(bindings.filter((b: any) => !b.metadata.deletionTimestamp).map((b: any) => b.roleRef.name)).toEqual(['liam-b']);
+    const missing = await suite.admin('POST', path, { roles: ['no-such-role'] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.details.causes[0].field).toBe('roles[0]');
+  });
+});
+
+describe('access reviews', () => {
+  it('explains an allowed request with the path binding → role → rule, and a denied one with the closest rules', async () => {
+    await createUser(suite, 'mia');
+    await createRole(suite, 'mia-reader', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }]);
+    await bind(suite, 'mia', 'mia-reader');
+    const mia = suite.as(basic('mia', 'mia-password'));
+    const allowed = await mia('POST', ACCESS_REVIEWS, { spec: { verb: 'get', group: 'example.com', resource: 'persons', name: 'ada' } });
+    expect(allowed.status).toBe(201);
+    expect(allowed.body.status.allowed).toBe(true);
+    expect(allowed.body.status.trace.map((t: any) => t.kind)).toEqual(['RoleBinding', 'Role', 'Rule']);
+    expect(allowed.body.status.trace[0].name).toBe('mia-mia-reader');
+    const denied = await mia('POST', ACCESS_REVIEWS, { spec: { verb: 'delete', group: 'example.com', resource: 'persons', name: 'ada' } });
+    expect(denied.body.status.allowed).toBe(false);
+    expect(denied.body.status.reason).toContain('mia');
+    expect(denied.body.status.trace.some((t: any) => t.kind === 'Rule' && /verb "delete"/.test(t.message))).toBe(true);
+    const path = await mia('POST', ACCESS_REVIEWS, { spec: { verb: 'get', path: '/healthz' } });
+    expect(path.body.status.allowed).toBe(true);
+  });
+
+  it('reviews another user only for those allowed to; checks its input', async () => {
+    const mia = suite.as(basic('mia', 'mia-password'));
+    expect((await mia('POST', ACCESS_REVIEWS, { spec: { user: 'admin', verb: 'get', group: '', resource: 'roles' } })).status).toBe(403);
+    const review = await suite.admin('POST', ACCESS_REVIEWS, { spec: { user: 'mia', verb: 'get', group: 'example.com', resource: 'persons' } });
+    expect(review.body.status.allowed).toBe(true);
+    expect(review.body.spec.user).toBe('mia');
+    const bad = await mia('POST', ACCESS_REVIEWS, { spec: { group: 'example.com' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes.map((c: any) => c.field)).toEqual(['spec.verb', 'spec.resource']);
+    expect((await suite.anonymous('POST', ACCESS_REVIEWS, { spec: { verb: 'get', path: '/healthz' } })).status).toBe(401);
+  });
+
+  it('answers kubectl\'s SelfSubjectAccessReview, in JSON and in protobuf', async () => {
+    const mia = suite.as(basic('mia', 'mia-password'));
+    const ssar = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const json = await mia('POST', ssar, {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { namespace: 'default', verb: 'get', group: 'example.com', resource: 'persons' } },
+    });
+    expect(json.status).toBe(201);
+    expect(json.body).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
+    const body = readFileSync(join(PROTOBUF_FIXTURES, 'can-i-delete-persons-ada.pb'));
+    const res = await fetch(`${suite.server.url}${ssar}`, {
+      method: 'POST', body, headers: { ...basic('mia', 'mia-password'), 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+    });
+    expect(res.status).toBe(201);
+    expect((await res.json()).status.allowed).toBe(false);
+    const sar = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
+    const review = { spec: { user: 'mia', resourceAttributes: { verb: 'get', group: 'example.com', resource: 'persons' } } };
+    expect((await mia('POST', sar, review)).status).toBe(403);
+    expect((await suite.admin('POST', sar, review)).body.status.allowed).toBe(true);
+  });
+});
+
+describe('bootstrap', () => {
+  it('ships the built-in roles, with anonymous and authenticated hidden', async () => {
+    const names = (await suite.admin('GET', ROLES)).body.items.map((r: any) => r.metadata.name);
+    expect(names).toEqual(expect.arrayContaining(['super-role', 'anonymous', 'authenticated', 'guest', 'post-contributor', 'post-author', 'post-editor']));
+    const anonymous = (await suite.admin('GET', `${ROLES}/anonymous`)).body;
+    expect(anonymous.metadata.labels['svc.run/hidden']).toBe('true');
+  });
+
+  it('writes the controller-manager\'s token file (0600) when absent, and takes the token of one that exists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cm-token-'));
+    try {
+      const made = join(dir, 'made.token');
+      const first = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: made });
+      try {
+        expect(statSync(made).mode & 0o777).toBe(0o600);
+        const token = readFileSync(made, 'utf8').trim();
+        expect((await client(first.url, bearer(token))('GET', PERSONS.replace('persons', 'leases').replace('example.com', 'coordination.svc.run'))).status).toBe(200);
+        expect((await client(first.url, bearer(token))('GET', USERS)).status).toBe(200);
+        expect((await client(first.url, bearer(token))('POST', ROLES, { metadata: { name: 'x' }, rules: [] })).status).toBe(403);
+      } finally {
+        await first.stop();
+      }
+      const given = join(dir, 'given.token');
+      writeFileSync(given, 'a-token-chosen-by-the-operator\n');
+      const second = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: given });
+      try {
+        const cm = client(second.url, bearer('a-token-chosen-by-the-operator'));
+        expect((await cm('GET', USERS)).status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
