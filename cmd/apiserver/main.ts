@@ -19,6 +19,12 @@ const duration = (value: string) => {
   }
 };
 
+const positiveDuration = (value: string) => {
+  const seconds = duration(value);
+  if (!(seconds > 0)) throw new InvalidArgumentError('must be longer than 0');
+  return seconds;
+};
+
 const program = new Command('svc-apiserver')
   .description('The svc API server: generated APIs for every registered model, backed by Redis or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
@@ -39,6 +45,10 @@ const program = new Command('svc-apiserver')
     .env('SVC_WATCH_TIMEOUT').argParser(duration).default(1800, '30m'))
   .addOption(new Option('--watch-retention <n>', 'changes per type kept replayable for watches')
     .env('SVC_WATCH_RETENTION').argParser(positiveInt).default(100000))
+  .addOption(new Option('--watch-bookmark-interval <duration>', 'how often a watch with allowWatchBookmarks=true gets a BOOKMARK')
+    .env('SVC_WATCH_BOOKMARK_INTERVAL').argParser(positiveDuration).default(30, '30s'))
+  .addOption(new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
+    .env('SVC_REQUEST_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
   .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
   .parse();
 
@@ -47,12 +57,14 @@ async function main(): Promise<void> {
     listen: string; store: string; authorizationMode: ApiServerConfig['authorizationMode'];
     maxBodyBytes: number; watchTimeout: number; watchRetention: number;
     adminPasswordFile?: string; controllerManagerTokenFile?: string; loginFailuresPerUser: number; loginFailuresPerAddress: number;
+    watchBookmarkInterval: number; requestTimeout: number;
   }>();
   const running = await startApiServer({
     listen: opts.listen, store: opts.store, authorizationMode: opts.authorizationMode,
     maxBodyBytes: opts.maxBodyBytes, watchTimeoutSeconds: opts.watchTimeout, watchRetention: opts.watchRetention,
     adminPassword: adminPassword(opts.adminPasswordFile), controllerManagerTokenFile: opts.controllerManagerTokenFile,
     loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
+    watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
   }, logger);
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');

@@ -124,6 +124,10 @@ export const conflict = (subject: ErrorSubject, message: string, causes?: Status
 
 export const expired = (message: string) => new StatusError(410, 'Expired', message);
 
+/** A client too slow to send its whole request within the server's request timeout. */
+export const requestTimeout = () =>
+  new StatusError(408, 'Timeout', 'the request was not received in full within the server\'s request timeout');
+
 export const tooLarge = (limit: number) =>
   new StatusError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limit} bytes`);
 

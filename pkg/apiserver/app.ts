@@ -18,6 +18,10 @@ export interface ApiServerConfig extends SecurityConfig {
   maxBodyBytes: number;
   watchTimeoutSeconds: number;
   watchRetention: number;
+  /** How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK; default 30. */
+  watchBookmarkIntervalSeconds?: number;
+  /** Longest a client may take to send a whole request before a 408; default 60. */
+  requestTimeoutSeconds?: number;
 }
 
 /** A running apiserver: its bound address and how to drain it. */
@@ -45,6 +49,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const settings: Partial<HandlerSettings> = {
     maxBodyBytes: config.maxBodyBytes, watchTimeoutMs: config.watchTimeoutSeconds * 1000,
   };
+  if (config.watchBookmarkIntervalSeconds !== undefined) settings.bookmarkIntervalMs = config.watchBookmarkIntervalSeconds * 1000;
+  if (config.requestTimeoutSeconds !== undefined) settings.requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const routes = new RouteTable();
   const security = await setupSecurity(storage, schemes, routes, config, config.maxBodyBytes, log.child({ component: 'security' }));
   const server = new ApiServer({

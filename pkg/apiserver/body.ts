@@ -8,6 +8,8 @@ export const BODY_TYPES = ['application/json', 'application/yaml'];
 /**
  * Reads the whole body, refusing more than `limit` bytes with 413 — from the
  * `Content-Length` header before reading, or as soon as the stream passes it.
+ * A connection closed before the body is whole (the client left, or the server's
+ * request timeout answered it) is a 400 that nobody reads, not a server error.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -17,13 +19,18 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge(limit);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        req.resume();
+        throw tooLarge(limit);
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') throw badRequest('the connection closed before the whole body arrived');
+    throw err;
   }
   return Buffer.concat(chunks);
 }

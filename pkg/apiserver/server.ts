@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { forbidden, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import { forbidden, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { isAnonymous, type UserInfo } from '../auth/user';
@@ -21,6 +21,7 @@ import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
 import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
 import { RouteTable, type Route } from './routes';
+import { httpServerOptions } from './http-options';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -62,7 +63,7 @@ export class ApiServer {
     this.routes = deps.routes ?? new RouteTable();
     this.discovery = new Discovery(deps.schemes);
     this.openapi = new OpenApi(deps.schemes);
-    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server = createServer(httpServerOptions(this.settings), (req, res) => void this.handle(req, res));
     this.server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectMalformed(err, socket));
   }
@@ -221,7 +222,8 @@ function rejectMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) return;
   const error = err.code === 'HPE_HEADER_OVERFLOW'
     ? new StatusError(431, 'BadRequest', 'the request line and headers are larger than the server accepts')
-    : new StatusError(400, 'BadRequest', 'the request could not be parsed');
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout()
+      : new StatusError(400, 'BadRequest', 'the request could not be parsed');
   writeUpgradeError(socket, error);
 }
 

@@ -1,8 +1,11 @@
 import { usePersonsApi, person, PERSONS } from '../support/person';
 import { httpWatch, wsWatch } from '../support/watch-client';
+import { waitFor } from '../support/wait-for';
 import { Agent, request } from 'node:http';
 
-const suite = usePersonsApi({ watchRetention: 50 });
+/** Bookmarks every 200 ms, so that a test sees several intervals pass in a second. */
+const BOOKMARK_INTERVAL_SECONDS = 0.2;
+const suite = usePersonsApi({ watchRetention: 50, watchBookmarkIntervalSeconds: BOOKMARK_INTERVAL_SECONDS });
 const merge = { 'Content-Type': 'application/merge-patch+json' };
 const summary = (events: { type: string; object: any }[]) => events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
 
@@ -94,10 +97,23 @@ describe('HTTP watch', () => {
     await watch.events.untilEnded();
   });
 
-  it('ends the stream after timeoutSeconds and sends bookmarks only when allowed', async () => {
-    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&resourceVersion=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`);
+  it('ends the stream after timeoutSeconds and sends no bookmark without allowWatchBookmarks, over several intervals', async () => {
+    const started = Date.now();
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`);
     await watch.events.untilEnded(5000);
-    expect(watch.events.events.filter((e) => e.type === 'BOOKMARK')).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * BOOKMARK_INTERVAL_SECONDS * 1000);
+    expect(watch.events.events).toEqual([]);
+  });
+
+  it('with allowWatchBookmarks=true sends BOOKMARKs carrying the current resourceVersion, every interval', async () => {
+    const current = (await suite.api('GET', PERSONS)).body.metadata.resourceVersion;
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnone`);
+    const bookmarks = () => watch.events.events.filter((e) => e.type === 'BOOKMARK');
+    await waitFor(() => bookmarks().length >= 3, { timeoutMs: 5000, what: 'three BOOKMARK events' });
+    watch.close();
+    expect(bookmarks()[0].object).toEqual({
+      apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { resourceVersion: current },
+    });
   });
 
   it('refuses a resourceVersion that is not one the server issued (400)', async () => {

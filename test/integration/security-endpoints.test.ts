@@ -107,7 +107,7 @@ describe('access reviews', () => {
       method: 'POST', body, headers: { ...basic('mia', 'mia-password'), 'Content-Type': 'application/vnd.kubernetes.protobuf' },
     });
     expect(res.status).toBe(201);
-    expect((await res.json()).status.allowed).toBe(false);
+    expect(((await res.json()) as { status: { allowed: boolean } }).status.allowed).toBe(false);
     const sar = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
     const review = { spec: { user: 'mia', resourceAttributes: { verb: 'get', group: 'example.com', resource: 'persons' } } };
     expect((await mia('POST', sar, review)).status).toBe(403);

@@ -8,6 +8,8 @@ export interface HandlerSettings {
   bookmarkIntervalMs: number;
   /** A watcher whose unsent backlog passes this is dropped. */
   watchMaxBacklogBytes: number;
+  /** Longest a client may take to send a whole request (head and body), default 60 s; 408 beyond. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_SETTINGS: HandlerSettings = {
@@ -15,4 +17,5 @@ export const DEFAULT_SETTINGS: HandlerSettings = {
   watchTimeoutMs: 30 * 60_000,
   bookmarkIntervalMs: 30_000,
   watchMaxBacklogBytes: 16 * 1024 * 1024,
+  requestTimeoutMs: 60_000,
 };

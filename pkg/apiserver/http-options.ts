@@ -1,0 +1,18 @@
+import type { ServerOptions } from 'node:http';
+import type { HandlerSettings } from './handlers/deps';
+
+/** Node checks request deadlines on a timer of its own: often enough that a timeout is late by at most a quarter. */
+const MAX_CHECK_INTERVAL_MS = 30_000;
+
+/**
+ * Node's server options from the settings: `requestTimeout` bounds the time to
+ * receive a whole request (head and body; Node answers the head sooner, by
+ * `headersTimeout`, which follows it when shorter than 60 s). A request that
+ * is late reaches the server's `clientError` handler as `ERR_HTTP_REQUEST_TIMEOUT`.
+ */
+export function httpServerOptions(settings: HandlerSettings): ServerOptions {
+  return {
+    requestTimeout: settings.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(settings.requestTimeoutMs / 4))),
+  };
+}
