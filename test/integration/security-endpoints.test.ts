@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { client, startTestApiServer } from '../support/apiserver';
+import { client, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { PERSONS } from '../support/person';
 import {
   ACCESS_REVIEWS, basic, bearer, bind, BINDINGS, createRole, createUser, expectStatus, MY_PERMISSIONS, ROLES, useRbacApi, USERS,
@@ -121,6 +122,33 @@ describe('bootstrap', () => {
     expect(names).toEqual(expect.arrayContaining(['super-role', 'anonymous', 'authenticated', 'guest', 'post-contributor', 'post-author', 'post-editor']));
     const anonymous = (await suite.admin('GET', `${ROLES}/anonymous`)).body;
     expect(anonymous.metadata.labels['svc.run/hidden']).toBe('true');
+  });
+
+  it('re-applies the built-in roles at the next start without clobbering an administrator\'s edits; the first admin password stays', async () => {
+    const store = `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('bootstrap')}`;
+    const first = await startTestApiServer({ authorizationMode: 'RBAC', store });
+    const admin = client(first.url, basic('admin', TEST_ADMIN_PASSWORD));
+    const editor = (await admin('GET', `${ROLES}/post-editor`)).body;
+    const extra = { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] };
+    expectStatus(await admin('PUT', `${ROLES}/post-editor`, {
+      ...editor, rules: [extra], metadata: { ...editor.metadata, labels: { team: 'content' } },
+    }), 200, 'editing post-editor');
+    const author = (await admin('GET', `${ROLES}/post-author`)).body;
+    expectStatus(await admin('PUT', `${ROLES}/post-author`, {
+      ...author, rules: [], metadata: { ...author.metadata, annotations: { ...author.metadata.annotations, 'rbac.authorization.svc.run/autoupdate': 'false' } },
+    }), 200, 'opting post-author out');
+    await first.stop();
+    const second = await startTestApiServer({ authorizationMode: 'RBAC', store, adminPassword: 'a-different-password' });
+    try {
+      const again = client(second.url, basic('admin', TEST_ADMIN_PASSWORD));
+      const after = (await again('GET', `${ROLES}/post-editor`)).body;
+      expect(after.rules[0]).toEqual(extra);
+      expect(after.rules.slice(1)).toEqual(editor.rules);
+      expect(after.metadata.labels).toEqual({ team: 'content' });
+      expect((await again('GET', `${ROLES}/post-author`)).body.rules).toEqual([]);
+    } finally {
+      await second.stop();
+    }
   });
 
   it('writes the controller-manager\'s token file (0600) when absent, and takes the token of one that exists', async () => {

@@ -1,0 +1,36 @@
+import { parseRequestInfo } from './request-info';
+import { RouteTable } from './routes';
+
+const handler = async () => undefined;
+
+describe('RouteTable', () => {
+  const routes = new RouteTable();
+  routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, handler);
+  routes.add({ group: 'authorization.svc.run', version: 'v1alpha1', resource: 'accessreviews', selfService: true }, handler);
+
+  it.each([
+    ['PUT', '/api/v1alpha1/users/ada/password', 'users/password'],
+    ['POST', '/apis/authorization.svc.run/v1alpha1/accessreviews', 'accessreviews'],
+  ])('finds %s %s', (method, path, what) => {
+    const route = routes.lookup(parseRequestInfo(method, path));
+    expect(route && `${route.resource}${route.subresource ? `/${route.subresource}` : ''}`).toBe(what);
+  });
+
+  it.each([
+    ['GET', '/api/v1alpha1/users/ada'],
+    ['GET', '/api/v1alpha1/users/ada/status'],
+    ['PUT', '/api/v2/users/ada/password'],
+    ['POST', '/apis/authorization.svc.run/v1alpha1/accessreviews/x/y'],
+    ['GET', '/healthz'],
+  ])('leaves %s %s to the models', (method, path) => {
+    expect(routes.lookup(parseRequestInfo(method, path))).toBeUndefined();
+  });
+
+  it('refuses a second route at the same place', () => {
+    expect(() => routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, handler)).toThrow(/already registered/);
+  });
+
+  it('marks self-service routes', () => {
+    expect(routes.lookup(parseRequestInfo('POST', '/apis/authorization.svc.run/v1alpha1/accessreviews'))?.selfService).toBe(true);
+  });
+});
