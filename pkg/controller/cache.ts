@@ -1,6 +1,6 @@
 import type { ApiObject } from '../api/object';
+import { labelsMatch } from '../api/selector-match';
 import { parseLabelSelector } from '../api/selectors';
-import { labelsMatch } from '../storage/match';
 import { deepFreeze, type DeepReadonly } from './frozen';
 
 /**
