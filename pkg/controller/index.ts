@@ -29,4 +29,4 @@ export { ownerNames, type OwnerReference } from './owner-references';
 export { LeaderElector, type LeaderCallbacks, type LeaderElectionConfig, type LeadershipEnd } from './leader-election';
 export { COORDINATION_GROUP, LEASES, type Lease, type LeaseSpec } from './lease-model';
 export { ControllerMetrics, type ReconcileOutcome } from './metrics';
-export { Backoff, sleep } from './backoff';
+export { Backoff, sleep } from '../util/backoff';
