@@ -5,7 +5,7 @@ import type { Logger } from '../util/log';
 import { Backoff, sleep } from '../util/backoff';
 import { ObjectCache, type ReadonlyCache } from './cache';
 import type { EventHandler } from './event-handler';
-import { deepFreeze, type DeepReadonly } from './frozen';
+import { deepFreeze, type DeepReadonly } from '../util/deep-freeze';
 import type { ListerWatcher } from './lister-watcher';
 
 /** How an informer runs. */
