@@ -3,7 +3,7 @@ import type { ApiClient } from '../client/api-client';
 import type { ResourceRef } from '../client/resource';
 import type { RequestOptions } from '../client/types';
 import { copyOf, type DeepReadonly } from '../util/deep-freeze';
-import { jsonEqual } from './json-equal';
+import { jsonEqual } from '../util/json-equal';
 
 /** What `updateStatus` did: the object as it now is, and whether it wrote. */
 export interface StatusUpdate<T extends ApiObject> {
