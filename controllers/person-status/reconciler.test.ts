@@ -3,7 +3,7 @@ import type { RunningApiServer } from '../../pkg/apiserver/app';
 import { ApiClient } from '../../pkg/client/api-client';
 import { isConflict } from '../../pkg/client/errors';
 import type { ReadonlyCache } from '../../pkg/controller/cache';
-import { deepFreeze, type DeepReadonly } from '../../pkg/controller/frozen';
+import { deepFreeze, type DeepReadonly } from '../../pkg/util/deep-freeze';
 import type { ReconcileContext } from '../../pkg/controller/reconciler';
 import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';

@@ -1,11 +1,11 @@
-import type { FieldRequirement, LabelRequirement } from '../storage/query';
 import { badRequest, type StatusError } from './errors';
+import type { FieldRequirement, LabelRequirement } from './selector-requirements';
 import { labelValueErrors, qualifiedNameErrors } from './validation/qualified-name';
 
 /**
  * Parsing of `labelSelector` and `fieldSelector` query values (API.md §4) into
  * the requirements `Storage.list` takes. Matching an object against them is
- * `labelsMatch`/`fieldMatches` in pkg/storage/match.ts.
+ * `labelsMatch`/`fieldMatches` in selector-match.ts.
  *
  * Each parameter is repeatable: every value's requirements are ANDed. Within
  * one value, terms are split on commas outside parentheses, so

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../api/object';
 import type { ResourceRef } from '../client/resource';
 import { Controller, type Source } from './controller';
-import type { DeepReadonly } from './frozen';
+import type { DeepReadonly } from '../util/deep-freeze';
 import type { Selectors } from './lister-watcher';
 import type { Manager } from './manager';
 import { ownerNames } from './owner-references';

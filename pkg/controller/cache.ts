@@ -1,7 +1,7 @@
 import type { ApiObject } from '../api/object';
+import { labelsMatch } from '../api/selector-match';
 import { parseLabelSelector } from '../api/selectors';
-import { labelsMatch } from '../storage/match';
-import { deepFreeze, type DeepReadonly } from './frozen';
+import { deepFreeze, type DeepReadonly } from '../util/deep-freeze';
 
 /**
  * A read-only view of an informer's objects, kept current by its watch.

@@ -2,7 +2,7 @@ import type { ApiObject } from '../api/object';
 import { isConflict, isNotFound } from '../client/errors';
 import type { ResourceRef } from '../client/resource';
 import type { Logger } from '../util/log';
-import type { DeepReadonly } from './frozen';
+import type { DeepReadonly } from '../util/deep-freeze';
 import type { EventHandler, ObjectEvent } from './event-handler';
 import type { Informer } from './informer';
 import type { Selectors } from './lister-watcher';

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import type { DeepReadonly } from './frozen';
+import type { DeepReadonly } from '../util/deep-freeze';
 
 /**
  * What an informer tells its subscribers. Objects are the cache's, frozen.

@@ -1,6 +1,6 @@
 import type { ApiObject } from '../api/object';
 import { addFinalizer, hasFinalizer, removeFinalizer } from './finalizers';
-import { deepFreeze } from './frozen';
+import { deepFreeze } from '../util/deep-freeze';
 
 const cached = (finalizers?: string[]) =>
   deepFreeze<ApiObject>({ apiVersion: 'v1alpha1', kind: 'Thing', metadata: { name: 'a', finalizers }, spec: { size: 1 } });

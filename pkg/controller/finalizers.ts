@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import { copyOf, type DeepReadonly } from './frozen';
+import { copyOf, type DeepReadonly } from '../util/deep-freeze';
 
 /**
  * Finalizer helpers (controller-runtime's controllerutil). Each works on a

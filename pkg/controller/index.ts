@@ -22,11 +22,11 @@ export { listerWatcherFor, type ListerWatcher, type Selectors, type WatchSetting
 export type { ReadonlyCache } from './cache';
 export { onEvent, type EventHandler, type ObjectEvent } from './event-handler';
 export { allPass, deletionTimestampSet, generationChanged, resourceVersionChanged, type Predicate } from './predicates';
-export { copyOf, deepFreeze, type DeepReadonly } from './frozen';
+export { copyOf, deepFreeze, type DeepReadonly } from '../util/deep-freeze';
 export { addFinalizer, hasFinalizer, removeFinalizer, type FinalizerChange } from './finalizers';
 export { updateStatus, type StatusUpdate } from './status';
 export { ownerNames, type OwnerReference } from './owner-references';
 export { LeaderElector, type LeaderCallbacks, type LeaderElectionConfig, type LeadershipEnd } from './leader-election';
 export { COORDINATION_GROUP, LEASES, type Lease, type LeaseSpec } from './lease-model';
 export { ControllerMetrics, type ReconcileOutcome } from './metrics';
-export { Backoff, sleep } from './backoff';
+export { Backoff, sleep } from '../util/backoff';

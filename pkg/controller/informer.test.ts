@@ -8,7 +8,7 @@ import { ApiClient } from '../client/api-client';
 import { NetworkError } from '../client/errors';
 import type { ResourceRef } from '../client/resource';
 import type { WatchStream } from '../client/watch-stream';
-import { Backoff } from './backoff';
+import { Backoff } from '../util/backoff';
 import { onEvent, type ObjectEvent } from './event-handler';
 import { Informer } from './informer';
 import { listerWatcherFor, type ListerWatcher, type WatchSettings } from './lister-watcher';

@@ -2,10 +2,10 @@ import type { ApiObject } from '../api/object';
 import { isExpired } from '../client/errors';
 import type { WatchEvent } from '../client/types';
 import type { Logger } from '../util/log';
-import { Backoff, sleep } from './backoff';
+import { Backoff, sleep } from '../util/backoff';
 import { ObjectCache, type ReadonlyCache } from './cache';
 import type { EventHandler } from './event-handler';
-import { deepFreeze, type DeepReadonly } from './frozen';
+import { deepFreeze, type DeepReadonly } from '../util/deep-freeze';
 import type { ListerWatcher } from './lister-watcher';
 
 /** How an informer runs. */

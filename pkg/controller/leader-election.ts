@@ -1,7 +1,7 @@
 import type { ApiClient } from '../client/api-client';
 import { isNotFound } from '../client/errors';
 import type { Logger } from '../util/log';
-import { sleep } from './backoff';
+import { sleep } from '../util/backoff';
 import { LEASES, type Lease, type LeaseSpec } from './lease-model';
 
 /**

@@ -1,10 +1,8 @@
 import type { ApiObject } from '../api/object';
 import type { ResourceRef } from '../client/resource';
 
-import { LEASE_KIND } from '../registry/builtin/lease';
-
-/** The group of coordination kinds (Kubernetes' coordination.k8s.io). */
-export const COORDINATION_GROUP = LEASE_KIND.group;
+/** The group of coordination kinds (Kubernetes' coordination.k8s.io); the registry serves `Lease` in it. */
+export const COORDINATION_GROUP = 'coordination.svc.run';
 
 /**
  * A Lease's spec, as Kubernetes' coordination/v1 Lease: who holds it, for how

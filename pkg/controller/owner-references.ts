@@ -1,6 +1,6 @@
 import type { ApiObject } from '../api/object';
 import { apiVersionOf, type ResourceRef } from '../client/resource';
-import type { DeepReadonly } from './frozen';
+import type { DeepReadonly } from '../util/deep-freeze';
 
 /** Kubernetes' owner reference, as objects may carry it in `metadata.ownerReferences`. */
 export interface OwnerReference {

@@ -2,7 +2,7 @@ import type { ApiObject } from '../api/object';
 import type { ApiClient } from '../client/api-client';
 import { collectionPath, describeResource, type ResourceRef } from '../client/resource';
 import type { Logger } from '../util/log';
-import { Backoff } from './backoff';
+import { Backoff } from '../util/backoff';
 import { Informer } from './informer';
 import { listerWatcherFor, type Selectors } from './lister-watcher';
 

@@ -5,7 +5,7 @@ import type { ApiObject } from '../api/object';
 import { ApiClient } from '../client/api-client';
 import { isConflict } from '../client/errors';
 import type { ResourceRef } from '../client/resource';
-import { deepFreeze } from './frozen';
+import { deepFreeze } from '../util/deep-freeze';
 import { updateStatus } from './status';
 
 const PERSONS: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons' };

@@ -2,8 +2,8 @@ import type { ApiObject } from '../api/object';
 import type { ApiClient } from '../client/api-client';
 import type { ResourceRef } from '../client/resource';
 import type { RequestOptions } from '../client/types';
-import { copyOf, type DeepReadonly } from './frozen';
-import { jsonEqual } from './json-equal';
+import { copyOf, type DeepReadonly } from '../util/deep-freeze';
+import { jsonEqual } from '../util/json-equal';
 
 /** What `updateStatus` did: the object as it now is, and whether it wrote. */
 export interface StatusUpdate<T extends ApiObject> {

@@ -4,6 +4,7 @@ import type { Preconditions, Storage, WriteOptions } from '../storage/interface'
 import type { ListOptions, ListResult } from '../storage/query';
 import type { Watcher } from '../storage/watch';
 import { isStorageError, staleConflict } from '../storage/errors';
+import { meetsPreconditions } from '../storage/preconditions';
 import { clone, timestamp } from '../storage/objects';
 import { storageTypeOf, type Model } from './model';
 import { objectFromBody, preconditionsFromBody, withoutServerFields } from './object-input';
@@ -171,7 +172,7 @@ export class ResourceStore {
         await this.written(marked, opts);
         return { removed: false, object: this.present(marked) };
       }
-      if (preconditions) checkPreconditions(current, preconditions, () => this.conflict(name));
+      if (!meetsPreconditions(current, preconditions)) this.conflict(name);
       if (current.metadata.finalizers?.length) return { removed: false, object: this.present(current) };
       try {
         // Conditional on what was read, so that a concurrent change is never removed unseen.
@@ -279,13 +280,6 @@ const hookContext = (opts: RequestOptions): HookContext => ({ user: opts.user, d
 function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
   return patched.metadata.version !== current.metadata.version
     || patched.metadata.resourceVersion !== current.metadata.resourceVersion;
-}
-
-function checkPreconditions(object: ApiObject, pre: Preconditions, fail: () => never): void {
-  const m = object.metadata;
-  if (pre.version !== undefined && pre.version !== m.version) fail();
-  if (pre.resourceVersion !== undefined && pre.resourceVersion !== m.resourceVersion) fail();
-  if (pre.uid !== undefined && pre.uid !== m.uid) fail();
 }
 
 function invalidName(path: string, body: string) {

@@ -1,26 +1,2 @@
-import type { FieldRequirement, LabelRequirement } from './query';
-
-/**
- * Pure predicates for one object against parsed selectors; the memory backend
- * filters with them and watch filtering (enter/leave semantics) uses them too.
- */
-
-/** Whether labels satisfy one requirement. `notin` and `!exists` match an absent label. */
-export function labelMatches(labels: Record<string, string> | undefined, req: LabelRequirement): boolean {
-  const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, req.key);
-  switch (req.op) {
-    case 'exists': return has;
-    case '!exists': return !has;
-    case 'in': return has && req.values.includes(labels[req.key]);
-    case 'notin': return !has || !req.values.includes(labels[req.key]);
-  }
-}
-
-/** Whether an object's values for an index satisfy one requirement (any value for `in`, none for `notin`). */
-export function fieldMatches(values: readonly string[], req: FieldRequirement): boolean {
-  const hit = values.some((v) => req.values.includes(v));
-  return req.op === 'in' ? hit : !hit;
-}
-
-export const labelsMatch = (labels: Record<string, string> | undefined, reqs: readonly LabelRequirement[] = []) =>
-  reqs.every((r) => labelMatches(labels, r));
+/** Selector matching lives in pkg/api; re-exported here for storage code that reads it from its own layer. */
+export { fieldMatches, labelMatches, labelsMatch } from '../api/selector-match';

@@ -1,6 +1,6 @@
 import { randomUUID, randomInt } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { ApiObject } from '../api/object';
+import { jsonEqual } from '../util/json-equal';
 
 /**
  * Object bookkeeping shared by every backend, so that both stamp server-owned
@@ -63,14 +63,11 @@ export function stampUpdate(current: ApiObject, next: ApiObject, revision: strin
   if (deletion === undefined) delete meta.deletionTimestamp;
   else meta.deletionTimestamp = deletion;
   const candidate: ApiObject = { ...next, metadata: meta };
-  if (isDeepStrictEqual(normalise(candidate), normalise(current))) return undefined;
+  if (jsonEqual(candidate, current)) return undefined;
   meta.version = (cur.version ?? 0) + 1;
   meta.resourceVersion = revision;
-  if (!isDeepStrictEqual(normalise(specPart(next) as ApiObject), normalise(specPart(current) as ApiObject))) {
+  if (!jsonEqual(specPart(next), specPart(current))) {
     meta.generation = (cur.generation ?? 0) + 1;
   }
   return candidate;
 }
-
-/** JSON round trip: drops `undefined` members so that they compare equal to absent ones. */
-const normalise = (value: unknown): unknown => JSON.parse(JSON.stringify(value));

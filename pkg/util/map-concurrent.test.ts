@@ -1,4 +1,4 @@
-import { mapConcurrent } from './map-concurrent';
+import { forEachConcurrent, mapConcurrent } from './map-concurrent';
 
 /** A call that stays pending until released, so that a test controls when each one ends. */
 function gate() {
@@ -63,5 +63,21 @@ describe('mapConcurrent', () => {
   it('handles no items and refuses a limit below one', async () => {
     expect(await mapConcurrent([], 4, () => Promise.resolve(1))).toEqual([]);
     await expect(mapConcurrent([1], 0, () => Promise.resolve(1))).rejects.toThrow(/limit/);
+  });
+});
+
+describe('forEachConcurrent', () => {
+  it('runs every index once, never more than the limit at a time', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const seen: number[] = [];
+    await forEachConcurrent(50, 4, async (i) => {
+      most = Math.max(most, ++inFlight);
+      seen.push(i);
+      await Promise.resolve();
+      inFlight--;
+    });
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(most).toBe(4);
   });
 });

@@ -1,6 +1,7 @@
 import { badRequest, type StatusCause } from '../../api/errors';
-import { arrayIndex, parsePointer, pointerFieldPath } from './json-pointer';
+import { jsonEqual } from '../../util/json-equal';
 import { hasOwn, setOwn } from '../../util/own';
+import { arrayIndex, parsePointer, pointerFieldPath } from './json-pointer';
 
 /** One RFC 6902 operation, checked: every member its `op` needs is there. */
 export type JsonPatchOperation =
@@ -168,15 +169,4 @@ function remove(doc: unknown, path: string[], fail: Fail): { doc: unknown; value
   if (Array.isArray(parent)) parent.splice(Number(token), 1);
   else delete (parent as Record<string, unknown>)[token];
   return { doc, value };
-}
-
-/** JSON equality (RFC 6902 §4.6): same types, numbers by value, objects with the same members in any order, arrays in order. */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  }
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length
-    && keys.every((k) => hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

@@ -9,7 +9,7 @@ import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
 import { buildIndex } from './index-builder';
 import { runList } from './list-query';
-import { hasPreconditions, meetsPreconditions } from './preconditions';
+import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import { TypeStore, type ObjectIndexValues } from './type-store';
 import { WatcherQueue } from '../watcher-queue';
 

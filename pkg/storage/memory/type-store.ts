@@ -1,9 +1,9 @@
 import type { ApiObject } from '../../api/object';
+import { deepFreeze } from '../../util/deep-freeze';
 import { NAME_INDEX, indexValues, type IndexSpec } from '../indexes';
 import type { IndexStatus } from '../interface';
 import type { WatchEvent, WatchEventType } from '../watch';
 import { ChangeLog, type ChangeLogLimits } from './change-log';
-import { deepFreeze } from '../deep-freeze';
 import { IndexTable } from './index-table';
 
 /** An object's values for every index of its type, by index name. */
@@ -111,7 +111,8 @@ export class TypeStore {
       : { type, object };
     this.objects.set(name, object);
     for (const table of this.tables.values()) table.set(name, values.get(table.name) ?? []);
-    this.log.append(this.revision, deepFreeze(event));
+    deepFreeze(event);
+    this.log.append(this.revision, event);
   }
 
   /**
@@ -122,7 +123,9 @@ export class TypeStore {
     const name = this.advance(lastState);
     this.objects.delete(name);
     for (const table of this.tables.values()) table.delete(name);
-    this.log.append(this.revision, deepFreeze({ type: 'DELETED', object: lastState }));
+    const event: WatchEvent = { type: 'DELETED', object: lastState };
+    deepFreeze(event);
+    this.log.append(this.revision, event);
   }
 
   /** Build progress of the type's indexes. */

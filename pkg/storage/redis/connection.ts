@@ -1,8 +1,15 @@
 import Redis, { type RedisOptions } from 'ioredis';
+import { Backoff } from '../../util/backoff';
 import { StorageError, unavailable } from '../errors';
 
 /** How long opening the storage waits for Redis before it fails with Unavailable. */
 const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The backoff between retries of a Redis call that failed because Redis is
+ * unreachable: 50 ms doubling up to 2 s, as the client's own reconnects.
+ */
+export const redisRetryBackoff = (): Backoff => new Backoff(50, 2_000);
 
 /**
  * Client options that make every call fail fast while Redis is unreachable

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { sleep } from './backoff';
+import { sleep } from '../../util/backoff';
 
 /** How a FanOutPacer is set up; the clock and the pause can be replaced in tests. */
 export interface FanOutPacerOptions {

@@ -1,10 +1,10 @@
 import type { ApiObject } from '../../api/object';
+import type { Backoff } from '../../util/backoff';
 import { logger } from '../../util/log';
 import { isStorageError } from '../errors';
 import { NAME_INDEX, type IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
-import { Backoff } from './backoff';
-import { translateError } from './connection';
+import { redisRetryBackoff, translateError } from './connection';
 import type { TypeKeys } from './keys';
 import { storableValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -38,7 +38,7 @@ export interface IndexBuild {
  */
 export async function buildIndex(build: IndexBuild): Promise<void> {
   const { client, keys, spec, state, type } = build;
-  const backoff = new Backoff();
+  const backoff = redisRetryBackoff();
   let total = build.total;
   let done = 0;
   let from = '-';

@@ -6,6 +6,7 @@ import type {
   IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
@@ -357,19 +358,6 @@ export class RedisStorage implements Storage {
 /** The indexes as the write scripts take them: `[name, unique]`; names are unique by existence, not by index. */
 const indexList = (specs: readonly IndexSpec[]): [string, number][] =>
   specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0]);
-
-/** Whether any precondition is set (an update without any retries on concurrent writes). */
-const hasPreconditions = (p: Preconditions | undefined): boolean =>
-  p !== undefined && (p.version !== undefined || p.resourceVersion !== undefined || p.uid !== undefined);
-
-/** Whether the stored object meets every precondition that is set. */
-function meetsPreconditions(object: ApiObject, p: Preconditions | undefined): boolean {
-  if (p === undefined) return true;
-  const meta = object.metadata;
-  return (p.version === undefined || p.version === meta.version) &&
-    (p.resourceVersion === undefined || p.resourceVersion === meta.resourceVersion) &&
-    (p.uid === undefined || p.uid === meta.uid);
-}
 
 /** A watcher that has already ended with an error, which its first read throws. */
 function failedWatcher(error: Error): Watcher {

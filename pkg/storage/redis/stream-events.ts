@@ -1,6 +1,6 @@
+import { deepFreeze } from '../../util/deep-freeze';
 import type { WatchEvent, WatchEventType } from '../watch';
 import { parseIndexValues, parseObject } from './object-codec';
-import { deepFreeze } from '../deep-freeze';
 
 /** One entry of a type's change stream as ioredis returns it: id and field/value pairs. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -28,5 +28,6 @@ export function decodeEvent([id, fields]: StreamEntry): WatchEvent {
   const event: WatchEvent = { type: type as WatchEventType, object: parseObject(json, String(revisionOfId(id))) };
   const previous = field('p');
   if (previous !== undefined) event.previousIndexValues = parseIndexValues(previous);
-  return deepFreeze(event);
+  deepFreeze(event);
+  return event;
 }

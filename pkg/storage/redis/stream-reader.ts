@@ -2,8 +2,7 @@ import type Redis from 'ioredis';
 import { StorageError, expired, isStorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
-import { Backoff } from './backoff';
-import { translateError } from './connection';
+import { redisRetryBackoff, translateError } from './connection';
 import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
@@ -107,7 +106,7 @@ export class StreamReader {
   /** Serves a new watcher from the stream until it reaches the live loop's position, then hands it over. */
   private async catchUp(subscription: Subscription): Promise<void> {
     const { client, keys, type, watchBuffer } = this.options;
-    const backoff = new Backoff();
+    const backoff = redisRetryBackoff();
     while (subscription.open && !this.stopped) {
       if (this.position !== undefined && subscription.cursor >= this.position) {
         subscription.live = true;
@@ -154,7 +153,7 @@ export class StreamReader {
 
   private async loop(): Promise<void> {
     const { keys, type } = this.options;
-    const backoff = new Backoff();
+    const backoff = redisRetryBackoff();
     let reconnected = false;
     while (!this.stopped) {
       try {

@@ -18,3 +18,19 @@ describe('jsonEqual', () => {
     expect(jsonEqual(structuredClone({ a: { b: 1 } }), Object.assign(Object.create(null), { a: { b: 1 } }))).toBe(true);
   });
 });
+
+describe('jsonEqual on request bodies', () => {
+  it('reads a "__proto__" member as data, not as the prototype', () => {
+    const body = (json: string): unknown => JSON.parse(json);
+    expect(jsonEqual(body('{"__proto__":{"a":1}}'), body('{"__proto__":{"a":1}}'))).toBe(true);
+    expect(jsonEqual(body('{"__proto__":{"a":1}}'), body('{"__proto__":{"a":2}}'))).toBe(false);
+    expect(jsonEqual(body('{"__proto__":{}}'), {})).toBe(false);
+  });
+
+  it('compares numbers by value and never equates different types', () => {
+    expect(jsonEqual(1, 1.0)).toBe(true);
+    expect(jsonEqual(1, '1')).toBe(false);
+    expect(jsonEqual(0, false)).toBe(false);
+    expect(jsonEqual(null, null)).toBe(true);
+  });
+});

@@ -1,5 +1,7 @@
-import type { ApiObject } from '../../api/object';
-import type { Preconditions } from '../interface';
+import type { ApiObject } from '../api/object';
+import type { Preconditions } from './interface';
+
+/** The precondition checks of every TS backend and of the registry; the Redis scripts check the same in Lua. */
 
 /** Whether any precondition is set (an update without any retries on concurrent writes). */
 export const hasPreconditions = (p: Preconditions | undefined): boolean =>
