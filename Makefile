@@ -26,6 +26,7 @@ bench: build
 	node dist/bench/storage/main.js
 	node dist/bench/apiserver/main.js
 	node dist/bench/controllers/main.js
+	node dist/bench/rbac/main.js
 
 lint: install
 	npx tsc -p tsconfig.json --noEmit

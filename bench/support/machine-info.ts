@@ -13,8 +13,11 @@ export interface MachineInfo {
   loadAverage: number;
 }
 
-/** Collects the machine's description and asks Redis for its version. */
-export async function machineInfo(redis: Redis): Promise<MachineInfo> {
+/** The machine without Redis, for in-process benchmarks. */
+export type HostInfo = Omit<MachineInfo, 'redis'>;
+
+/** Collects the machine's description (no Redis). */
+export function hostInfo(): HostInfo {
   const processors = cpus();
   return {
     cpu: processors[0]?.model.trim() ?? 'unknown',
@@ -22,9 +25,13 @@ export async function machineInfo(redis: Redis): Promise<MachineInfo> {
     memoryGiB: totalmem() / 2 ** 30,
     os: `${osType()} ${release()}`,
     node: process.version,
-    redis: redisVersion(await redis.info('server')),
     loadAverage: loadavg()[0],
   };
+}
+
+/** Collects the machine's description and asks Redis for its version. */
+export async function machineInfo(redis: Redis): Promise<MachineInfo> {
+  return { ...hostInfo(), redis: redisVersion(await redis.info('server')) };
 }
 
 /** The `redis_version` field of an `INFO server` reply, e.g. `7.0.15`. */
@@ -34,12 +41,18 @@ export function redisVersion(info: string): string {
 
 /** The machine as lines of `label: value`. */
 export function describeMachine(info: MachineInfo, redisOrigin: string): string[] {
+  const lines = describeHost(info);
+  lines.splice(4, 0, `Redis:  ${info.redis} (${redisOrigin})`);
+  return lines;
+}
+
+/** The machine without Redis as lines of `label: value`. */
+export function describeHost(info: HostInfo): string[] {
   return [
     `CPU:    ${info.cpu}, ${info.cores} cores`,
     `Memory: ${info.memoryGiB.toFixed(1)} GiB`,
     `OS:     ${info.os}`,
     `Node:   ${info.node}`,
-    `Redis:  ${info.redis} (${redisOrigin})`,
     `Load:   ${info.loadAverage.toFixed(2)} (1-minute average at start)`,
   ];
 }

@@ -4,6 +4,7 @@ import type { UserInfo } from '../user';
 import { uncoveredRules } from './escalation';
 import { explainDecision, type Explanation } from './explain';
 import { heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
+import { prepareRequest } from './rule-set';
 import { describeRequest } from './rules';
 import { SUPER_ROLE, type PolicyRule } from './types';
 
@@ -21,19 +22,20 @@ export class RbacAuthorizer implements Authorizer {
     return this.decide(attributes.user, attributes.info);
   }
 
-  /** `authorize` without the promise: lookups only, allocating just the answer. */
+  /** `authorize` without the promise: map lookups only. */
   decide(user: UserInfo, attrs: RequestAttributes): { decision: Decision; reason: string } {
+    const request = prepareRequest(attrs);
     const bindings = this.source.bindingsOf(user.name);
     for (let i = 0; i < bindings.length; i++) {
       const { binding, role } = bindings[i];
       if (user.roleLimit !== undefined && !withinRoleLimit(user, role)) continue;
-      if (this.source.role(role)?.ruleSet.allows(attrs) !== undefined) {
+      if (this.source.role(role)?.ruleSet.allowsPrepared(request) !== undefined) {
         return { decision: 'Allow', reason: `allowed by RoleBinding "${binding}" to Role "${role}"` };
       }
     }
     const groups = user.groups;
     for (let i = 0; i < groups.length; i++) {
-      if (this.source.role(groups[i])?.ruleSet.allows(attrs) !== undefined) {
+      if (this.source.role(groups[i])?.ruleSet.allowsPrepared(request) !== undefined) {
         return { decision: 'Allow', reason: `allowed by Role "${groups[i]}"` };
       }
     }

@@ -14,7 +14,7 @@ function random(seed: number): () => number {
   };
 }
 
-const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'bind', 'escalate'];
 const URL_VERBS = ['get', 'post', 'put', 'delete'];
 const GROUPS = ['', 'example.com', 'content.svc.run'];
 const PLURALS = ['persons', 'posts', 'p'];
@@ -93,6 +93,25 @@ describe('RuleSet', () => {
     // both answers occur often enough for the comparison to mean something
     expect(allowed).toBeGreaterThan(checked / 10);
     expect(allowed).toBeLessThan(checked * 0.9);
+  });
+
+  it('answers for more distinct verbs than it has bits', () => {
+    const verbs = Array.from({ length: 40 }, (_, i) => `verb${i}`);
+    const rules: PolicyRule[] = [
+      { verbs: verbs.slice(0, 25), apiGroups: ['g'], resources: ['persons'] },
+      { verbs: verbs.slice(20), apiGroups: ['g'], resources: ['posts'], resourceNames: ['a'] },
+    ];
+    const set = new RuleSet(rules);
+    for (const verb of [...verbs, 'get']) {
+      for (const resource of ['persons', 'posts']) {
+        for (const name of ['a', 'b', '']) {
+          const attrs = { isResourceRequest: true, path: '', verb, apiGroup: 'g', resource, subresource: '', name };
+          expect(set.allows(attrs) !== undefined).toBe(rules.some((rule) => ruleAllows(rule, attrs)));
+        }
+      }
+    }
+    const watchAll = { isResourceRequest: true, path: '', verb: 'verb39', apiGroup: 'g', resource: 'posts', subresource: '' };
+    expect(set.namesAllowed(watchAll)).toEqual(new Set(['a']));
   });
 
   it('returns the rule that allows', () => {

@@ -1,17 +1,58 @@
 import type { RequestAttributes } from '../attributes';
-import { hasResourceNames, NAMELESS_VERBS } from './rules';
+import { hasResourceNames, NAMELESS_VERBS, ruleAllows } from './rules';
 import { ANY, type PolicyRule } from './types';
 
 /**
  * A role's rules compiled into maps, so that a decision is a few lookups
- * (verb → group → resource → name), each level with its `*` bucket beside
- * the exact one; it answers as `ruleAllows` over the list would.
+ * (group → resource → name, each level with its `*` entry beside the exact
+ * one) and a bit test for the verb; it answers as `ruleAllows` over the list
+ * would.
  */
 
-/** Rules that agree on verb, group and resource: one allowing any name, and those allowing listed names. */
+/**
+ * Verb bit 0 stands for `*`; other verbs get bits 1–30 on first sight, shared
+ * by every RuleSet, so a decision finds its verb's bit once. The usual verbs
+ * are registered up front; verbs beyond the bits go to a RuleSet's overflow
+ * list, which is checked rule by rule.
+ */
+const ANY_VERB_BIT = 0;
+const MAX_VERB_BIT = 30;
+const verbBits = new Map<string, number>();
+for (const verb of ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection',
+  'post', 'put', 'head', 'options']) verbBits.set(verb, verbBits.size + 1);
+
+/** The verb's bit, assigned on first sight; `undefined` when the bits are used up. */
+function bitOf(verb: string): number | undefined {
+  if (verb === ANY) return ANY_VERB_BIT;
+  let bit = verbBits.get(verb);
+  if (bit === undefined && verbBits.size < MAX_VERB_BIT) verbBits.set(verb, (bit = verbBits.size + 1));
+  return bit;
+}
+
+/** A request with what every RuleSet needs from it worked out once (see `prepareRequest`). */
+export interface PreparedRequest {
+  attrs: RequestAttributes;
+  /** The verb's bit (0 when no rule names the verb: only `*` can allow it). */
+  bit: number;
+  /** The bits a rule's verbs must share with the request: the verb's and `*`'s. */
+  want: number;
+  /** Whether names can allow it: it has a name, and its verb is not create, list or deletecollection. */
+  named: boolean;
+}
+
+/** Works out a request's verb bit and name flag once, for asking many RuleSets. */
+export function prepareRequest(attrs: RequestAttributes): PreparedRequest {
+  const bit = verbBits.get(attrs.verb) ?? ANY_VERB_BIT;
+  return { attrs, bit, want: (1 << bit) | 1, named: attrs.name !== '' && !NAMELESS_VERBS.has(attrs.verb) };
+}
+
+/** Rules that agree on a resource, by verb bit: those allowing any name, and those allowing listed names. */
 interface Bucket {
-  any: PolicyRule | undefined;
-  byName: Map<string, PolicyRule> | undefined;
+  /** Verb bits of the rules without resourceNames. */
+  anyMask: number;
+  /** bit → the first such rule with that verb */
+  anyRules: (PolicyRule | undefined)[];
+  byName: Map<string, { mask: number; rules: (PolicyRule | undefined)[] }> | undefined;
 }
 
 /** The rules of one resource: for the plural itself, and per subresource. */
@@ -35,45 +76,50 @@ interface UrlNode {
   prefixes: [string, PolicyRule][];
 }
 
-function addToBucket(bucket: Bucket | undefined, rule: PolicyRule): Bucket {
-  const b = bucket ?? { any: undefined, byName: undefined };
-  if (!hasResourceNames(rule)) {
-    b.any ??= rule;
-  } else {
-    b.byName ??= new Map();
-    for (const name of rule.resourceNames!) if (!b.byName.has(name)) b.byName.set(name, rule);
-  }
-  return b;
+function firstRule(rules: (PolicyRule | undefined)[], mask: number, bit: number): PolicyRule | undefined {
+  return bit !== ANY_VERB_BIT && (mask & (1 << bit)) !== 0 ? rules[bit] : rules[ANY_VERB_BIT];
 }
 
-function bucketAllows(bucket: Bucket | undefined, name: string, named: boolean): PolicyRule | undefined {
+function bucketAllows(bucket: Bucket | undefined, want: number, bit: number, name: string, named: boolean): PolicyRule | undefined {
   if (bucket === undefined) return undefined;
-  if (bucket.any !== undefined) return bucket.any;
-  return named && bucket.byName !== undefined ? bucket.byName.get(name) : undefined;
+  if ((bucket.anyMask & want) !== 0) return firstRule(bucket.anyRules, bucket.anyMask, bit);
+  if (!named || bucket.byName === undefined) return undefined;
+  const entry = bucket.byName.get(name);
+  return entry !== undefined && (entry.mask & want) !== 0 ? firstRule(entry.rules, entry.mask, bit) : undefined;
 }
 
 /** A role's (or a user's) rules, indexed for fast decisions. */
 export class RuleSet {
-  private readonly resourceRules = new Map<string, Map<string, GroupNode>>();
+  private readonly groups = new Map<string, GroupNode>();
   private readonly urlRules = new Map<string, UrlNode>();
+  /** `groups.get('*')`, kept apart to save a lookup per decision. */
+  private anyGroup: GroupNode | undefined;
+  /** Resource rules of verbs beyond the bits (more than 30 distinct verbs): checked one by one. */
+  private readonly overflow: PolicyRule[] = [];
 
   constructor(readonly rules: readonly PolicyRule[]) {
     for (const rule of rules) {
-      for (const verb of rule.verbs) {
-        if (rule.resources !== undefined && rule.resources.length > 0) this.addResourceRule(verb, rule);
-        if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) this.addUrlRule(verb, rule);
+      if (rule.resources !== undefined && rule.resources.length > 0) this.addResourceRule(rule);
+      if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) {
+        for (const verb of rule.verbs) this.addUrlRule(verb, rule);
       }
     }
   }
 
-  /** The first indexed rule that allows the request, or `undefined`. Allocates nothing. */
+  /** The first indexed rule that allows the request, or `undefined`. */
   allows(attrs: RequestAttributes): PolicyRule | undefined {
+    return this.allowsPrepared(prepareRequest(attrs));
+  }
+
+  /** `allows` for a request prepared once for several RuleSets: a few map lookups, no allocation. */
+  allowsPrepared(request: PreparedRequest): PolicyRule | undefined {
+    const attrs = request.attrs;
     if (!attrs.isResourceRequest) {
       return this.urlAllows(this.urlRules.get(attrs.verb), attrs.path) ?? this.urlAllows(this.urlRules.get(ANY), attrs.path);
     }
-    const named = attrs.name !== '' && !NAMELESS_VERBS.has(attrs.verb);
-    return this.verbAllows(this.resourceRules.get(attrs.verb), attrs, named)
-      ?? this.verbAllows(this.resourceRules.get(ANY), attrs, named);
+    return this.groupAllows(this.groups.get(attrs.apiGroup), request)
+      ?? this.groupAllows(this.anyGroup, request)
+      ?? (this.overflow.length === 0 ? undefined : this.overflow.find((rule) => ruleAllows(rule, attrs)));
   }
 
   /**
@@ -85,53 +131,44 @@ export class RuleSet {
   namesAllowed(attrs: Omit<RequestAttributes, 'name'>): 'all' | Set<string> {
     const names = new Set<string>();
     if (!attrs.isResourceRequest) return this.allows({ ...attrs, name: '' }) ? 'all' : names;
+    const want = (1 << (verbBits.get(attrs.verb) ?? ANY_VERB_BIT)) | 1;
     const collect = !NAMELESS_VERBS.has(attrs.verb);
-    for (const verb of [attrs.verb, ANY]) {
-      for (const groupKey of [attrs.apiGroup, ANY]) {
-        const group = this.resourceRules.get(verb)?.get(groupKey);
-        if (group === undefined) continue;
-        for (const bucket of this.bucketsOf(group, attrs.resource, attrs.subresource)) {
-          if (bucket === undefined) continue;
-          if (bucket.any !== undefined) return 'all';
-          if (collect && bucket.byName !== undefined) for (const name of bucket.byName.keys()) names.add(name);
-        }
+    for (const groupKey of [attrs.apiGroup, ANY]) {
+      const group = this.groups.get(groupKey);
+      if (group === undefined) continue;
+      for (const bucket of bucketsOf(group, attrs.resource, attrs.subresource)) {
+        if (bucket === undefined) continue;
+        if ((bucket.anyMask & want) !== 0) return 'all';
+        if (!collect || bucket.byName === undefined) continue;
+        for (const [name, entry] of bucket.byName) if ((entry.mask & want) !== 0) names.add(name);
       }
+    }
+    for (const rule of this.overflow) {
+      if (!ruleAllows(rule, { ...attrs, name: '' }) && !hasResourceNames(rule)) continue;
+      if (!hasResourceNames(rule)) return 'all';
+      for (const name of rule.resourceNames!) if (ruleAllows(rule, { ...attrs, name })) names.add(name);
     }
     return names;
   }
 
-  private addResourceRule(verb: string, rule: PolicyRule): void {
-    let groups = this.resourceRules.get(verb);
-    if (groups === undefined) this.resourceRules.set(verb, (groups = new Map()));
-    for (const groupName of rule.apiGroups ?? []) {
-      let group = groups.get(groupName);
-      if (group === undefined) {
-        groups.set(groupName, (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }));
+  private addResourceRule(rule: PolicyRule): void {
+    const bits: number[] = [];
+    for (const verb of rule.verbs) {
+      const bit = bitOf(verb);
+      if (bit === undefined) {
+        if (!this.overflow.includes(rule)) this.overflow.push(rule);
+      } else if (!bits.includes(bit)) {
+        bits.push(bit);
       }
-      for (const resource of rule.resources!) this.addResource(group, resource, rule);
     }
-  }
-
-  private addResource(group: GroupNode, resource: string, rule: PolicyRule): void {
-    if (resource === ANY) {
-      group.anyResource = addToBucket(group.anyResource, rule);
-      return;
-    }
-    const slash = resource.indexOf('/');
-    const plural = slash < 0 ? resource : resource.slice(0, slash);
-    const subresource = slash < 0 ? '' : resource.slice(slash + 1);
-    if (slash >= 0 && plural === ANY) {
-      group.anyPluralSubresources ??= new Map();
-      group.anyPluralSubresources.set(subresource, addToBucket(group.anyPluralSubresources.get(subresource), rule));
-      return;
-    }
-    let node = group.resources.get(plural);
-    if (node === undefined) group.resources.set(plural, (node = { plural: undefined, subresources: undefined }));
-    if (slash < 0) {
-      node.plural = addToBucket(node.plural, rule);
-    } else {
-      node.subresources ??= new Map();
-      node.subresources.set(subresource, addToBucket(node.subresources.get(subresource), rule));
+    if (bits.length === 0) return;
+    for (const groupName of rule.apiGroups ?? []) {
+      let group = this.groups.get(groupName);
+      if (group === undefined) {
+        this.groups.set(groupName, (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }));
+        if (groupName === ANY) this.anyGroup = group;
+      }
+      for (const resource of rule.resources!) addResource(group, resource, rule, bits);
     }
   }
 
@@ -145,26 +182,17 @@ export class RuleSet {
     }
   }
 
-  private verbAllows(groups: Map<string, GroupNode> | undefined, attrs: RequestAttributes, named: boolean): PolicyRule | undefined {
-    if (groups === undefined) return undefined;
-    return this.groupAllows(groups.get(attrs.apiGroup), attrs, named) ?? this.groupAllows(groups.get(ANY), attrs, named);
-  }
-
-  private groupAllows(group: GroupNode | undefined, attrs: RequestAttributes, named: boolean): PolicyRule | undefined {
+  private groupAllows(group: GroupNode | undefined, request: PreparedRequest): PolicyRule | undefined {
     if (group === undefined) return undefined;
-    const found = bucketAllows(group.anyResource, attrs.name, named);
+    const { attrs, want, bit, named } = request;
+    const found = bucketAllows(group.anyResource, want, bit, attrs.name, named);
     if (found !== undefined) return found;
     const node = group.resources.get(attrs.resource);
-    if (attrs.subresource === '') return node === undefined ? undefined : bucketAllows(node.plural, attrs.name, named);
-    return (node?.subresources === undefined ? undefined : bucketAllows(node.subresources.get(attrs.subresource), attrs.name, named))
+    if (attrs.subresource === '') return node === undefined ? undefined : bucketAllows(node.plural, want, bit, attrs.name, named);
+    return (node?.subresources === undefined ? undefined
+      : bucketAllows(node.subresources.get(attrs.subresource), want, bit, attrs.name, named))
       ?? (group.anyPluralSubresources === undefined ? undefined
-        : bucketAllows(group.anyPluralSubresources.get(attrs.subresource), attrs.name, named));
-  }
-
-  private bucketsOf(group: GroupNode, resource: string, subresource: string): (Bucket | undefined)[] {
-    const node = group.resources.get(resource);
-    if (subresource === '') return [group.anyResource, node?.plural];
-    return [group.anyResource, node?.subresources?.get(subresource), group.anyPluralSubresources?.get(subresource)];
+        : bucketAllows(group.anyPluralSubresources.get(attrs.subresource), want, bit, attrs.name, named));
   }
 
   private urlAllows(node: UrlNode | undefined, path: string): PolicyRule | undefined {
@@ -176,6 +204,56 @@ export class RuleSet {
     for (let i = 0; i < prefixes.length; i++) if (path.startsWith(prefixes[i][0])) return prefixes[i][1];
     return undefined;
   }
+}
+
+function addToBucket(bucket: Bucket | undefined, rule: PolicyRule, bits: readonly number[]): Bucket {
+  const b = bucket ?? { anyMask: 0, anyRules: [], byName: undefined };
+  if (!hasResourceNames(rule)) {
+    for (const bit of bits) {
+      b.anyMask |= 1 << bit;
+      b.anyRules[bit] ??= rule;
+    }
+    return b;
+  }
+  b.byName ??= new Map();
+  for (const name of rule.resourceNames!) {
+    let entry = b.byName.get(name);
+    if (entry === undefined) b.byName.set(name, (entry = { mask: 0, rules: [] }));
+    for (const bit of bits) {
+      entry.mask |= 1 << bit;
+      entry.rules[bit] ??= rule;
+    }
+  }
+  return b;
+}
+
+function addResource(group: GroupNode, resource: string, rule: PolicyRule, bits: readonly number[]): void {
+  if (resource === ANY) {
+    group.anyResource = addToBucket(group.anyResource, rule, bits);
+    return;
+  }
+  const slash = resource.indexOf('/');
+  const plural = slash < 0 ? resource : resource.slice(0, slash);
+  const subresource = slash < 0 ? '' : resource.slice(slash + 1);
+  if (slash >= 0 && plural === ANY) {
+    group.anyPluralSubresources ??= new Map();
+    group.anyPluralSubresources.set(subresource, addToBucket(group.anyPluralSubresources.get(subresource), rule, bits));
+    return;
+  }
+  let node = group.resources.get(plural);
+  if (node === undefined) group.resources.set(plural, (node = { plural: undefined, subresources: undefined }));
+  if (slash < 0) {
+    node.plural = addToBucket(node.plural, rule, bits);
+  } else {
+    node.subresources ??= new Map();
+    node.subresources.set(subresource, addToBucket(node.subresources.get(subresource), rule, bits));
+  }
+}
+
+function bucketsOf(group: GroupNode, resource: string, subresource: string): (Bucket | undefined)[] {
+  const node = group.resources.get(resource);
+  if (subresource === '') return [group.anyResource, node?.plural];
+  return [group.anyResource, node?.subresources?.get(subresource), group.anyPluralSubresources?.get(subresource)];
 }
 
 /** `ruleSet.namesAllowed(attrs)`: the names a collection watch may see (API.md §9). */
