@@ -1,5 +1,6 @@
 import { GC_CONTROLLER, register as registerGc } from '../../controllers/gc';
 import { PERSON_STATUS_CONTROLLER, register as registerPersonStatus } from '../../controllers/person-status';
+import { RBAC_AGGREGATION_CONTROLLER, register as registerRbacAggregation } from '../../controllers/rbac-aggregation';
 import { ControllerRegistry } from './controller-registry';
 
 /**
@@ -13,6 +14,12 @@ export function builtinControllers(): ControllerRegistry {
     description: 'removes every object marked for deletion once it has no finalizers',
     setup: ({ manager, log }) => {
       registerGc(manager, log);
+    },
+  }).register({
+    name: RBAC_AGGREGATION_CONTROLLER,
+    description: "writes each Role's effective rules (its own, its dependencies', those aggregated into it) into its status",
+    setup: ({ manager, client }) => {
+      registerRbacAggregation(manager, client);
     },
   }).register({
     // The sample controller: off unless named, since it needs the Person model applied.

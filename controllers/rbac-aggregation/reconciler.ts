@@ -1,0 +1,43 @@
+import { computeEffective, type Role, type RoleGraph, type RoleStatus } from '../../pkg/auth/rbac';
+import type { ApiClient } from '../../pkg/client';
+import {
+  updateStatus, type DeepReadonly, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request,
+} from '../../pkg/controller';
+import { ROLES } from './roles';
+
+/**
+ * The status a role's effective rules call for: its rules, UI permissions and
+ * contributors over `graph` (canonical: sorted, de-duplicated), stamped with
+ * the generation they were computed for, so that the apiserver enforces them
+ * only while the role is unchanged since.
+ */
+export function aggregatedStatus(graph: RoleGraph, role: DeepReadonly<Role>): RoleStatus {
+  const { rules, uiPermissions, contributors } = computeEffective(graph, role.metadata.name!);
+  return { observedGeneration: role.metadata.generation, rules, uiPermissions, contributors };
+}
+
+/**
+ * Materialises one role's effective rules into its `status` (through the
+ * status subresource, conditionally on the cached `resourceVersion`), and only
+ * when they differ from what the status shows: a converged role costs no
+ * write, and the watch event of our own write ends in a no-op reconcile.
+ * A role that is gone or marked for deletion needs nothing.
+ * @example
+ * new RoleAggregationReconciler(client, manager.cacheFor<Role>(ROLES), index.graph)
+ */
+export class RoleAggregationReconciler implements Reconciler {
+  constructor(
+    private readonly client: ApiClient,
+    private readonly roles: ReadonlyCache<Role>,
+    /** Every role the cache holds, as a graph: what effective rules are computed over. */
+    private readonly graph: RoleGraph,
+  ) {}
+
+  async reconcile({ name }: Request, { signal, log }: ReconcileContext): Promise<void> {
+    const role = this.roles.get(name);
+    if (!role || role.metadata.deletionTimestamp) return;
+    const status = aggregatedStatus(this.graph, role);
+    const { changed } = await updateStatus<Role>(this.client, ROLES, role, status, { signal });
+    if (changed) log.debug({ rules: status.rules.length, contributors: status.contributors.length }, 'effective rules written');
+  }
+}

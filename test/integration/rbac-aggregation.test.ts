@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canonicalRules, type Role } from '../../pkg/auth/rbac';
+import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { ApiClient, isNotFound } from '../../pkg/client';
+import { ROLES } from '../../controllers/rbac-aggregation';
+import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { getRule, testRole } from '../support/roles';
+import { waitFor } from '../support/wait-for';
+
+// The rbac-aggregation controller in a controller-manager against a real
+// apiserver: a role's status follows the roles it depends on and the roles
+// aggregated into it, as a user changes them.
+
+const ROLES_PATH = '/api/v1alpha1/roles';
+
+afterEach(() => stopTestControllerManagers());
+
+/** The resources of a status's rules, e.g. `['a', 'b']`. */
+const resourcesOf = (role: Role | undefined) => (role?.status?.rules ?? []).map((r) => r.resources?.[0]).sort();
+
+describe('role aggregation (AlwaysAllow)', () => {
+  let server: RunningApiServer;
+  let client: ApiClient;
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    client = new ApiClient({ server: server.url });
+  });
+  afterAll(() => server.stop());
+
+  const get = (name: string) => client.get<Role>(ROLES, name);
+
+  it("lists a role's own, dependencies' and aggregated roles' rules in its status, and follows their changes and removal", async () => {
+    await startTestControllerManager(server.url, { leaderElection: false });
+    await client.create(ROLES, testRole('agg-a', { rules: [getRule('a')], dependencies: ['agg-c'], uiPermissions: ['ui:a'] }));
+    await client.create(ROLES, testRole('agg-b', { rules: [getRule('b')], aggregateTo: ['agg-a'], uiPermissions: ['ui:b'] }));
+    await client.create(ROLES, testRole('agg-c', { rules: [getRule('c')] }));
+
+    const a = await waitFor(async () => {
+      const role = await get('agg-a');
+      return resourcesOf(role).join() === 'a,b,c' ? role : undefined;
+    }, { what: "agg-a's status to list the rules of agg-a, agg-b and agg-c" });
+    expect(a.status).toEqual({
+      observedGeneration: a.metadata.generation,
+      rules: canonicalRules(['a', 'b', 'c'].map(getRule)),
+      uiPermissions: ['ui:a', 'ui:b'],
+      contributors: [
+        { name: 'agg-b', via: 'aggregation', through: 'agg-a' },
+        { name: 'agg-c', via: 'dependency', through: 'agg-a' },
+      ],
+    });
+
+    await client.patch(ROLES, 'agg-b', { rules: [getRule('b2')] });
+    await waitFor(async () => resourcesOf(await get('agg-a')).join() === 'a,b2,c', { what: "agg-a's status to follow agg-b's rules" });
+
+    await client.delete(ROLES, 'agg-b');
+    await waitFor(async () => get('agg-b').then(() => false, (err: unknown) => isNotFound(err)), { what: 'agg-b to be removed' });
+    const without = await waitFor(async () => {
+      const role = await get('agg-a');
+      return resourcesOf(role).join() === 'a,c' ? role : undefined;
+    }, { what: 'agg-b to leave the status of agg-a' });
+    expect(without.status?.contributors).toEqual([{ name: 'agg-c', via: 'dependency', through: 'agg-a' }]);
+    expect(without.status?.uiPermissions).toEqual(['ui:a']);
+  });
+});
+
+describe('role aggregation under RBAC, as system:controller-manager', () => {
+  let server: RunningApiServer;
+  let tokenDir: string;
+  const admin = { Authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}` };
+  const token = 'controller-manager-token-for-the-aggregation-test';
+
+  beforeAll(async () => {
+    tokenDir = mkdtempSync(join(tmpdir(), 'svc-cm-token-'));
+    const tokenFile = join(tokenDir, 'token');
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    server = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: tokenFile });
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(tokenDir, { recursive: true, force: true });
+  });
+
+  it('does its job with the built-in system-controller-manager role only', async () => {
+    const api = rawClient(server.url);
+    const anonymousList = await api('GET', ROLES_PATH);
+    expect(anonymousList.status).toBe(401); // the apiserver does enforce RBAC
+    const cm = await startTestControllerManager(server.url, { token });
+    await waitFor(() => cm.manager.isLeader(), { what: 'the controller-manager to lead (it writes its Lease)' });
+
+    for (const role of [
+      testRole('rbac-a', { rules: [getRule('a')] }),
+      testRole('rbac-b', { rules: [getRule('b')], aggregateTo: ['rbac-a'] }),
+    ]) {
+      const created = await api('POST', ROLES_PATH, role, admin);
+      expect(created.status).toBe(201);
+    }
+    const read = async (name: string) => (await api<Role>('GET', `${ROLES_PATH}/${name}`, undefined, admin)).body;
+    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a,b', { what: "rbac-a's status to include rbac-b's rules" });
+    // The built-in roles are computed too: guest depends on anonymous and authenticated.
+    const guest = await waitFor(async () => {
+      const role = await read('guest');
+      return role.status?.observedGeneration === role.metadata.generation ? role : undefined;
+    }, { what: "guest's status" });
+    expect(guest.status?.contributors.map((c) => c.name)).toEqual(['anonymous', 'authenticated']);
+
+    expect((await api('DELETE', `${ROLES_PATH}/rbac-b`, undefined, admin)).status).toBe(200);
+    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a', { what: 'rbac-b to leave rbac-a (the gc controller removes it)' });
+  });
+});
