@@ -1,6 +1,7 @@
 import { StatusError } from '../api/errors';
 import type { IndexSpec } from '../storage/indexes';
 import { listEnvelopePaging, parseListParams } from './list-params';
+import { parseRequestInfo } from './request-info';
 
 const parse = (query: string, indexes?: IndexSpec[]) => parseListParams(new URLSearchParams(query), { indexes });
 
@@ -83,7 +84,7 @@ describe('parseListParams', () => {
   });
 
   it.each([
-    ['watch=true', true], ['watch=1', true], ['watch=TRUE', true], ['watch', true], ['watch=', true],
+    ['watch=true', true], ['watch=1', true], ['watch=TRUE', true], ['watch', true], ['watch=', true], ['watch=yes', true],
     ['watch=false', false], ['watch=0', false], ['watch=False', false], ['', false],
   ])('watch: %s → %s', (query, watch) => {
     expect(parse(query).watch).toBe(watch);
@@ -138,7 +139,6 @@ describe('parseListParams', () => {
     ['a bad label key', 'labelSelector=a/b/c%3Dx', 'invalid labelSelector "a/b/c=x"'],
     ['a field selector that does not parse', 'fieldSelector=spec.name', 'invalid fieldSelector "spec.name"'],
     ['a bad second selector value', 'labelSelector=ok&labelSelector=%3Dx', 'invalid labelSelector "=x"'],
-    ['watch=yes', 'watch=yes', 'invalid watch "yes": must be true, 1, false or 0'],
     ['allowWatchBookmarks=maybe', 'allowWatchBookmarks=maybe', 'invalid allowWatchBookmarks "maybe"'],
     ['an unknown resourceVersionMatch', 'resourceVersion=1&resourceVersionMatch=Newest',
       'invalid resourceVersionMatch "Newest": must be NotOlderThan or Exact'],
@@ -188,4 +188,12 @@ describe('listEnvelopePaging', () => {
     expect(Object.keys(listEnvelopePaging(1, 1, 1)))
       .toEqual(['page', 'size', 'total', 'totalPages', 'first', 'last', 'hasNext', 'hasPrevious']);
   });
+});
+
+describe('one reading of ?watch', () => {
+  it.each(['watch=true', 'watch=yes', 'watch', 'watch=0', 'watch=false', 'watch=on'])(
+    '%s: the request info (what is authorised) and the list parameters (what is served) agree', (query) => {
+      const info = parseRequestInfo('GET', `/apis/example.com/v1alpha1/persons?${query}`);
+      expect(parse(query).watch).toBe(info.verb === 'watch');
+    });
 });

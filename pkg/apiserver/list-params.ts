@@ -2,6 +2,7 @@ import { badRequest, StatusError } from '../api/errors';
 import { parseFieldSelector, parseLabelSelector } from '../api/selectors';
 import type { IndexSpec } from '../storage/indexes';
 import type { ListOptions, SortKey } from '../storage/query';
+import { watchRequested } from './request-info';
 
 /**
  * The query of a list, watch or deletecollection request (API.md §4, §6) and
@@ -30,7 +31,7 @@ export interface ListParams {
   list: ListOptions;
   /** Set when `size` is: the envelope's page and size. */
   paging: ListPaging | undefined;
-  /** `watch=true|1` (or a bare `watch`). */
+  /** `watch` present with any value but `false`/`0` (see `watchRequested`). */
   watch: boolean;
   /** Opaque; absent when not given or empty. */
   resourceVersion?: string;
@@ -216,7 +217,8 @@ export function parseListParams(query: URLSearchParams, options: ListParamsOptio
   if (sort.length) list.sort = sort;
   Object.assign(list, page);
 
-  const watch = booleanParam(query, 'watch');
+  // Read as the request info reads it, so that what was authorised as a watch is served as one.
+  const watch = watchRequested(query);
   const params: ListParams = { list, paging, watch, allowWatchBookmarks: booleanParam(query, 'allowWatchBookmarks') };
   const resourceVersion = stringParam(query, 'resourceVersion');
   if (resourceVersion !== undefined) params.resourceVersion = resourceVersion;

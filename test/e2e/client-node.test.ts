@@ -1,17 +1,19 @@
 import * as k8s from '@kubernetes/client-node';
-import { usePersonsApi, person } from '../support/person';
+import { person } from '../support/person';
+import { createToken, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-/** The official Kubernetes client, unchanged, against svc (issue 4 §5). */
-const suite = usePersonsApi();
+/** The official Kubernetes client, unchanged, against svc with RBAC on, logged in with a personal access token. */
+const suite = useRbacApi();
 let kc: k8s.KubeConfig;
 let objects: k8s.KubernetesObjectApi;
 
 beforeAll(async () => {
+  const { token } = await createToken(suite.admin);
   kc = new k8s.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'svc', server: suite.server.url, skipTLSVerify: true }],
-    users: [{ name: 'dev', token: 'unused-until-auth' }],
+    users: [{ name: 'dev', token }],
     contexts: [{ name: 'svc', cluster: 'svc', user: 'dev' }],
     currentContext: 'svc',
   });
@@ -69,12 +71,12 @@ it('an informer sees ADDED, MODIFIED and DELETED', async () => {
   informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name}`));
   await informer.start();
   try {
-    await suite.api('POST', path, person('kc-inf'));
+    await suite.admin('POST', path, person('kc-inf'));
     await waitFor(() => seen.includes('add kc-inf'), { what: 'add event' });
-    await suite.api('PATCH', `${path}/kc-inf`, { spec: { age: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await suite.admin('PATCH', `${path}/kc-inf`, { spec: { age: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
     await waitFor(() => seen.includes('update kc-inf'), { what: 'update event' });
-    await suite.api('DELETE', `${path}/kc-inf`);
-    await suite.api('DELETE', `${path}/kc-inf`);
+    await suite.admin('DELETE', `${path}/kc-inf`);
+    await suite.admin('DELETE', `${path}/kc-inf`);
     await waitFor(() => seen.includes('delete kc-inf'), { what: 'delete event' });
   } finally {
     await informer.stop();
