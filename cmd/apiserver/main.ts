@@ -19,9 +19,10 @@ const duration = (value: string) => {
 };
 
 const program = new Command('svc-apiserver')
-  .description('The svc API server: generated APIs for every registered model, backed by Redis or memory.')
+  .description('The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
-  .addOption(new Option('--store <url>', 'storage: memory:// or redis://host:port/db').env('SVC_STORE').default('memory://'))
+  .addOption(new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
+    .env('SVC_STORE').default('memory://'))
   .addOption(new Option('--authorization-mode <mode>', 'AlwaysAllow (RBAC arrives with the auth work)')
     .env('SVC_AUTHORIZATION_MODE').choices(['AlwaysAllow', 'RBAC']).default('AlwaysAllow'))
   .addOption(new Option('--max-body-bytes <n>', 'largest request body accepted (413 beyond)')

@@ -147,6 +147,17 @@ export class FileStorage implements Storage {
     return this.journal.failed === undefined && this.memory.ping();
   }
 
+  /**
+   * Writes a snapshot of the current state now and resolves once it is on
+   * disk and the files it replaces are removed (e.g. before a backup, or to
+   * make the next reopen fast).
+   */
+  async snapshot(): Promise<void> {
+    await this.snapshotting;
+    this.startSnapshot();
+    await this.snapshotting;
+  }
+
   /** Ends every watch, writes what is queued, stops a snapshot in progress, and unlocks the directory. */
   async close(): Promise<void> {
     if (this.closed) return;

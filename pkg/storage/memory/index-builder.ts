@@ -47,9 +47,9 @@ export async function buildIndex(store: TypeStore, table: IndexTable, options: I
  * first request (a unique index half built would let a duplicate in).
  */
 export function buildIndexNow(store: TypeStore, table: IndexTable): void {
-  const batch: { name: string; values: string[] }[] = [];
-  for (const [name, object] of store.objects) batch.push({ name, values: safeValues(table, object) });
-  table.addMany(batch);
+  const objects: { name: string; values: string[] }[] = [];
+  for (const [name, object] of store.objects) objects.push({ name, values: safeValues(table, object) });
+  table.load(objects);
   store.finishBuild(table);
 }
 

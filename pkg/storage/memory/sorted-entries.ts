@@ -31,6 +31,15 @@ export class SortedEntries {
 
   constructor(private readonly blockSize = DEFAULT_BLOCK_SIZE) {}
 
+  /** Entries that are already sorted by `compareEntries` and distinct, in half-full blocks. */
+  static fromSorted(entries: readonly IndexEntry[], blockSize = DEFAULT_BLOCK_SIZE): SortedEntries {
+    const sorted = new SortedEntries(blockSize);
+    const fill = Math.max(1, blockSize >>> 1);
+    for (let at = 0; at < entries.length; at += fill) sorted.blocks.push(entries.slice(at, at + fill));
+    sorted.count = entries.length;
+    return sorted;
+  }
+
   /** How many entries there are. */
   get length(): number {
     return this.count;
