@@ -34,8 +34,12 @@ export class Journal {
   private loop: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
   private written = 0;
+  /** The file the latest record appended goes to: `seq`, or the target of the latest queued rotation. */
+  private appendSeq: number;
 
-  private constructor(private readonly dir: string, private seq: number, private handle: FileHandle) {}
+  private constructor(private readonly dir: string, private seq: number, private handle: FileHandle) {
+    this.appendSeq = seq;
+  }
 
   /** Opens journal `seq` in `dir` for appending, creating it when absent. */
   static async open(dir: string, seq: number): Promise<Journal> {
@@ -49,10 +53,9 @@ export class Journal {
     return this.failure;
   }
 
-  /** The number of the file records are appended to now (after the queued rotations). */
+  /** The number of the file records appended now go to (a rotation counts once queued, before it is done). */
   get currentSeq(): number {
-    const rotations = this.queue.filter((item): item is Rotation => !Buffer.isBuffer(item));
-    return rotations.length > 0 ? rotations[rotations.length - 1].seq : this.seq;
+    return this.appendSeq;
   }
 
   /** Bytes appended since the journal was opened or last rotated. */
@@ -75,6 +78,7 @@ export class Journal {
    */
   rotate(seq: number): void {
     this.queue.push({ seq });
+    this.appendSeq = seq;
     this.written = 0;
     this.startWriting();
   }
