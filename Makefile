@@ -2,7 +2,7 @@
 # Each installs (npm ci) and builds what it needs itself.
 
 NPM_STAMP := node_modules/.package-lock.json
-STORE ?= memory://
+STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
 
 .PHONY: install build run test bench lint clean
@@ -24,6 +24,7 @@ test: build
 
 bench: build
 	node dist/bench/storage/main.js
+	node dist/bench/backends/main.js
 	node dist/bench/apiserver/main.js
 	node dist/bench/controllers/main.js
 	node dist/bench/rbac/main.js

@@ -26,9 +26,10 @@ const positiveDuration = (value: string) => {
 };
 
 const program = new Command('svc-apiserver')
-  .description('The svc API server: generated APIs for every registered model, backed by Redis or memory.')
+  .description('The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
-  .addOption(new Option('--store <url>', 'storage: memory:// or redis://host:port/db').env('SVC_STORE').default('memory://'))
+  .addOption(new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
+    .env('SVC_STORE').default('memory://'))
   .addOption(new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
     .env('SVC_AUTHORIZATION_MODE').choices(['AlwaysAllow', 'RBAC']).default('RBAC'))
   .addOption(new Option('--admin-password-file <file>', 'first start only: the super administrator\'s password (else SVC_ADMIN_PASSWORD, else a random one printed once)')

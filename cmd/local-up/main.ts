@@ -13,7 +13,8 @@ import { setupSignalHandler } from '../../pkg/util/signals';
 const program = new Command('svc-local-up')
   .description('Runs the apiserver and the controller-manager together for local work.')
   .addOption(new Option('--listen <host:port>', 'apiserver address').env('SVC_LISTEN').default('127.0.0.1:8080'))
-  .addOption(new Option('--store <url>', 'storage: memory:// or redis://host:port/db').env('SVC_STORE').default('memory://'))
+  .addOption(new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
+    .env('SVC_STORE').default('file://./data'))
   .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token)').env('SVC_DATA_DIR').default('data'))
   .parse();
 

@@ -11,8 +11,8 @@ export function registerBackend(scheme: string, factory: BackendFactory): void {
 }
 
 /**
- * Opens the storage a URL names: `memory://` or `redis://host:port/db`
- * (`rediss://` for TLS). The error for an unknown scheme does not echo the
+ * Opens the storage a URL names: `memory://`, `file://<dir>` (durable,
+ * embedded) or `redis://host:port/db` (`rediss://` for TLS). The error for an unknown scheme does not echo the
  * URL, which may carry a password.
  */
 export async function openStorage(url: string, options: StorageOptions = {}): Promise<Storage> {
@@ -20,7 +20,7 @@ export async function openStorage(url: string, options: StorageOptions = {}): Pr
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error('storage URL does not parse; expected e.g. memory:// or redis://127.0.0.1:6379/0');
+    throw new Error('storage URL does not parse; expected e.g. file://./data, memory:// or redis://127.0.0.1:6379/0');
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   const factory = factories.get(scheme);

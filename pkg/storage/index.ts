@@ -1,4 +1,4 @@
-/** The storage layer's public surface. Importing it registers both backends. */
+/** The storage layer's public surface. Importing it registers every backend. */
 export * from './interface';
 export * from './indexes';
 export * from './query';
@@ -6,4 +6,5 @@ export * from './watch';
 export * from './errors';
 export { openStorage, registerBackend } from './backends';
 export { MemoryStorage } from './memory';
+export { FileStorage } from './file';
 export { RedisStorage } from './redis';

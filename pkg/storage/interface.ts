@@ -50,8 +50,8 @@ export type IndexProgress = (progress: { type: ResourceType; index: string; done
 
 /**
  * The one storage interface (DESIGN.md §5). Backends: Redis (`redis://`,
- * `rediss://`) and an embedded one (`memory://`); both pass the conformance
- * suite in `pkg/storage/testing`.
+ * `rediss://`), the durable embedded one (`file://<dir>`) and the in-process
+ * one (`memory://`); all pass the conformance suite in `pkg/storage/testing`.
  *
  * Objects are JSON documents keyed by (type, `metadata.name`). Each type has its
  * own revision counter: every write bumps it by one and stamps the new value on

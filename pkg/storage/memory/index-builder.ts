@@ -41,6 +41,18 @@ export async function buildIndex(store: TypeStore, table: IndexTable, options: I
   store.finishBuild(table);
 }
 
+/**
+ * Builds a new index for every object of a type at once, without yielding:
+ * for a type restored from disk, whose indexes must be whole before the
+ * first request (a unique index half built would let a duplicate in).
+ */
+export function buildIndexNow(store: TypeStore, table: IndexTable): void {
+  const objects: { name: string; values: string[] }[] = [];
+  for (const [name, object] of store.objects) objects.push({ name, values: safeValues(table, object) });
+  table.load(objects);
+  store.finishBuild(table);
+}
+
 function safeValues(table: IndexTable, object: ApiObject): string[] {
   try {
     return indexValues(table.spec, object);

@@ -14,6 +14,26 @@ describe('IndexTable', () => {
     expect(t.valuesOf('nobody')).toBeUndefined();
   });
 
+  it('loaded in one go, answers like one filled object by object, and takes later changes', () => {
+    const objects = Array.from({ length: 3000 }, (_, i) => ({
+      name: `o${(i * 7919) % 3000}`, values: i % 5 === 0 ? [] : [`v${i % 37}`, `v${i % 11}`, `v${i % 37}`],
+    }));
+    const loaded = table();
+    loaded.load(objects);
+    const oneByOne = table();
+    for (const { name, values } of objects) oneByOne.set(name, values);
+    for (const t of [loaded, oneByOne]) {
+      t.set('o7', ['new']);
+      t.delete('o8');
+      t.set('extra', ['v3']);
+    }
+    expect([...loaded.entries.ascendingFrom()]).toEqual([...oneByOne.entries.ascendingFrom()]);
+    expect([...loaded.entries.descending()]).toEqual([...oneByOne.entries.descending()]);
+    expect([...loaded.namesWith('v3')].sort()).toEqual([...oneByOne.namesWith('v3')].sort());
+    expect([...loaded.namesWithoutValue()].sort()).toEqual([...oneByOne.namesWithoutValue()].sort());
+    expect(loaded.valuesOf('o9')).toEqual(oneByOne.valuesOf('o9'));
+  });
+
   it('replacing an object\'s values removes the old ones everywhere', () => {
     const t = table();
     t.set('ada', ['red', 'blue']);

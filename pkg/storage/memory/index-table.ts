@@ -1,6 +1,6 @@
 import type { IndexSpec } from '../indexes';
 import { compareBytes } from './byte-order';
-import { SortedEntries } from './sorted-entries';
+import { compareEntries, SortedEntries, type IndexEntry } from './sorted-entries';
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
@@ -31,7 +31,7 @@ export class IndexTable {
   private readonly byValue = new Map<string, Set<string>>();
   private readonly byObject = new Map<string, readonly string[]>();
   private readonly withoutValue = new Set<string>();
-  private readonly sorted = new SortedEntries();
+  private sorted = new SortedEntries();
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -89,6 +89,25 @@ export class IndexTable {
       this.holders(value).add(name);
       this.sorted.insert({ value, name });
     }
+  }
+
+  /**
+   * Fills an empty table with every object's values in one go: the entries
+   * are sorted once instead of inserted one by one (a restored type's build).
+   */
+  load(objects: readonly { name: string; values: readonly string[] }[]): void {
+    if (this.byObject.size > 0) throw new Error(`internal: index ${this.name} loaded when not empty`);
+    const entries: IndexEntry[] = [];
+    for (const { name, values } of objects) {
+      const unique = values.length < 2 ? values : [...new Set(values)].sort(compareBytes);
+      this.byObject.set(name, unique);
+      if (unique.length === 0) this.withoutValue.add(name);
+      for (const value of unique) {
+        this.holders(value).add(name);
+        entries.push({ value, name });
+      }
+    }
+    this.sorted = SortedEntries.fromSorted(entries.sort(compareEntries));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { IndexTable } from './index-table';
-import { orderNames, type TableSortKey } from './list-order';
+import { orderNames, positionOf, type TableSortKey } from './list-order';
 import type { NameFilter } from './name-filter';
 import { seededRandom, utf8Order } from '../testing/seeded-random';
 
@@ -71,6 +71,32 @@ describe('orderNames', () => {
         const context = { seed, keySpecs, collected: filter.names !== undefined, needed };
         expect({ ...context, order: got.slice(0, needed) }).toEqual({ ...context, order: expected.slice(0, needed) });
         expect(got.length).toBeGreaterThanOrEqual(Math.min(needed, expected.length));
+      }
+    }
+  });
+
+  it('resumes strictly after any position, also one whose object is gone, whether it sorts or walks', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const { rnd, samples, tables } = fixture(seed);
+      const keySpecs = Array.from({ length: 1 + rnd.int(3) }, () => ({
+        index: rnd.pick(INDEXES), direction: rnd.pick(['asc', 'desc'] as const),
+      }));
+      const keys = keySpecs.map((k): TableSortKey => ({ table: tables.get(k.index) as IndexTable, direction: k.direction }));
+      const [first, ...rest] = keys;
+      const order = referenceOrder(samples, keySpecs);
+      const cut = rnd.int(order.length);
+      const position = positionOf(keys, order[cut]);
+      // Half the time the object the position was taken from is removed before the resume.
+      const gone = rnd.next() < 0.5;
+      if (gone) for (const table of tables.values()) table.delete(order[cut]);
+      const kept = new Set(rnd.some(samples.map((s) => s.name), rnd.pick([0.1, 0.9])));
+      if (gone) kept.delete(order[cut]);
+      const expected = order.slice(cut + 1).filter((n) => kept.has(n));
+      for (const names of [kept, undefined]) {
+        const filter: NameFilter = { has: (n) => kept.has(n), size: kept.size, names };
+        const got = orderNames(filter, [first, ...rest], Infinity, samples.length, position);
+        const context = { seed, keySpecs, gone, collected: names !== undefined };
+        expect({ ...context, order: got }).toEqual({ ...context, order: expected });
       }
     }
   });

@@ -1,3 +1,4 @@
+import type { ListPosition } from '../continue-token';
 import { compareBytes } from './byte-order';
 import type { IndexTable } from './index-table';
 import type { NameFilter } from './name-filter';
@@ -17,51 +18,79 @@ const SELECTIVE_SHARE = 0.25;
  * `metadata.name` ascending), at least the first `needed` of them; the result
  * may hold more. Objects without a value for a key sort after those with one,
  * in either direction; a multi-valued index sorts by the object's smallest
- * value ascending and its largest descending.
+ * value ascending and its largest descending. With `after` (a continue
+ * position), only the objects that sort strictly after it are ordered; the
+ * object the position was taken from need not exist any more.
  *
  * A selective filter's names are sorted directly; otherwise the first key's
- * sorted entries are walked and the walk stops once `needed` objects are
- * found, so a first page costs about a page, not the whole type.
+ * sorted entries are walked from the position on and the walk stops once
+ * `needed` objects are found, so a page costs about a page, not the whole type.
  */
 export function orderNames(
   filter: NameFilter, keys: readonly [TableSortKey, ...TableSortKey[]], needed: number, objectCount: number,
+  after?: ListPosition,
 ): string[] {
+  const isAfter = after === undefined ? () => true : (name: string) => comparePosition(keys, after, name) < 0;
   if (filter.names !== undefined && filter.names.size <= objectCount * SELECTIVE_SHARE) {
-    return [...filter.names].sort(compareBySortKeys(keys));
+    return [...filter.names].filter(isAfter).sort(compareBySortKeys(keys));
   }
-  return walkFirstKey(filter, keys, needed);
+  return walkFirstKey(filter, keys, needed, isAfter, after?.s[0]);
 }
 
 /** A comparator of object names by sort keys, then name ascending. */
 export function compareBySortKeys(keys: readonly TableSortKey[]): (a: string, b: string) => number {
   return (a, b) => {
     for (const key of keys) {
-      const order = compareByKey(key, a, b);
+      const order = compareSortValues(key.direction, sortValue(key, a), sortValue(key, b));
       if (order !== 0) return order;
     }
     return compareBytes(a, b);
   };
 }
 
-function compareByKey({ table, direction }: TableSortKey, a: string, b: string): number {
-  const va = table.valuesOf(a) ?? [];
-  const vb = table.valuesOf(b) ?? [];
-  if (va.length === 0 || vb.length === 0) return (va.length === 0 ? 1 : 0) - (vb.length === 0 ? 1 : 0);
-  return direction === 'asc' ? compareBytes(va[0], vb[0]) : compareBytes(vb[vb.length - 1], va[va.length - 1]);
+/** Where an object sorts: its value for every key (`false` where it has none) and its name. */
+export function positionOf(keys: readonly TableSortKey[], name: string): ListPosition {
+  return { s: keys.map((key) => sortValue(key, name)), n: name };
+}
+
+/** Negative when `position` sorts before the object, positive after it, zero when it is the object's own. */
+function comparePosition(keys: readonly TableSortKey[], position: ListPosition, name: string): number {
+  for (let k = 0; k < keys.length; k++) {
+    const order = compareSortValues(keys[k].direction, position.s[k], sortValue(keys[k], name));
+    if (order !== 0) return order;
+  }
+  return compareBytes(position.n, name);
+}
+
+/** The value an object sorts by for one key: its smallest ascending, its largest descending; false when none. */
+function sortValue({ table, direction }: TableSortKey, name: string): string | false {
+  const values = table.valuesOf(name) ?? [];
+  if (values.length === 0) return false;
+  return direction === 'asc' ? values[0] : values[values.length - 1];
+}
+
+/** Orders two sort values in a key's direction, a missing value (`false`) last either way. */
+function compareSortValues(direction: 'asc' | 'desc', a: string | false, b: string | false): number {
+  if (a === false || b === false) return (a === false ? 1 : 0) - (b === false ? 1 : 0);
+  return direction === 'asc' ? compareBytes(a, b) : compareBytes(b, a);
 }
 
 /**
- * Walks the first key's entries group by group (a group is one value). An
- * object's first appearance is its smallest value going up and its largest
- * going down, which is where it sorts; later appearances are skipped. Within a
- * group the entries come name-ascending, or are sorted by the other keys.
+ * Walks the first key's entries group by group (a group is one value),
+ * starting at `from` (a continue position's first value; `false`: only the
+ * objects without a value remain). An object is taken where it sorts, at its
+ * smallest value going up and its largest going down; its other entries are
+ * skipped. Within a group the entries come name-ascending, or are sorted by
+ * the other keys.
  */
 function walkFirstKey(
   filter: NameFilter, keys: readonly [TableSortKey, ...TableSortKey[]], needed: number,
+  isAfter: (name: string) => boolean, from: string | false | undefined,
 ): string[] {
-  const [{ table, direction }, ...rest] = keys;
+  const [first, ...rest] = keys;
+  const { table, direction } = first;
+  const accept = (name: string) => filter.has(name) && isAfter(name);
   const byRest = compareBySortKeys(rest);
-  const seen = new Set<string>();
   const out: string[] = [];
   let group: string[] = [];
   let groupValue: string | undefined;
@@ -71,19 +100,20 @@ function walkFirstKey(
     for (const name of group) out.push(name);
     group = [];
   };
-  for (const { value, name } of direction === 'asc' ? table.entries.ascendingFrom() : table.entries.descending()) {
+  const entries = from === false ? []
+    : direction === 'asc' ? table.entries.ascendingFrom(from ?? '')
+    : from === undefined ? table.entries.descending() : table.entries.descendingFrom(from);
+  for (const { value, name } of entries) {
     if (value !== groupValue) {
       flush();
       if (out.length >= needed) break;
       groupValue = value;
     }
-    if (seen.has(name)) continue;
-    seen.add(name);
-    if (filter.has(name)) group.push(name);
+    if (sortValue(first, name) === value && accept(name)) group.push(name);
   }
   flush();
   if (out.length < needed) {
-    const valueless = [...table.namesWithoutValue()].filter((name) => filter.has(name)).sort(byRest);
+    const valueless = [...table.namesWithoutValue()].filter(accept).sort(byRest);
     for (const name of valueless) out.push(name);
   }
   return out;

@@ -3,10 +3,10 @@ import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX } from '../indexes';
 import { StorageError } from '../errors';
 import { clone } from '../objects';
 import type { ListOptions, ListResult, SortKey } from '../query';
-import { decodeContinue, encodeContinue } from './continue-token';
+import { decodeContinue, encodeContinue, queryFingerprint } from '../continue-token';
 import type { IndexTable } from './index-table';
 import type { TableSortKey } from './list-order';
-import { orderNames } from './list-order';
+import { orderNames, positionOf } from './list-order';
 import { buildNameFilter } from './name-filter';
 import type { TypeStore } from './type-store';
 
@@ -28,22 +28,33 @@ export function runList(store: TypeStore, options: ListOptions = {}): ListResult
     values: req.values,
   }));
   const sort = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
-  const [firstKey, ...otherKeys] = sort.map((key) => sortKey(store, key));
-  const offset = options.continue ? decodeContinue(options.continue) : count(options.offset, 'offset') ?? 0;
+  const keys = sort.map((key) => sortKey(store, key)) as [TableSortKey, ...TableSortKey[]];
+  const fingerprint = queryFingerprint({
+    sort: keys.map((k) => [k.table.name, k.direction]),
+    labels: options.labelSelector ?? [],
+    fields: (options.fieldSelector ?? []).map((req) => [req.field, req.op, req.values]),
+  });
+  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, keys.length) : undefined;
+  const after = resumed?.position;
+  const offset = resumed !== undefined ? 0 : count(options.offset, 'offset') ?? 0;
   const limit = count(options.limit, 'limit');
 
   const filter = buildNameFilter(labels, options.labelSelector ?? [], fields, store.objects.size);
+  // One more than the page, to learn whether another page follows.
   const end = limit === undefined ? Infinity : offset + limit;
-  const page = orderNames(filter, [firstKey, ...otherKeys], end, store.objects.size).slice(offset, end);
-  const next = offset + page.length;
+  const ordered = orderNames(filter, keys, end + 1, store.objects.size, after);
+  const page = ordered.slice(offset, end);
+  const more = limit !== undefined && limit > 0 && ordered.length > end;
   const result: ListResult = {
     items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
     total: filter.size,
     revision: String(store.revision),
   };
-  if (limit !== undefined && limit > 0 && next < filter.size) {
-    result.continue = encodeContinue(next);
-    result.remainingItemCount = filter.size - next;
+  if (more) {
+    // Items listed so far in this walk; writes between pages make what remains an estimate.
+    const listed = (resumed?.listed ?? offset) + page.length;
+    result.continue = encodeContinue(positionOf(keys, page[page.length - 1]), fingerprint, listed);
+    result.remainingItemCount = Math.max(0, filter.size - listed);
   }
   return result;
 }

@@ -7,11 +7,29 @@ import type {
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
-import { buildIndex } from './index-builder';
+import { buildIndex, buildIndexNow } from './index-builder';
 import { runList } from './list-query';
 import { hasPreconditions, meetsPreconditions } from '../preconditions';
-import { TypeStore, type ObjectIndexValues } from './type-store';
+import { TypeStore, type ObjectIndexValues, type RestoredType } from './type-store';
 import { WatcherQueue } from '../watcher-queue';
+
+/**
+ * What a durable store built on the memory backend plugs in (`file://`): where
+ * a type's state comes from when it is first used, and where every write goes.
+ */
+export interface MemoryPersistence {
+  /** The state a type had when the store was opened; undefined for a new type. Asked once per type. */
+  restore(type: ResourceType): RestoredType | undefined;
+  /** Called synchronously after each write is applied, in revision order per type; the event is frozen. */
+  written(type: ResourceType, event: WatchEvent): void;
+}
+
+/** One type's objects and revision at one moment, for a snapshot. The objects are frozen. */
+export interface TypeContents {
+  type: ResourceType;
+  revision: number;
+  objects: ApiObject[];
+}
 
 /** Attempts at a free generated name before create gives up with AlreadyExists. */
 const GENERATE_NAME_ATTEMPTS = 5;
@@ -19,8 +37,9 @@ const GENERATE_NAME_ATTEMPTS = 5;
 /**
  * The embedded backend (`memory://`): every type's objects, indexes and
  * change log in this process's memory, with exactly the semantics of the
- * `Storage` doc comments. Nothing survives the process; each instance is a
- * separate store. For `make run` without Redis and for fast tests.
+ * `Storage` doc comments. Each instance is a separate store, and nothing
+ * survives the process unless a `MemoryPersistence` keeps it (the `file://`
+ * backend does). For fast tests and throwaway runs.
  *
  * A verb called on a type that was never defined defines it with the default
  * indexes first, so simple callers need no `defineType`; `indexStatus` and
@@ -40,7 +59,7 @@ export class MemoryStorage implements Storage {
   private readonly batchSize: number;
   private closed = false;
 
-  constructor(options: StorageOptions = {}) {
+  constructor(options: StorageOptions = {}, private readonly persistence?: MemoryPersistence) {
     this.retention = option(options.watchRetention, 100_000, 0, 'watchRetention');
     this.watchBuffer = option(options.watchBuffer, 10_000, 1, 'watchBuffer');
     this.batchSize = option(options.indexBuildBatch, 500, 1, 'indexBuildBatch');
@@ -49,7 +68,11 @@ export class MemoryStorage implements Storage {
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
     this.checkOpen();
     const specs = withDefaultIndexes(indexes);
-    const store = this.stores.get(type) ?? this.newStore(type);
+    const store = this.stores.get(type);
+    if (store === undefined) {
+      this.newStore(type, specs);
+      return;
+    }
     for (const table of store.define(specs)) {
       void buildIndex(store, table, { batchSize: this.batchSize, onProgress, cancelled: () => this.closed });
     }
@@ -76,7 +99,7 @@ export class MemoryStorage implements Storage {
     const stamped = stampCreate(object, name, String(store.revision + 1));
     const values = this.checkedValues(store, name, stamped);
     if (options.dryRun) return stamped;
-    store.put('ADDED', stamped, values);
+    this.persist(type, store.put('ADDED', stamped, values));
     return clone(stamped);
   }
 
@@ -114,7 +137,7 @@ export class MemoryStorage implements Storage {
       // The result may share parts with what the caller still holds; store a private copy.
       const stored = clone(stamped);
       const values = this.checkedValues(store, name, stored);
-      if (!options.dryRun) store.put('MODIFIED', stored, values);
+      if (!options.dryRun) this.persist(type, store.put('MODIFIED', stored, values));
       return clone(stored);
     }
   }
@@ -129,7 +152,7 @@ export class MemoryStorage implements Storage {
       ...current,
       metadata: { ...current.metadata, resourceVersion: String(store.revision + 1) },
     };
-    if (!options.dryRun) store.remove(lastState);
+    if (!options.dryRun) this.persist(type, store.remove(lastState));
     return clone(lastState);
   }
 
@@ -167,11 +190,25 @@ export class MemoryStorage implements Storage {
     return store;
   }
 
-  private newStore(type: ResourceType, specs?: readonly IndexSpec[]): TypeStore {
+  /** The objects and revision of every type used so far, as of now; cheap (the frozen objects are shared). */
+  contents(): TypeContents[] {
+    return [...this.stores.values()].map((store) => ({
+      type: store.type, revision: store.revision, objects: [...store.objects.values()],
+    }));
+  }
+
+  /** A new type's store; one restored from persistence gets its indexes built before it is used. */
+  private newStore(type: ResourceType, specs: readonly IndexSpec[]): TypeStore {
     const store = new TypeStore(type, { retention: this.retention, watchBuffer: this.watchBuffer });
-    if (specs !== undefined) store.define(specs);
+    const restored = this.persistence?.restore(type);
+    if (restored !== undefined) store.restore(restored);
+    for (const table of store.define(specs)) buildIndexNow(store, table);
     this.stores.set(type, store);
     return store;
+  }
+
+  private persist(type: ResourceType, event: WatchEvent): void {
+    this.persistence?.written(type, event);
   }
 
   private current(store: TypeStore, name: string): ApiObject {

@@ -53,6 +53,7 @@ describe('SortedEntries', () => {
         expect([...s.descending()]).toEqual([...reference].reverse());
         const from = String(rnd.int(30));
         expect([...s.ascendingFrom(from)]).toEqual(reference.filter((e) => e.value >= from));
+        expect([...s.descendingFrom(from)]).toEqual(reference.filter((e) => e.value <= from).reverse());
       }
       expect(s.length).toBe(reference.length);
     }

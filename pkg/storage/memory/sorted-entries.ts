@@ -31,6 +31,15 @@ export class SortedEntries {
 
   constructor(private readonly blockSize = DEFAULT_BLOCK_SIZE) {}
 
+  /** Entries that are already sorted by `compareEntries` and distinct, in half-full blocks. */
+  static fromSorted(entries: readonly IndexEntry[], blockSize = DEFAULT_BLOCK_SIZE): SortedEntries {
+    const sorted = new SortedEntries(blockSize);
+    const fill = Math.max(1, blockSize >>> 1);
+    for (let at = 0; at < entries.length; at += fill) sorted.blocks.push(entries.slice(at, at + fill));
+    sorted.count = entries.length;
+    return sorted;
+  }
+
   /** How many entries there are. */
   get length(): number {
     return this.count;
@@ -82,6 +91,15 @@ export class SortedEntries {
     }
   }
 
+  /** The entries from the last one whose value is not after `value`, in descending order. */
+  *descendingFrom(value: string): Generator<IndexEntry> {
+    const last = this.firstBlockAbove(value);
+    for (let b = Math.min(last, this.blocks.length - 1); b >= 0; b--) {
+      const block = this.blocks[b];
+      for (let i = b === last ? firstAbove(block, value) - 1 : block.length - 1; i >= 0; i--) yield block[i];
+    }
+  }
+
   /** The first block whose last entry is not before `entry`; `blocks.length` when there is none. */
   private blockFor(entry: IndexEntry): number {
     let lo = 0;
@@ -94,6 +112,31 @@ export class SortedEntries {
     }
     return lo;
   }
+
+  /** The first block whose last value is after `value`; `blocks.length` when there is none. */
+  private firstBlockAbove(value: string): number {
+    let lo = 0;
+    let hi = this.blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const block = this.blocks[mid];
+      if (compareBytes(block[block.length - 1].value, value) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** The first position in a sorted block whose value is after `value`. */
+function firstAbove(block: readonly IndexEntry[], value: string): number {
+  let lo = 0;
+  let hi = block.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareBytes(block[mid].value, value) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The first position in a sorted block whose entry is not before `entry`. */

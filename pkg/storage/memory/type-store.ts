@@ -6,6 +6,16 @@ import type { WatchEvent, WatchEventType } from '../watch';
 import { ChangeLog, type ChangeLogLimits } from './change-log';
 import { IndexTable } from './index-table';
 
+/** A type's state as a durable store kept it: see `TypeStore.restore`. */
+export interface RestoredType {
+  /** The type's revision: every write so far, including those whose objects are gone. */
+  revision: number;
+  /** The stored objects by name, frozen. */
+  objects: ReadonlyMap<string, ApiObject>;
+  /** The newest events in revision order (at most the retention), frozen; empty when none is known. */
+  history: readonly WatchEvent[];
+}
+
 /** An object's values for every index of its type, by index name. */
 export type ObjectIndexValues = ReadonlyMap<string, readonly string[]>;
 
@@ -104,7 +114,7 @@ export class TypeStore {
    * Stores an object written at the next revision (its `resourceVersion` must
    * say so), updates every index, and logs the event. The object is frozen.
    */
-  put(type: Exclude<WatchEventType, 'DELETED'>, object: ApiObject, values: ObjectIndexValues): void {
+  put(type: Exclude<WatchEventType, 'DELETED'>, object: ApiObject, values: ObjectIndexValues): WatchEvent {
     const name = this.advance(object);
     const event: WatchEvent = type === 'MODIFIED'
       ? { type, object, previousIndexValues: this.indexedValues(name) }
@@ -113,19 +123,34 @@ export class TypeStore {
     for (const table of this.tables.values()) table.set(name, values.get(table.name) ?? []);
     deepFreeze(event);
     this.log.append(this.revision, event);
+    return event;
   }
 
   /**
    * Removes an object and its index entries, and logs `lastState` (which
    * carries the removal's revision) as DELETED. The state is frozen.
    */
-  remove(lastState: ApiObject): void {
+  remove(lastState: ApiObject): WatchEvent {
     const name = this.advance(lastState);
     this.objects.delete(name);
     for (const table of this.tables.values()) table.delete(name);
     const event: WatchEvent = { type: 'DELETED', object: lastState };
     deepFreeze(event);
     this.log.append(this.revision, event);
+    return event;
+  }
+
+  /**
+   * Takes over a type's state from elsewhere (a durable store reopening):
+   * its objects, its revision and its newest events, oldest first, for
+   * watches that resume. Call it on a new store before `define`, which then
+   * reports every index as one to build. Objects and events must be frozen.
+   */
+  restore(state: RestoredType): void {
+    if (this.revision !== 0 || this.objects.size > 0) throw new Error(`internal: ${this.type} restored twice`);
+    for (const [name, object] of state.objects) this.objects.set(name, object);
+    this.revision = state.revision;
+    for (const event of state.history) this.log.append(Number(event.object.metadata.resourceVersion), event);
   }
 
   /** Build progress of the type's indexes. */

@@ -2,7 +2,7 @@ import { LABELS_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
 import { StorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
-import { decodeContinue, queryFingerprint, type ListPosition } from './continue-token';
+import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: 'metadata.creationTimestamp', direction: 'desc' }];
 

@@ -11,7 +11,7 @@ import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
-import { encodeContinue, type ListPosition } from './continue-token';
+import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
 import { typeKeys, type TypeKeys } from './keys';
 import { planList } from './list-query';

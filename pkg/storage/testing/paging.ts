@@ -1,12 +1,19 @@
 import type { Storage } from '../interface';
 import type { ListOptions } from '../query';
-import { COLOR_INDEX, createAll, listNames, RANK_INDEX, widget } from './fixtures';
+import { COLOR_INDEX, createAll, listNames, RANK_INDEX, TAGS_INDEX, widget } from './fixtures';
 import { expectStorageError } from './expect-error';
 import type { Harness } from './harness';
 
 const byName: ListOptions = { sort: [{ index: 'metadata.name', direction: 'asc' }] };
 const odd: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['odd'] }] };
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An object whose color, rank and tags follow from `i`, some without a rank, some with several tags. */
+const churnWidget = (name: string, i: number) => widget(name, {
+  color: i % 2 ? 'odd' : 'even',
+  rank: i % 5 === 3 ? undefined : pad((i * 7) % 19),
+  tags: [pad(i % 6), pad((i * 5) % 11)].slice(0, 1 + (i % 2)),
+});
 
 /**
  * Follows `continue` from the first page to the last, checking on the way that
@@ -76,6 +83,47 @@ export function describePaging(h: Harness): void {
         expect({ title, pages: pages.map((p) => p.length), names: pages.flat() })
           .toEqual({ title, pages: expectedPageSizes(all.length, 3), names: all });
         expect(new Set(all).size).toBe(all.length);
+      }
+    });
+
+    it('writes between pages neither repeat nor skip the objects that stay, in any order', async () => {
+      const queries: [string, ListOptions][] = [
+        ['default order', {}],
+        ['by name', byName],
+        ['rank desc, missing ranks last', { sort: [{ index: RANK_INDEX, direction: 'desc' }] }],
+        ['tags asc (multi-valued)', { sort: [{ index: TAGS_INDEX, direction: 'asc' }] }],
+        ['odd, rank asc', { ...odd, sort: [{ index: RANK_INDEX, direction: 'asc' }] }],
+      ];
+      for (const [title, options] of queries) {
+        const { storage, type } = await h.widgets();
+        const initial = Array.from({ length: 24 }, (_, i) => churnWidget(`w${pad(i)}`, i));
+        await createAll(storage, type, initial);
+        const removed = new Set<string>();
+        const visited: string[] = [];
+        let token: string | undefined;
+        let created = 0;
+        do {
+          const page = await storage.list(type, { ...options, limit: 4, continue: token });
+          visited.push(...page.items.map((o) => o.metadata.name ?? ''));
+          token = page.continue;
+          // Delete the page's first item (already seen) and the next page's first one (not yet seen),
+          // and add objects that sort before, among and after the rest.
+          const ahead = token === undefined ? [] : (await storage.list(type, { ...options, limit: 1, continue: token })).items;
+          for (const object of [page.items[0], ...ahead]) {
+            const name = object?.metadata.name;
+            if (name === undefined || removed.has(name)) continue;
+            await storage.delete(type, name);
+            removed.add(name);
+          }
+          for (const prefix of ['a', 'n', 'z']) await storage.create(type, churnWidget(`${prefix}${pad(created)}`, created++ * 7));
+          if (visited.length > 200) throw new Error(`${title}: continue tokens never ran out`);
+        } while (token !== undefined);
+        const survivors = initial.map((o) => o.metadata.name ?? '').filter((n) => !removed.has(n));
+        const expected = await listNames(storage, type, options);
+        const seenTwice = visited.filter((name, i) => visited.indexOf(name) !== i);
+        const missed = survivors.filter((name) => expected.includes(name) && !visited.includes(name));
+        expect({ title, seenTwice, missed }).toEqual({ title, seenTwice: [], missed: [] });
+        await h.close(storage);
       }
     });
 

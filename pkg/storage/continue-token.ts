@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { StorageError } from '../errors';
+import { StorageError } from './errors';
 
 /** Where a page ended: the last item's sort values (`false` where it had none) and its name. */
 export interface ListPosition {
@@ -8,10 +8,10 @@ export interface ListPosition {
 }
 
 /**
- * The Redis backend's continue token: base64url JSON of the position after
- * which the next page starts, and a fingerprint of the query it belongs to.
- * A position rather than an offset, so that writes between pages neither
- * repeat nor skip the items that stay. It also counts the items listed up to
+ * The continue token of every backend: base64url JSON of the position after
+ * which the next page starts (a keyset), and a fingerprint of the query it
+ * belongs to. A position rather than an offset, so that writes between pages
+ * neither repeat nor skip the items that stay It also counts the items listed up to
  * the position, from which a page reports how many remain.
  */
 interface TokenBody {

@@ -1,4 +1,4 @@
-import { isStorageError } from '../errors';
+import { isStorageError } from './errors';
 import { decodeContinue, encodeContinue, queryFingerprint } from './continue-token';
 
 const codeOf = (call: () => unknown): string | undefined => {
