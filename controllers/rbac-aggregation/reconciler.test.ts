@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { canonicalRules, SimpleRoleGraph, type Role } from '../../pkg/auth/rbac';
+import { canonicalRules, observedDefinitionOf, SimpleRoleGraph, type Role } from '../../pkg/auth/rbac';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 import { ApiClient, isConflict } from '../../pkg/client';
 import { Informer, type ReconcileContext } from '../../pkg/controller';
@@ -60,6 +60,7 @@ describe('RoleAggregationReconciler', () => {
     const stored = await get('e-a');
     expect(stored.status).toEqual({
       observedGeneration: stored.metadata.generation,
+      observedDefinition: observedDefinitionOf(stored),
       rules: canonicalRules(['a', 'b', 'c', 'd', 'e'].map(getRule)),
       uiPermissions: ['ui:a', 'ui:d'],
       contributors: [

@@ -1,4 +1,4 @@
-import { computeEffective, type Role, type RoleGraph, type RoleStatus } from '../../pkg/auth/rbac';
+import { computeEffective, observedDefinitionOf, type Role, type RoleGraph, type RoleStatus } from '../../pkg/auth/rbac';
 import type { ApiClient } from '../../pkg/client';
 import {
   updateStatus, type DeepReadonly, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request,
@@ -13,7 +13,10 @@ import { ROLES } from './roles';
  */
 export function aggregatedStatus(graph: RoleGraph, role: DeepReadonly<Role>): RoleStatus {
   const { rules, uiPermissions, contributors } = computeEffective(graph, role.metadata.name!);
-  return { observedGeneration: role.metadata.generation, rules, uiPermissions, contributors };
+  return {
+    observedGeneration: role.metadata.generation, observedDefinition: observedDefinitionOf(role as Role),
+    rules, uiPermissions, contributors,
+  };
 }
 
 /**

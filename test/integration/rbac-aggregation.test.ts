@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalRules, type Role } from '../../pkg/auth/rbac';
+import { canonicalRules, observedDefinitionOf, type Role } from '../../pkg/auth/rbac';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 import { ApiClient, isNotFound } from '../../pkg/client';
 import { ROLES } from '../../controllers/rbac-aggregation';
@@ -44,6 +44,7 @@ describe('role aggregation (AlwaysAllow)', () => {
     }, { what: "agg-a's status to list the rules of agg-a, agg-b and agg-c" });
     expect(a.status).toEqual({
       observedGeneration: a.metadata.generation,
+      observedDefinition: observedDefinitionOf(a),
       rules: canonicalRules(['a', 'b', 'c'].map(getRule)),
       uiPermissions: ['ui:a', 'ui:b'],
       contributors: [

@@ -3,7 +3,7 @@ import type { UserInfo } from '../user';
 import { RbacAuthorizer } from './authorizer';
 import { computeEffective, SimpleRoleGraph } from './effective';
 import { enforcedRole, type EnforcedRole, type RbacSource } from './held-roles';
-import type { PolicyRule, Role } from './types';
+import { observedDefinitionOf, type PolicyRule, type Role } from './types';
 
 function role(name: string, rules: PolicyRule[], extra: { deps?: string[]; aggregateTo?: string[] } = {}): Role {
   const annotations: Record<string, string> = {};
@@ -18,7 +18,9 @@ function source(roles: Role[], bindings: Record<string, { binding: string; role:
   const enforced = new Map<string, EnforcedRole>();
   for (const r of roles) {
     const name = r.metadata.name!;
-    const status = { observedGeneration: stale.includes(name) ? 0 : 1, ...computeEffective(graph, name) };
+    const status = {
+      observedGeneration: stale.includes(name) ? 0 : 1, observedDefinition: observedDefinitionOf(r), ...computeEffective(graph, name),
+    };
     enforced.set(name, enforcedRole({ ...r, status }));
   }
   return { bindingsOf: (user) => bindings[user] ?? [], role: (name) => enforced.get(name) };

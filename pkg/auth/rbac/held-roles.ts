@@ -1,13 +1,13 @@
 import type { UserInfo } from '../user';
 import { RuleSet } from './rule-set';
-import type { Role } from './types';
+import { observedDefinitionOf, type Role } from './types';
 
 /** A role as the authoriser enforces it: its rules compiled. */
 export interface EnforcedRole {
   name: string;
   role: Role;
   ruleSet: RuleSet;
-  /** 'status' when status.observedGeneration === metadata.generation, else 'own' (own rules only) */
+  /** 'status' when the status was computed for the role as it is (generation and dependencies), else 'own' (own rules only) */
   source: 'status' | 'own';
 }
 
@@ -19,13 +19,14 @@ export interface RbacSource {
 
 /**
  * Compiles a role for enforcement: its effective rules (`status.rules`) when
- * the status was computed for the current generation, else its own rules
+ * the status was computed for the current generation and dependencies, else its own rules
  * only (the aggregation controller has not caught up: never grant more than
  * the role says, e.g. after a dependency was removed).
  */
 export function enforcedRole(role: Role): EnforcedRole {
   const current = role.status !== undefined && role.status.observedGeneration !== undefined
-    && role.status.observedGeneration === role.metadata.generation;
+    && role.status.observedGeneration === role.metadata.generation
+    && role.status.observedDefinition === observedDefinitionOf(role);
   return {
     name: role.metadata.name!,
     role,

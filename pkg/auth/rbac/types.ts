@@ -25,6 +25,12 @@ export interface RoleContributor {
 /** What the aggregation controller writes: a role's effective rules and UI permissions, and where they came from. */
 export interface RoleStatus {
   observedGeneration?: number;
+  /**
+   * The role's dependencies and UI-permissions annotations the status was
+   * computed from (`observedDefinitionOf`): annotations do not move
+   * `generation`, so this tells a status computed before they changed.
+   */
+  observedDefinition?: string;
   rules: PolicyRule[];
   uiPermissions: string[];
   contributors: RoleContributor[];
@@ -115,4 +121,10 @@ export function aggregationTargetsOf(role: Role): string[] {
     }
   }
   return targets.sort();
+}
+
+/** What, besides its rules (`generation`), a role's status is computed from: see `RoleStatus.observedDefinition`. */
+export function observedDefinitionOf(role: Role): string {
+  const annotations = role.metadata.annotations ?? {};
+  return JSON.stringify([annotations[DEPENDENCIES_ANNOTATION] ?? null, annotations[UI_PERMISSIONS_ANNOTATION] ?? null]);
 }
