@@ -61,7 +61,7 @@ export async function openApiBenchSession(profileDir?: string): Promise<ApiBench
 }
 
 /** Redis's process id from INFO when it listens on this machine's loopback; otherwise its CPU cannot be read here. */
-async function localPid(client: Redis, url: string): Promise<number | undefined> {
+export async function localPid(client: Redis, url: string): Promise<number | undefined> {
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) return undefined;
   const pid = /^process_id:(\d+)/m.exec(await client.info('server'))?.[1];
@@ -69,7 +69,7 @@ async function localPid(client: Redis, url: string): Promise<number | undefined>
 }
 
 /** Unlinks every key matching `pattern` (SCAN, so a shared Redis is not blocked). */
-async function removeKeys(redis: Redis, pattern: string): Promise<void> {
+export async function removeKeys(redis: Redis, pattern: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);

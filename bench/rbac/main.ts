@@ -1,157 +1,79 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
-import type { RequestAttributes } from '../../pkg/auth/attributes';
-import type { UserInfo } from '../../pkg/auth/user';
-import {
-  computeEffective, enforcedRole, RbacAuthorizer, SimpleRoleGraph,
-  type EffectiveRole, type EnforcedRole, type PolicyRule, type RbacSource,
-} from '../../pkg/auth/rbac';
-// imported from its module, not the index: CommonJS re-exports are getters, which the baseline's inner loop would pay for
-import { ruleAllows } from '../../pkg/auth/rbac/rules';
-import { collectGarbage } from '../support/garbage';
+import { resolve } from 'node:path';
 import { describeHost, hostInfo } from '../support/machine-info';
-import { LatencyRecorder, summarizeLatencies, type LatencySummary } from '../support/latency-stats';
-import { formatMs, formatRatio } from '../support/stats';
 import { renderTable } from '../support/table';
-import { buildRequests, buildWorld } from './rbac-world';
+import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
+import { runDecisions, worldSize } from './decisions';
+import { createToken, runGetBench } from './get-bench';
+import { loadNoise } from './noise';
+import { parseRbacBenchOptions, type Part, type RbacBenchOptions } from './options';
+import { runPropagation } from './propagation';
+import { buildWorld } from './rbac-world';
+import { verdict } from './report';
 
 /**
- * The RBAC benchmark (issue 8 §7): in-process authorisation decisions over
- * 1,000 roles × 100 rules and 10,000 bindings of 2,000 users, beside the
- * naive baseline — a linear scan of ruleAllows over every effective rule of
- * the user's roles — measured on the same requests in the same run; and
- * computeEffective for every role.
+ * The RBAC benchmark (issue 8 §6, §7; see bench/README.md, "rbac"):
+ * - decisions: in-process RbacAuthorizer decisions over 1,000 roles × 100
+ *   rules and 10,000 bindings, beside a linear scan of every rule;
+ * - get: end to end, GET one object on an RBAC apiserver with a bearer
+ *   token against an AlwaysAllow one, on the same Redis, beside that noise;
+ * - propagation: a role template's change until every apiserver replica
+ *   enforces it, through the rbac-aggregation controller.
+ *
+ * @example npm run build && node dist/bench/rbac/main.js --only get,propagation
  */
-const count = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-};
-const program = new Command('bench-rbac')
-  .option('--roles <n>', 'roles', count, 1_000)
-  .option('--rules <n>', 'rules per role', count, 100)
-  .option('--users <n>', 'users', count, 2_000)
-  .option('--bindings <n>', 'role bindings', count, 10_000)
-  .option('--decisions <n>', 'timed decisions per contender', count, 200_000)
-  .parse();
-const opts = program.opts<{ roles: number; rules: number; users: number; bindings: number; decisions: number }>();
-/** Distinct requests; the timed loop cycles through them. */
-const DISTINCT_REQUESTS = 50_000;
-const GOAL_P99_MS = 0.020;
-
-type Request = { user: UserInfo; attrs: RequestAttributes };
-/** Per-call percentiles, and the mean of an untimed batch of the same calls (no timer overhead). */
-type Timed = LatencySummary & { mean: number };
-
-function main(): void {
+async function main(): Promise<void> {
+  const opts = parseRbacBenchOptions(process.argv);
   console.log(`svc RBAC benchmark, ${new Date().toISOString()}`);
   for (const line of describeHost(hostInfo())) console.log(`  ${line}`);
-  console.log(`  Run:    ${opts.roles} roles × ${opts.rules} rules, ${opts.bindings} bindings over ${opts.users} users, `
-    + `${opts.decisions} decisions per contender`);
-
-  const world = buildWorld({ roles: opts.roles, rulesPerRole: opts.rules, users: opts.users, bindings: opts.bindings });
-  const graph = new SimpleRoleGraph(world.roles);
-
-  const effectiveTimes = new LatencyRecorder();
-  const effective = new Map<string, EffectiveRole>();
-  collectGarbage();
-  const effectiveStarted = performance.now();
-  for (const role of world.roles) {
-    const started = performance.now();
-    effective.set(role.metadata.name!, computeEffective(graph, role.metadata.name!));
-    effectiveTimes.record(performance.now() - started);
-  }
-  const effectiveTotal = performance.now() - effectiveStarted;
-
-  const compileStarted = performance.now();
-  const enforced = new Map<string, EnforcedRole>();
-  for (const role of world.roles) {
-    enforced.set(role.metadata.name!, enforcedRole({ ...role, status: { observedGeneration: 1, ...effective.get(role.metadata.name!)! } }));
-  }
-  const compileTotal = performance.now() - compileStarted;
-  const effectiveSizes = [...effective.values()].map((e) => e.rules.length).sort((a, b) => a - b);
-
-  const source: RbacSource = { bindingsOf: (user) => world.bindings.get(user) ?? [], role: (name) => enforced.get(name) };
-  const authorizer = new RbacAuthorizer(source);
-  const requests = buildRequests(world, (role) => effective.get(role)?.rules ?? [], DISTINCT_REQUESTS);
-  const linear = linearScan(source);
-
-  let allowed = 0;
-  for (const { user, attrs } of requests) {
-    const fast = authorizer.decide(user, attrs).decision === 'Allow';
-    if (fast !== linear(user, attrs)) throw new Error(`RBAC and the linear scan disagree on ${JSON.stringify(attrs)} for ${user.name}`);
-    if (fast) allowed++;
-  }
-
-  const baseline = timeDecisions(requests, (user, attrs) => linear(user, attrs));
-  const decide = timeDecisions(requests, (user, attrs) => authorizer.decide(user, attrs).decision === 'Allow');
-
-  const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-  const us = (ms: number) => (ms >= 1 ? formatMs(ms) : `${(ms * 1000).toPrecision(3)} µs`);
-  console.log(`\nWorld: effective rules per role p50 ${effectiveSizes[Math.floor(effectiveSizes.length / 2)]}, `
-    + `max ${effectiveSizes[effectiveSizes.length - 1]}; ${DISTINCT_REQUESTS} distinct requests, `
-    + `${(100 * allowed / requests.length).toFixed(1)}% allowed; RuleSet compile for all roles ${formatMs(compileTotal)}`);
-  console.log('\nOne authorisation decision (RbacAuthorizer.decide, the synchronous core of authorize; '
-    + 'baseline: ruleAllows over every effective rule of the user\'s roles, first match wins)');
-  console.log(renderTable(
-    ['contender', 'decisions', 'mean (batch)', 'p50', 'p99', 'max', 'p99 vs baseline', 'goal', 'result'],
-    [
-      ['baseline: linear scan', String(baseline.count), us(baseline.mean), us(baseline.p50), us(baseline.p99), us(baseline.max), '', '', ''],
-      ['RbacAuthorizer.decide', String(decide.count), us(decide.mean), us(decide.p50), us(decide.p99), us(decide.max),
-        `${formatRatio(baseline.p99 / decide.p99)} faster`, 'p99 < 20 µs', pass(decide.p99 < GOAL_P99_MS)],
-    ]));
-  const e = summarizeLatencies(effectiveTimes.values());
-  console.log(`\ncomputeEffective for all ${opts.roles} roles`);
-  console.log(renderTable(['measurement', 'roles', 'p50', 'p99', 'max', 'total'],
-    [['computeEffective per role', String(e.count), formatMs(e.p50), formatMs(e.p99), formatMs(e.max), formatMs(effectiveTotal)]]));
+  console.log(`  Parts:  ${opts.parts.join(', ')}`);
+  const goals: [Part, boolean][] = [];
+  if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
+  if (opts.parts.includes('get') || opts.parts.includes('propagation')) goals.push(...await endToEnd(opts));
+  console.log(`\n${renderTable(['part', 'result'], goals.map(([part, met]) => [part, verdict(met)]))}`);
+  console.log(`${goals.filter(([, met]) => met).length} of ${goals.length} goals met.`);
 }
 
-/** The baseline: for each role the user holds, scan its effective rules with ruleAllows. */
-function linearScan(source: RbacSource): (user: UserInfo, attrs: RequestAttributes) => boolean {
-  const scan = (rules: readonly PolicyRule[], attrs: RequestAttributes) => {
-    for (let i = 0; i < rules.length; i++) if (ruleAllows(rules[i], attrs)) return true;
-    return false;
+/** The end-to-end parts, on one Redis with the world's roles and bindings stored as noise. */
+async function endToEnd(opts: RbacBenchOptions): Promise<[Part, boolean][]> {
+  const cluster = await openRbacCluster(opts.profile === undefined ? undefined : resolve(opts.profile));
+  const stop = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n${signal}: stopping\n`);
+    void cluster.close().finally(() => process.exit(130));
   };
-  return (user, attrs) => {
-    for (const { role } of source.bindingsOf(user.name)) {
-      const r = source.role(role);
-      if (r !== undefined && scan(r.ruleSet.rules, attrs)) return true;
-    }
-    for (const group of user.groups) {
-      const r = source.role(group);
-      if (r !== undefined && scan(r.ruleSet.rules, attrs)) return true;
-    }
-    return false;
-  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let failed = true;
+  try {
+    const goals = await endToEndParts(cluster, opts);
+    failed = false;
+    return goals;
+  } finally {
+    await cluster.close({ keepLogs: failed });
+  }
 }
 
-/** Times `decide` on `opts.decisions` requests (cycling), each call on its own, after a warm-up pass. */
-function timeDecisions(requests: Request[], decide: (user: UserInfo, attrs: RequestAttributes) => boolean): Timed {
-  for (const { user, attrs } of requests) decide(user, attrs);
-  collectGarbage();
-  const batchStarted = performance.now();
-  let batchSink = 0;
-  for (let i = 0; i < opts.decisions; i++) {
-    const { user, attrs } = requests[i % requests.length];
-    if (decide(user, attrs)) batchSink++;
+async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Promise<[Part, boolean][]> {
+  console.log(`\nEnd to end: Redis ${cluster.redisDescription}; apiservers and the controller-manager are processes of their own`);
+  const first = await cluster.startApiserver('rbac-1', 'RBAC');
+  const open = opts.parts.includes('get') ? await cluster.startApiserver('always-allow', 'AlwaysAllow') : undefined;
+  await servePersons(cluster, open ? [first, open] : [first]);
+  const admin = `Bearer ${await createToken(first, cluster.adminBasic)}`;
+  const noise = await loadNoise(first, admin, buildWorld(worldSize(opts)));
+  console.log(`Noise: ${noise.roles} roles of ${opts.rules} rules and ${noise.bindings} bindings of ${opts.users} other users, `
+    + `stored through the RBAC apiserver as admin in ${noise.seconds.toFixed(1)} s`);
+
+  const goals: [Part, boolean][] = [];
+  if (open) goals.push(['get', await runGetBench(cluster, first, open, admin, opts)]);
+  if (opts.parts.includes('propagation')) {
+    const replicas: ClusterServer[] = [first];
+    for (let i = 2; i <= opts.replicas; i++) replicas.push(await cluster.startApiserver(`rbac-${i}`, 'RBAC'));
+    goals.push(['propagation', await runPropagation(replicas, () => cluster.startControllerManager(first), admin, opts.changes)]);
   }
-  const mean = (performance.now() - batchStarted) / opts.decisions;
-  collectGarbage();
-  const recorder = new LatencyRecorder();
-  let sink = 0;
-  for (let i = 0; i < opts.decisions; i++) {
-    const { user, attrs } = requests[i % requests.length];
-    const started = performance.now();
-    if (decide(user, attrs)) sink++;
-    recorder.record(performance.now() - started);
-  }
-  if (sink !== batchSink) throw new Error('the timed and the batch run disagree');
-  return { ...summarizeLatencies(recorder.values()), mean };
+  return goals;
 }
 
-try {
-  main();
-} catch (err) {
-  console.error(`benchmark failed: ${(err as Error).stack ?? (err as Error).message}`);
-  process.exit(1);
-}
+main().catch((err: unknown) => {
+  process.stderr.write(`RBAC benchmark failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

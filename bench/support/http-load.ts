@@ -8,6 +8,8 @@ export interface LoadRequest {
   path: string;
   /** A JSON body, sent with `Content-Type: application/json`. */
   body?: string;
+  /** Extra request headers, e.g. `{ Authorization: 'Bearer svc_…' }`. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What to send, where, and how hard. */
@@ -105,7 +107,7 @@ interface Answer {
 /** Sends one request; a network error is an answer with status 0 and the error's message. */
 function send(agent: Agent, target: URL, req: LoadRequest): Promise<Answer> {
   return new Promise((resolve) => {
-    const headers: Record<string, string | number> = { Accept: 'application/json' };
+    const headers: Record<string, string | number> = { Accept: 'application/json', ...req.headers };
     if (req.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(req.body);
