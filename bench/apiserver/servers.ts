@@ -35,7 +35,7 @@ export const WATCH_RETENTION = 100_000;
 const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /**
- * Starts the real apiserver (`dist/cmd/apiserver/main.js`) on a free port
+ * Starts the real apiserver (`dist/cmd/apiserver/main.js`, AlwaysAllow) on a free port
  * against `target`, registers the Person Model by POSTing its manifest as
  * YAML, and waits until the persons API answers 200.
  */
@@ -46,7 +46,9 @@ export async function startApiserver(target: StoreTarget, output: ServerOutput):
   store.searchParams.set('keyPrefix', target.keyPrefix);
   const process = await startNodeProcess({
     script: PATHS.apiserver,
-    args: ['--listen', `127.0.0.1:${port}`, '--store', store.href, '--watch-retention', String(WATCH_RETENTION)],
+    // The generic API's cost, beside a bare server that checks nobody: RBAC's own cost is measured in bench/rbac.
+    args: ['--listen', `127.0.0.1:${port}`, '--store', store.href, '--watch-retention', String(WATCH_RETENTION),
+      '--authorization-mode', 'AlwaysAllow'],
     readyUrl: `${url}/readyz`, logFile: join(output.logDir, 'apiserver.log'), nodeArgs: profiling(output.profileDir),
   });
   try {
