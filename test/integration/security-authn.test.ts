@@ -72,6 +72,9 @@ describe('personal access tokens', () => {
     expect((await ada('DELETE', `${UC_TOKENS}/${revoked.name}`)).status).toBe(200);
     expect((await suite.as(bearer(revoked.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
     expect((await suite.as(bearer('svc_made-up'))('GET', PERSONS)).status).toBe(401);
+    const byAdmin = await createToken(ada);
+    expect((await suite.admin('DELETE', `/api/v1alpha1/personalaccesstokens/${byAdmin.name}`)).status).toBe(200);
+    expect((await suite.as(bearer(byAdmin.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
 
     const expiring = await createToken(ada, { expiresAt: new Date(Date.now() + 1500).toISOString() });
     await waitFor(async () => (await suite.as(bearer(expiring.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401,

@@ -83,18 +83,16 @@ async function replaceBindings(ctx: RequestContext, deps: SecurityDeps, user: st
   const current = deps.cache.bindingsOf(user);
   for (const role of roles) {
     if (current.some((b) => b.role === role)) continue;
-    const name = `${user}-${role}`;
-    const valid = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 253;
-    await deps.bindings.create({
-      apiVersion: 'v1alpha1', kind: 'RoleBinding',
-      metadata: valid ? { name } : { generateName: 'binding-' },
+    const binding = (metadata: ApiObject['metadata']): ApiObject => ({
+      apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata,
       roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
-    }, opts).catch(async (err: { code?: number }) => {
+    });
+    // `<user>-<role>` when that is a valid, free name; a generated one otherwise.
+    const name = `${user}-${role}`;
+    const valid = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 240;
+    await deps.bindings.create(binding(valid ? { name } : { generateName: 'binding-' }), opts).catch(async (err: { code?: number }) => {
       if (err.code !== 409) throw err;
-      await deps.bindings.create({
-        apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { generateName: `${valid ? name : 'binding'}-` },
-        roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
-      }, opts);
+      await deps.bindings.create(binding({ generateName: `${name}-` }), opts);
     });
   }
   for (const { binding, role } of current) {

@@ -12,7 +12,7 @@ import type { Storage } from '../../storage/interface';
 import type { SchemeManager } from '../../registry/scheme';
 import type { ResourceStore } from '../../registry/resource-store';
 import { bootstrapSecurity } from '../../registry/security/bootstrap';
-import { CredentialStore } from '../../registry/security/credentials';
+import { CredentialStore, tokenCredentialName } from '../../registry/security/credentials';
 import { escalationGuard, type EscalationGuard } from '../../registry/security/escalation';
 import { ROLE_BINDING_KIND, roleBindingHooks } from '../../registry/security/role-binding-kind';
 import { ROLE_KIND, roleHooks } from '../../registry/security/role-kind';
@@ -66,8 +66,18 @@ export async function setupSecurity(
   const bindings = (await schemes.register(ROLE_BINDING_KIND, undefined, {
     platform: true, hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
   })).store;
-  const tokens = (await schemes.register(TOKEN_KIND, undefined, { platform: true, hooks: seen(cache.tokens) })).store;
   const credentials = new CredentialStore(storage);
+  const tokenSeen = cache.seenHook(cache.tokens);
+  const tokens = (await schemes.register(TOKEN_KIND, undefined, {
+    platform: true,
+    hooks: {
+      // A revoked token's hash goes at once, whichever API revoked it.
+      afterWrite: async (token) => {
+        if (token.metadata.deletionTimestamp) await cache.credentialsSeen(await credentials.remove(tokenCredentialName(token.metadata.name!)));
+        await tokenSeen(token);
+      },
+    },
+  })).store;
   await credentials.define();
   await cache.start();
   await bootstrapSecurity({ users, roles, bindings, credentials },

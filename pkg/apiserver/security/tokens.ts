@@ -1,7 +1,6 @@
 import { invalid, notFound, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import { newToken, tokenHash } from '../../auth/tokens';
-import { tokenCredentialName } from '../../registry/security/credentials';
 import { ACCESS_TOKEN_ANNOTATION, type TokenSpec } from '../../registry/security/token-kind';
 import type { RequestContext } from '../context';
 import { handleList } from '../handlers/list';
@@ -94,7 +93,6 @@ async function ownToken(ctx: RequestContext, deps: SecurityDeps): Promise<ApiObj
 
 async function revokeToken(ctx: RequestContext, deps: SecurityDeps): Promise<void> {
   await ownToken(ctx, deps);
-  await deps.credentials.remove(tokenCredentialName(ctx.info.name));
   const { object } = await deps.tokens.delete(ctx.info.name, undefined, { user: ctx.user });
   ctx.log.info({ user: ctx.user.name, token: ctx.info.name }, 'personal access token revoked');
   sendJson(ctx.res, 200, object);
