@@ -106,6 +106,16 @@ describe('escalation and the super administrator', () => {
     expect((await grace('POST', ROLES, { metadata: { name: 'grace-narrow' }, rules: readPersons })).status).toBe(201);
   });
 
+  it('refuses a status write that would grant what the writer does not hold (the apiserver enforces status)', async () => {
+    const henry = await createUser(suite, 'henry');
+    await createRole(suite, 'status-writer', [{ apiGroups: [''], resources: ['roles/status'], verbs: ['update', 'patch'] }]);
+    await bind(suite, 'henry', 'status-writer');
+    const wide = { observedGeneration: 1, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }], uiPermissions: [], contributors: [] };
+    const res = await henry('PATCH', `${ROLES}/status-writer/status`, { status: wide }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(res.status).toBe(403);
+    expect((await suite.admin('GET', `${ROLES}/status-writer`)).body.status?.rules ?? []).not.toContainEqual(wide.rules[0]);
+  });
+
   it('keeps super-role as built: the admin can neither change nor delete it', async () => {
     const role = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     const edit = await suite.admin('PUT', `${ROLES}/super-role`, { ...role, rules: [] });

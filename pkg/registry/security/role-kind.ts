@@ -9,7 +9,8 @@ import type { EscalationGuard } from './escalation';
 
 /** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
-  '*', 'get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'post', 'put', 'head', 'options',
+  '*', 'get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'escalate',
+  'post', 'put', 'head', 'options',
 ];
 
 const stringList = { type: 'array', items: { type: 'string' } };
@@ -64,8 +65,11 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
     beforeUpdate(next, current, ctx) {
       if (next.metadata.name === SUPER_ROLE && ctx.user && definitionChanged(next, current)) throw immutable();
       checkRole(next);
-      if (definitionChanged(next, current)) {
-        guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${next.metadata.name ?? ''}"`);
+      const name = next.metadata.name ?? '';
+      if (definitionChanged(next, current)) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      // The apiserver enforces status.rules: writing them is granting them.
+      if (JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null)) {
+        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
       }
       return next;
     },
