@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
     watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
   }, logger);
+  // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
+  process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
     running.stop().then(() => process.exit(0), (err: Error) => {
