@@ -4,6 +4,8 @@
 NPM_STAMP := node_modules/.package-lock.json
 STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
+# The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
+METRICS_LISTEN ?= 127.0.0.1:0
 
 .PHONY: install build run test bench lint clean
 
@@ -17,7 +19,7 @@ build: install
 	npx tsc -p tsconfig.build.json
 
 run: build
-	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN)
 
 test: build
 	npx jest --ci

@@ -50,7 +50,7 @@ const program = new Command('svc-apiserver')
     .env('SVC_WATCH_BOOKMARK_INTERVAL').argParser(positiveDuration).default(30, '30s'))
   .addOption(new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
     .env('SVC_REQUEST_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
-  .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
+  .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info); SVC_LOG_FORMAT=json|text (default: text on a terminal, else JSON).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
   .parse();
 
 async function main(): Promise<void> {
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
     watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
   }, logger);
+  // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
+  process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
     running.stop().then(() => process.exit(0), (err: Error) => {

@@ -47,7 +47,7 @@ const program = new Command('svc-controller-manager')
     .default(DEFAULT_LEADER_ELECTION.retryPeriodMs, seconds(DEFAULT_LEADER_ELECTION.retryPeriodMs)))
   .addOption(new Option('--metrics-listen <host:port>', 'serve /metrics and /healthz here; "off" for none')
     .env('SVC_METRICS_LISTEN').default('127.0.0.1:10257'))
-  .addHelpText('after', `\nControllers:\n${known.join('\n')}\n\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info).
+  .addHelpText('after', `\nControllers:\n${known.join('\n')}\n\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info); SVC_LOG_FORMAT=json|text (default: text on a terminal, else JSON).
 Exit status: 0 after SIGINT/SIGTERM (controllers drained, lease released); 1 when the lease is lost or start-up fails.`)
   .parse();
 

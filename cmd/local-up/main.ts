@@ -16,23 +16,30 @@ const program = new Command('svc-local-up')
   .addOption(new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
     .env('SVC_STORE').default('file://./data'))
   .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token)').env('SVC_DATA_DIR').default('data'))
+  .addOption(new Option('--metrics-listen <host:port>', 'the controller-manager\'s /metrics and /healthz; port 0 for a free one (it is logged), "off" for none')
+    .env('SVC_METRICS_LISTEN').default('127.0.0.1:0'))
   .parse();
 
-const { listen, store, dataDir } = program.opts<{ listen: string; store: string; dataDir: string }>();
+const { listen, store, dataDir, metricsListen } = program.opts<{ listen: string; store: string; dataDir: string; metricsListen: string }>();
 const node = (script: string, args: string[]): ChildProcess =>
-  spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], { stdio: 'inherit' });
+  // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver).
+  spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
 
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = resolve(dataDir, 'controller-manager.token');
-  const children: ChildProcess[] = [node('apiserver', ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile])];
+  const apiserver = node('apiserver', ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile]);
+  const children: ChildProcess[] = [apiserver];
   const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   const exited = children.map((c) => new Promise<number>((r) => c.once('exit', (code) => r(code ?? 1))));
   const signal = setupSignalHandler();
   signal.addEventListener('abort', stopAll);
-  await waitUntilReady(`http://${listen}/readyz`, signal, children[0]);
-  if (!signal.aborted && children[0].exitCode === null) {
-    const cm = node('controller-manager', ['--server', `http://${listen}`, '--token-file', tokenFile, '--leader-elect=false']);
+  const url = await apiserverUrl(apiserver, signal);
+  if (url !== undefined) await waitUntilReady(`${url}/readyz`, signal, apiserver);
+  if (url !== undefined && !signal.aborted && apiserver.exitCode === null) {
+    const cm = node('controller-manager', [
+      '--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen,
+    ]);
     children.push(cm);
     exited.push(new Promise<number>((r) => cm.once('exit', (code) => r(code ?? 1))));
   }
@@ -41,6 +48,29 @@ async function main(): Promise<void> {
   stopAll();
   const codes = await Promise.all(exited);
   process.exit(signal.aborted ? 0 : Math.max(...codes, 1));
+}
+
+/**
+ * The URL the apiserver child serves on, as it reports it once it has bound
+ * its port; undefined when it exits first (e.g. the port is taken) or the
+ * user stops. Whatever else answers on that address is never mistaken for it.
+ */
+function apiserverUrl(apiserver: ChildProcess, signal: AbortSignal): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const done = (url: string | undefined) => {
+      apiserver.off('message', onMessage);
+      apiserver.off('exit', onExit);
+      signal.removeEventListener('abort', onExit);
+      resolve(url);
+    };
+    const onMessage = (message: { listening?: string }) => {
+      if (typeof message?.listening === 'string') done(message.listening);
+    };
+    const onExit = () => done(undefined);
+    apiserver.on('message', onMessage);
+    apiserver.once('exit', onExit);
+    signal.addEventListener('abort', onExit);
+  });
 }
 
 /** Polls the apiserver's /readyz until it answers 200, the user stops, or the apiserver exits. */

@@ -40,7 +40,7 @@ export interface RunningApiServer {
  * starts listening. The one function `main.ts` and the tests call.
  */
 export async function startApiServer(config: ApiServerConfig, log: Logger): Promise<RunningApiServer> {
-  const storage = await openStorage(config.store, { watchRetention: config.watchRetention });
+  const storage = await openStorage(config.store, { watchRetention: config.watchRetention, log: log.child({ component: 'storage' }) });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
   await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
   await schemes.register(LEASE_KIND, undefined, { platform: true });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { badRequest, tooLarge, unsupportedMediaType } from '../api/errors';
+import { badRequest, StatusError, tooLarge, unsupportedMediaType } from '../api/errors';
 import { parseYamlDocument } from '../util/yaml-document';
+import { isConnectionClosed } from './client-gone';
 
 /** Media types a create or update body may have. */
 export const BODY_TYPES = ['application/json', 'application/yaml'];
@@ -29,7 +30,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') throw badRequest('the connection closed before the whole body arrived');
+    if (isConnectionClosed(err) || (req.destroyed && !(err instanceof StatusError))) throw badRequest('the connection closed before the whole body arrived');
     throw err;
   }
   return Buffer.concat(chunks);

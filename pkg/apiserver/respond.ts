@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, StatusError } from '../api/errors';
 import type { Logger } from '../util/log';
+import { clientWentAway } from './client-gone';
 
 /** Sends a JSON body with its status code; `warnings` are `Warning` header values (see WriteResult). */
 export function sendJson(
@@ -20,10 +21,19 @@ export function sendJson(
  * Renders any error, once: a StatusError as a Kubernetes `Status` (or RFC 7807
  * when the client accepts `application/problem+json`); anything else is
  * logged with its stack and answered with a generic 500 that leaks nothing.
+ * A failure because the client hung up is no server error: a debug line, and
+ * nobody to answer.
  */
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Logger): void {
   const error = err instanceof StatusError ? err : internalError();
-  if (!(err instanceof StatusError)) log.error({ err }, 'request failed');
+  if (!(err instanceof StatusError)) {
+    if (clientWentAway(req, res, err)) {
+      log.debug({ reason: (err as Error)?.message }, 'the client went away');
+      res.destroy();
+      return;
+    }
+    log.error({ err }, 'request failed');
+  }
   if (res.headersSent) {
     res.destroy();
     return;

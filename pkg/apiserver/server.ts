@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -16,6 +17,7 @@ import { Discovery } from './discovery';
 import { OpenApi } from './openapi';
 import { ApiMetrics } from './metrics';
 import { sendError } from './respond';
+import { logAccess } from './access-log';
 import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
@@ -91,6 +93,7 @@ export class ApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
+    const sentBefore = req.socket.bytesWritten;
     const ctx = this.context(req, res);
     try {
       ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
@@ -101,7 +104,7 @@ export class ApiServer {
     } catch (err) {
       sendError(req, res, err, ctx.log);
     } finally {
-      this.observe(ctx, started);
+      this.observe(ctx, started, sentBefore);
     }
   }
 
@@ -169,6 +172,8 @@ export class ApiServer {
 
   /** A WebSocket upgrade is a watch on a collection or an object path (API.md §6). */
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const started = process.hrtime.bigint();
+    const sentBefore = (socket as Socket).bytesWritten ?? 0;
     const res = fakeResponseFor(socket);
     const ctx = this.context(req, res);
     socket.on('close', () => res.emit('close'));
@@ -179,19 +184,22 @@ export class ApiServer {
       const { store } = modelFor(ctx, this.deps.schemes);
       watchRequest(ctx, store, this.settings);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
-        void handleWebSocketWatch(ctx, store, this.settings, ws).catch((err) => ctx.log.error({ err }, 'websocket watch failed'));
+        void handleWebSocketWatch(ctx, store, this.settings, ws).catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
+          .finally(() => logAccess(ctx, started, sentBefore));
       });
     } catch (err) {
+      res.statusCode = err instanceof StatusError ? err.code : 500;
       writeUpgradeError(socket, err, ctx);
+      logAccess(ctx, started, sentBefore);
     }
   }
 
-  private observe(ctx: RequestContext, started: bigint): void {
+  private observe(ctx: RequestContext, started: bigint, sentBefore: number): void {
     const labels = { verb: ctx.info.verb, group: ctx.info.apiGroup, resource: ctx.info.resource };
     this.metrics.requests.inc({ ...labels, code: String(ctx.res.statusCode) });
     if (ctx.info.verb !== 'watch') this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
-    ctx.log.debug({ method: ctx.req.method, path: ctx.info.path, code: ctx.res.statusCode }, 'request');
+    logAccess(ctx, started, sentBefore);
   }
 }
 

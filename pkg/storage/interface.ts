@@ -1,3 +1,4 @@
+import type { Logger } from '../util/log';
 import type { ApiObject } from '../api/object';
 import type { IndexSpec } from './indexes';
 import type { ListOptions, ListResult } from './query';
@@ -175,4 +176,6 @@ export interface StorageOptions {
   indexBuildBatch?: number;
   /** Redis only: a prefix for every key, so that tests can share one Redis. Default `svc`. */
   keyPrefix?: string;
+  /** Where the storage logs (e.g. a lost Redis); default the process's logger. */
+  log?: Logger;
 }

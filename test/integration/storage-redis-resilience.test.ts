@@ -8,6 +8,7 @@ import { summarize, WatchReader } from '../../pkg/storage/testing/watch-reader';
 import { freePort } from '../../pkg/util/free-port';
 import { startRedis, sharedRedisUrl, uniqueKeyPrefix, type RedisInstance } from '../support/redis';
 import { waitFor } from '../support/wait-for';
+import { captureLog, LEVEL } from '../support/log-capture';
 
 const TYPE = 'widgets.resilience.svc.run';
 
@@ -86,6 +87,35 @@ describe('Redis storage: a Redis restart', () => {
     await storage.create(TYPE, widget('b3'));
     expect(summarize(await pending)).toEqual([['ADDED', 'b2', '2'], ['ADDED', 'b3', '3']]);
     live.stop();
+  });
+});
+
+describe('Redis storage: logs of a Redis restart', () => {
+  it('logs the outage once, a warn when Redis is lost and an info when it is back, however often it retried', async () => {
+    const redis = await startRedis({ persistent: true });
+    const captured = captureLog('debug');
+    const storage = await openStorage(redis.url, { keyPrefix: uniqueKeyPrefix('outage-log'), log: captured.log });
+    try {
+      await storage.defineType(TYPE, []);
+      const live = new WatchReader(storage.watch(TYPE));
+      await storage.create(TYPE, widget('c1'));
+      await live.take(1);
+      await redis.stop();
+      expect(await outcome(storage.get(TYPE, 'c1'))).toBe('Unavailable');
+      await waitFor(() => captured.lines.some((l) => l.level === LEVEL.warn), { what: 'the outage to be logged' });
+      await redis.start();
+      await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
+      await storage.create(TYPE, widget('c2'));
+      expect(summarize(await live.take(1))).toEqual([['ADDED', 'c2', '2']]);
+      await waitFor(() => captured.lines.some((l) => l.msg === 'Redis back'), { what: 'the end of the outage to be logged' });
+      const said = captured.lines.filter((l) => l.level >= LEVEL.info).map((l) => [l.level, l.msg]);
+      expect(said).toEqual([[LEVEL.warn, 'Redis lost; retrying'], [LEVEL.info, 'Redis back']]);
+      live.stop();
+    } finally {
+      await storage.close();
+      await redis.destroy();
+    }
+    expect(captured.lines.filter((l) => l.level >= LEVEL.warn)).toHaveLength(1);
   });
 });
 

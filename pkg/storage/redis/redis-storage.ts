@@ -19,6 +19,8 @@ import { computeIndexValues, parseObject, splitAtRevision } from './object-codec
 import type { ScriptedRedis } from './scripts';
 import { TypeState } from './type-state';
 import { WatchHub } from './watch-hub';
+import { RedisOutageLog } from './outage-log';
+import { logger } from '../../util/log';
 
 /** Attempts at a free generated name before create gives up with AlreadyExists. */
 const GENERATE_NAME_ATTEMPTS = 5;
@@ -35,6 +37,8 @@ export interface RedisStorageSettings {
   watchRetention: number;
   watchBuffer: number;
   indexBuildBatch: number;
+  /** Logs each Redis outage once. */
+  outages: RedisOutageLog;
 }
 
 /** The settings for StorageOptions, with the defaults of the interface. */
@@ -45,6 +49,7 @@ export function redisSettings(url: string, keyPrefix: string, options: StorageOp
     watchRetention: positive(options.watchRetention, 100_000, 'watchRetention'),
     watchBuffer: positive(options.watchBuffer, 10_000, 'watchBuffer'),
     indexBuildBatch: positive(options.indexBuildBatch, 500, 'indexBuildBatch'),
+    outages: new RedisOutageLog(options.log ?? logger.child({ component: 'redis-storage' })),
   };
 }
 
@@ -75,7 +80,11 @@ export class RedisStorage implements Storage {
       keysOf: (type) => this.keys(type),
       openConnection: (type) => this.openReaderConnection(type),
       watchBuffer: settings.watchBuffer,
+      outages: settings.outages,
     });
+    // ioredis reconnects by itself; these say when it lost Redis and when it has it again.
+    client.on('close', () => settings.outages.lost('commands', new Error('the connection closed')));
+    client.on('ready', () => settings.outages.back('commands'));
   }
 
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
@@ -262,6 +271,7 @@ export class RedisStorage implements Storage {
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     this.closing.abort();
+    this.settings.outages.stop();
     this.hub.close();
     try {
       await this.client.quit();

@@ -6,6 +6,7 @@ import { redisRetryBackoff, translateError } from './connection';
 import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
+import type { RedisOutageLog } from './outage-log';
 import { Subscription } from './subscription';
 
 /** Entries one XREAD or XRANGE asks for at most. */
@@ -36,6 +37,8 @@ export interface StreamReaderOptions {
   openConnection: () => Redis;
   /** Events a watcher may have queued (`watchBuffer`). */
   watchBuffer: number;
+  /** Where the loop reports losing Redis and having it back (logged once per outage). */
+  outages: RedisOutageLog;
   /** Called once the reader has stopped (its last watcher left, or close). */
   onStopped: (reader: StreamReader) => void;
 }
@@ -154,7 +157,10 @@ export class StreamReader {
   private async loop(): Promise<void> {
     const { keys, type } = this.options;
     const backoff = redisRetryBackoff();
+    const source = `watch ${type}`;
     let reconnected = false;
+    // Whether the loop lost Redis since it last read: its next read says Redis is back.
+    let lostRedis = false;
     while (!this.stopped) {
       try {
         const connection = this.connection ?? (this.connection = this.options.openConnection());
@@ -175,11 +181,17 @@ export class StreamReader {
         );
         if (this.stopped) break;
         backoff.reset();
+        if (lostRedis) {
+          this.options.outages.back(source);
+          lostRedis = false;
+        }
         if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
-      } catch {
+      } catch (err) {
         if (this.stopped) break;
         // Redis is unreachable (the connection reconnects by itself): read again after a while.
+        this.options.outages.lost(source, err);
         reconnected = true;
+        lostRedis = true;
         await backoff.wait(this.abort.signal);
       }
     }
@@ -226,6 +238,8 @@ export class StreamReader {
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    // A reader that stops while it has lost Redis no longer keeps the outage open.
+    this.options.outages.back(`watch ${this.options.type}`);
     this.abort.abort();
     this.connection?.disconnect();
     for (const wake of this.positionWaiters.splice(0)) wake();

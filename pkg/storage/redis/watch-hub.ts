@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
 import type { TypeKeys } from './keys';
+import type { RedisOutageLog } from './outage-log';
 import { StreamReader } from './stream-reader';
 
 /** What the hub needs from the storage. */
@@ -11,6 +12,7 @@ export interface WatchHubOptions {
   /** Opens a dedicated connection for one type's blocking reads. */
   openConnection: (type: ResourceType) => Redis;
   watchBuffer: number;
+  outages: RedisOutageLog;
 }
 
 /** The process's stream readers: one per watched type, started by its first watcher, stopped after its last. */
@@ -29,6 +31,7 @@ export class WatchHub {
         client: this.options.client,
         openConnection: () => this.options.openConnection(type),
         watchBuffer: this.options.watchBuffer,
+        outages: this.options.outages,
         onStopped: () => {
           if (this.readers.get(type) === created) this.readers.delete(type);
         },
