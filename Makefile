@@ -4,6 +4,8 @@
 NPM_STAMP := node_modules/.package-lock.json
 STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
+# TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
+TLS ?=
 
 .PHONY: install build run test bench lint clean
 
@@ -17,7 +19,7 @@ build: install
 	npx tsc -p tsconfig.build.json
 
 run: build
-	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) $(if $(TLS),--tls)
 
 test: build
 	npx jest --ci
