@@ -25,6 +25,9 @@ const positiveDuration = (value: string) => {
   return seconds;
 };
 
+/** Where `--tls-self-signed` without a directory keeps its files (where `make run TLS=1` keeps them). */
+const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
+
 const program = new Command('svc-apiserver')
   .description('The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
@@ -32,8 +35,8 @@ const program = new Command('svc-apiserver')
     .env('SVC_TLS_CERT_FILE'))
   .addOption(new Option('--tls-private-key-file <file>', 'the private key (PEM) of --tls-cert-file')
     .env('SVC_TLS_PRIVATE_KEY_FILE'))
-  .addOption(new Option('--tls-self-signed <dir>', 'serve HTTPS with a local CA and certificate made in <dir> on first use (ca.crt is the file a kubeconfig names)')
-    .env('SVC_TLS_SELF_SIGNED'))
+  .addOption(new Option('--tls-self-signed [dir]', 'serve HTTPS with a local CA and certificate made in <dir> on first use, reused later (ca.crt is the file a kubeconfig names)')
+    .env('SVC_TLS_SELF_SIGNED').preset(DEFAULT_SELF_SIGNED_DIR))
   .addOption(new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
     .env('SVC_STORE').default('memory://'))
   .addOption(new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
