@@ -71,6 +71,14 @@ describe('ensureSelfSigned', () => {
     expect(new X509Certificate(again.cert).verify(new X509Certificate(read('ca.crt')).publicKey)).toBe(true);
   });
 
+  it('makes a damaged server certificate again', async () => {
+    await ensureSelfSigned(dir);
+    writeFileSync(join(dir, 'server.crt'), 'not a certificate\n');
+    const again = await ensureSelfSigned(dir);
+    expect(again.created.sort()).toEqual(['server.crt', 'server.key']);
+    expect(new X509Certificate(again.cert).checkHost('localhost')).toBe('localhost');
+  });
+
   it('says openssl is needed, and what to do instead, when it is missing', async () => {
     await expect(ensureSelfSigned(dir, [], join(dir, 'no-such-openssl')))
       .rejects.toThrow(/needs the openssl command.*apt-get install openssl.*--tls-cert-file and --tls-private-key-file/);

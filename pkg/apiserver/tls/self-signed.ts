@@ -79,16 +79,23 @@ export async function ensureSelfSigned(dir: string, hosts: readonly string[] = [
 const isNamedHost = (host: string) => host !== '' && host !== '0.0.0.0' && host !== '::';
 
 function usableCa(certFile: string, keyFile: string): boolean {
-  if (!existsSync(certFile) || !existsSync(keyFile)) return false;
-  const cert = new X509Certificate(readFileSync(certFile));
-  return cert.ca && cert.checkPrivateKey(createPrivateKey(readFileSync(keyFile))) && !endsSoon(cert);
+  return usablePair(certFile, keyFile, (cert) => cert.ca);
 }
 
 function usableServerCert(certFile: string, keyFile: string, ca: X509Certificate, hosts: string[]): boolean {
+  return usablePair(certFile, keyFile, (cert) => cert.verify(ca.publicKey)
+    && hosts.every((host) => (isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined));
+}
+
+/** Both files exist and parse, the key is the certificate's, it does not end soon, and `check` holds. */
+function usablePair(certFile: string, keyFile: string, check: (cert: X509Certificate) => boolean): boolean {
   if (!existsSync(certFile) || !existsSync(keyFile)) return false;
-  const cert = new X509Certificate(readFileSync(certFile));
-  return cert.verify(ca.publicKey) && cert.checkPrivateKey(createPrivateKey(readFileSync(keyFile))) && !endsSoon(cert)
-    && hosts.every((host) => (isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined);
+  try {
+    const cert = new X509Certificate(readFileSync(certFile));
+    return cert.checkPrivateKey(createPrivateKey(readFileSync(keyFile))) && !endsSoon(cert) && check(cert);
+  } catch {
+    return false; // damaged: made again
+  }
 }
 
 const endsSoon = (cert: X509Certificate) => new Date(cert.validTo).getTime() - Date.now() < RENEW_BEFORE_MS;
