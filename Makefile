@@ -6,6 +6,8 @@ STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
 # The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
 METRICS_LISTEN ?= 127.0.0.1:0
+# TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
+TLS ?=
 
 .PHONY: install build run test bench lint clean
 
@@ -19,7 +21,7 @@ build: install
 	npx tsc -p tsconfig.build.json
 
 run: build
-	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN) $(if $(TLS),--tls)
 
 test: build
 	npx jest --ci

@@ -25,9 +25,18 @@ const positiveDuration = (value: string) => {
   return seconds;
 };
 
+/** Where `--tls-self-signed` without a directory keeps its files (where `make run TLS=1` keeps them). */
+const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
+
 const program = new Command('svc-apiserver')
   .description('The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.')
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
+  .addOption(new Option('--tls-cert-file <file>', 'serve HTTPS with this certificate (PEM, chain first to last); needs --tls-private-key-file')
+    .env('SVC_TLS_CERT_FILE'))
+  .addOption(new Option('--tls-private-key-file <file>', 'the private key (PEM) of --tls-cert-file')
+    .env('SVC_TLS_PRIVATE_KEY_FILE'))
+  .addOption(new Option('--tls-self-signed [dir]', 'serve HTTPS with a local CA and certificate made in <dir> on first use, reused later (ca.crt is the file a kubeconfig names)')
+    .env('SVC_TLS_SELF_SIGNED').preset(DEFAULT_SELF_SIGNED_DIR))
   .addOption(new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
     .env('SVC_STORE').default('memory://'))
   .addOption(new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
@@ -59,6 +68,7 @@ async function main(): Promise<void> {
     maxBodyBytes: number; watchTimeout: number; watchRetention: number;
     adminPasswordFile?: string; controllerManagerTokenFile?: string; loginFailuresPerUser: number; loginFailuresPerAddress: number;
     watchBookmarkInterval: number; requestTimeout: number;
+    tlsCertFile?: string; tlsPrivateKeyFile?: string; tlsSelfSigned?: string;
   }>();
   const running = await startApiServer({
     listen: opts.listen, store: opts.store, authorizationMode: opts.authorizationMode,
@@ -66,6 +76,7 @@ async function main(): Promise<void> {
     adminPassword: adminPassword(opts.adminPasswordFile), controllerManagerTokenFile: opts.controllerManagerTokenFile,
     loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
     watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
+    tlsCertFile: opts.tlsCertFile, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, tlsSelfSignedDir: opts.tlsSelfSigned,
   }, logger);
   // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
   process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());

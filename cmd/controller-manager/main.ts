@@ -25,10 +25,12 @@ const registry = builtinControllers();
 const known = registry.list().map((r) => `  ${r.name}${r.enabledByDefault === false ? ' (off by default)' : ''}: ${r.description}`);
 
 const program = new Command('svc-controller-manager')
-  .description('Runs the svc controllers (leader-elected), talking to the apiserver over HTTP.')
+  .description('Runs the svc controllers (leader-elected), talking to the apiserver over HTTP(S).')
   .addOption(new Option('--server <url>', `the apiserver (default: the kubeconfig's, else ${DEFAULT_SERVER})`).env('SVC_SERVER'))
   .addOption(new Option('--token-file <file>', 'file holding the bearer token to send').env('SVC_TOKEN_FILE'))
-  .addOption(new Option('--kubeconfig <file>', 'kubeconfig-style file naming the server and the token (the flags above win)')
+  .addOption(new Option('--certificate-authority <file>', 'PEM file of the CA to trust for an https:// server (e.g. the apiserver\'s --tls-self-signed ca.crt)')
+    .env('SVC_CERTIFICATE_AUTHORITY'))
+  .addOption(new Option('--kubeconfig <file>', 'kubeconfig-style file naming the server, the CA and the token (the flags above win)')
     .env('SVC_KUBECONFIG'))
   .addOption(new Option('--controllers <list>', 'comma list of controllers: * (all on by default), name, -name')
     .env('SVC_CONTROLLERS').default('*'))
@@ -52,16 +54,16 @@ Exit status: 0 after SIGINT/SIGTERM (controllers drained, lease released); 1 whe
   .parse();
 
 interface Flags {
-  server?: string; tokenFile?: string; kubeconfig?: string; controllers: string; leaderElect: boolean;
+  server?: string; tokenFile?: string; certificateAuthority?: string; kubeconfig?: string; controllers: string; leaderElect: boolean;
   leaderElectResourceName: string; leaderElectLeaseDuration: number; leaderElectRenewDeadline: number;
   leaderElectRetryPeriod: number; metricsListen: string;
 }
 
 async function main(): Promise<void> {
   const opts = program.opts<Flags>();
-  const { server, token } = resolveConnection(opts);
+  const { server, token, ca } = resolveConnection(opts);
   const running = await startControllerManager({
-    server, token, registry, controllers: opts.controllers.split(','),
+    server, token, ca, registry, controllers: opts.controllers.split(','),
     leaderElection: opts.leaderElect && {
       leaseName: opts.leaderElectResourceName, leaseDurationMs: opts.leaderElectLeaseDuration,
       renewDeadlineMs: opts.leaderElectRenewDeadline, retryPeriodMs: opts.leaderElectRetryPeriod,

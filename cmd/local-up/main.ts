@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { logger } from '../../pkg/util/log';
 import { setupSignalHandler } from '../../pkg/util/signals';
 
@@ -15,12 +16,15 @@ const program = new Command('svc-local-up')
   .addOption(new Option('--listen <host:port>', 'apiserver address').env('SVC_LISTEN').default('127.0.0.1:8080'))
   .addOption(new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
     .env('SVC_STORE').default('file://./data'))
-  .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token)').env('SVC_DATA_DIR').default('data'))
+  .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token, the TLS files)').env('SVC_DATA_DIR').default('data'))
   .addOption(new Option('--metrics-listen <host:port>', 'the controller-manager\'s /metrics and /healthz; port 0 for a free one (it is logged), "off" for none')
     .env('SVC_METRICS_LISTEN').default('127.0.0.1:0'))
+  .addOption(new Option('--tls', 'serve HTTPS with a self-signed certificate kept in <data-dir>/tls (for kubectl with a token)'))
   .parse();
 
-const { listen, store, dataDir, metricsListen } = program.opts<{ listen: string; store: string; dataDir: string; metricsListen: string }>();
+const { listen, store, dataDir, metricsListen, tls } = program.opts<{
+  listen: string; store: string; dataDir: string; metricsListen: string; tls?: boolean;
+}>();
 const node = (script: string, args: string[]): ChildProcess =>
   // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver).
   spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
@@ -28,18 +32,22 @@ const node = (script: string, args: string[]): ChildProcess =>
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = resolve(dataDir, 'controller-manager.token');
-  const apiserver = node('apiserver', ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile]);
+  const tlsDir = resolve(dataDir, 'tls');
+  const caFile = join(tlsDir, 'ca.crt');
+  const apiserverArgs = ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile];
+  const apiserver = node('apiserver', tls ? [...apiserverArgs, '--tls-self-signed', tlsDir] : apiserverArgs);
   const children: ChildProcess[] = [apiserver];
   const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   const exited = children.map((c) => new Promise<number>((r) => c.once('exit', (code) => r(code ?? 1))));
   const signal = setupSignalHandler();
   signal.addEventListener('abort', stopAll);
-  const url = await apiserverUrl(apiserver, signal);
-  if (url !== undefined) await waitUntilReady(`${url}/readyz`, signal, apiserver);
+  const reported = await apiserverUrl(apiserver, signal);
+  const url = reported === undefined ? undefined : reachable(reported);
+  if (url !== undefined) await waitUntilReady(`${url}/readyz`, tls ? caFile : undefined, signal, apiserver);
   if (url !== undefined && !signal.aborted && apiserver.exitCode === null) {
-    const cm = node('controller-manager', [
-      '--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen,
-    ]);
+    if (tls) logger.info({ server: url, certificateAuthority: caFile }, 'serving HTTPS: docs/kubectl.md shows how to point kubectl at it');
+    const cmArgs = ['--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen];
+    const cm = node('controller-manager', tls ? [...cmArgs, '--certificate-authority', caFile] : cmArgs);
     children.push(cm);
     exited.push(new Promise<number>((r) => cm.once('exit', (code) => r(code ?? 1))));
   }
@@ -73,13 +81,33 @@ function apiserverUrl(apiserver: ChildProcess, signal: AbortSignal): Promise<str
   });
 }
 
-/** Polls the apiserver's /readyz until it answers 200, the user stops, or the apiserver exits. */
-async function waitUntilReady(url: string, signal: AbortSignal, apiserver: ChildProcess): Promise<void> {
+/**
+ * How this machine reaches the address the apiserver reports: a wildcard host
+ * (`0.0.0.0`, `[::]`) is reached at 127.0.0.1, which the self-signed certificate names.
+ */
+function reachable(url: string): string {
+  const parsed = new URL(url);
+  if (['0.0.0.0', '[::]', ''].includes(parsed.hostname)) parsed.hostname = '127.0.0.1';
+  return parsed.origin;
+}
+
+/**
+ * Polls the apiserver's /readyz until it answers 200, the user stops, or the
+ * apiserver exits. Over HTTPS, trusting `caFile` (once the apiserver has written it).
+ */
+async function waitUntilReady(url: string, caFile: string | undefined, signal: AbortSignal, apiserver: ChildProcess): Promise<void> {
   while (!signal.aborted && apiserver.exitCode === null) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
+    if (await isReady(url, caFile)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+async function isReady(url: string, caFile: string | undefined): Promise<boolean> {
+  const get = () => (caFile ? trustingFetch(readFileSync(caFile))(url, {}) : fetch(url));
+  return new Promise<Response>((r) => r(get())).then(async (res) => {
+    await res.arrayBuffer();
+    return res.ok;
+  }, () => false);
 }
 
 main().catch((err: Error) => {

@@ -9,9 +9,10 @@ import { ApiServer } from './server';
 import type { HandlerSettings } from './handlers/deps';
 import { RouteTable } from './routes';
 import { setupSecurity, type SecurityConfig } from './security/setup';
+import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
-export interface ApiServerConfig extends SecurityConfig {
+export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   /** `host:port`; port 0 picks a free one. */
   listen: string;
   store: string;
@@ -26,7 +27,10 @@ export interface ApiServerConfig extends SecurityConfig {
 
 /** A running apiserver: its bound address and how to drain it. */
 export interface RunningApiServer {
+  /** `http://host:port`, or `https://…` when serving TLS. */
   url: string;
+  /** With `--tls-self-signed`: the CA file that clients (a kubeconfig's `certificate-authority`) trust. */
+  caFile?: string;
   port: number;
   server: ApiServer;
   schemes: SchemeManager;
@@ -40,6 +44,8 @@ export interface RunningApiServer {
  * starts listening. The one function `main.ts` and the tests call.
  */
 export async function startApiServer(config: ApiServerConfig, log: Logger): Promise<RunningApiServer> {
+  const [host, port] = splitHostPort(config.listen);
+  const tls = await resolveServingCertificate(config, host);
   const storage = await openStorage(config.store, { watchRetention: config.watchRetention, log: log.child({ component: 'storage' }) });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
   await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
@@ -56,12 +62,13 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const server = new ApiServer({
     storage, schemes, routes, log, settings,
     authenticators: security.authenticators, authorizer: security.authorizer, watchableNames: security.watchableNames,
+    tls: tls && { cert: tls.cert, key: tls.key },
   });
-  const [host, port] = splitHostPort(config.listen);
   const bound = await server.listen(port, host);
-  log.info({ listen: `${host}:${bound}`, store: redact(config.store), authorizationMode: config.authorizationMode }, 'apiserver listening');
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  log.info({ url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile }, 'apiserver listening');
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, server, schemes, storage,
+    url, caFile: tls?.caFile, port: bound, server, schemes, storage,
     stop: async () => {
       models.stop();
       security.stop();

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -41,10 +42,12 @@ export interface ApiServerDeps {
   routes?: RouteTable;
   log: Logger;
   settings?: Partial<HandlerSettings>;
+  /** Serve HTTPS with this certificate and key (PEM); absent: plain HTTP. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /**
- * The HTTP and WebSocket front of the apiserver. Every request goes through
+ * The HTTP(S) and WebSocket front of the apiserver. Every request goes through
  * one pipeline: request id → request info → authentication → authorisation
  * → non-resource endpoint or resource handler; every error is rendered once.
  */
@@ -65,7 +68,10 @@ export class ApiServer {
     this.routes = deps.routes ?? new RouteTable();
     this.discovery = new Discovery(deps.schemes);
     this.openapi = new OpenApi(deps.schemes);
-    this.server = createServer(httpServerOptions(this.settings), (req, res) => void this.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    this.server = deps.tls
+      ? createHttpsServer({ ...httpServerOptions(this.settings), cert: deps.tls.cert, key: deps.tls.key }, handler)
+      : createServer(httpServerOptions(this.settings), handler);
     this.server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectMalformed(err, socket));
   }

@@ -1,5 +1,6 @@
 import type { Status, StatusReason } from '../api/errors';
 import { errorFromStatus, NetworkError } from './errors';
+import { trustingFetch, type Fetch } from './trusting-fetch';
 
 /** How the client reaches the server: base URL, credentials, identity, timeout. */
 export interface TransportConfig {
@@ -7,6 +8,8 @@ export interface TransportConfig {
   server: string;
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string;
+  /** PEM certificates to trust for an `https://` server instead of the system's (kubeconfig's `certificate-authority`). */
+  ca?: string | Buffer;
   /** Sent as `User-Agent`, e.g. `svc-controller-manager/0.1.0`. */
   userAgent?: string;
   /** Each non-watch request fails with a NetworkError after this long; default 30 s. */
@@ -37,6 +40,7 @@ export class Transport {
   private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
+  private readonly fetch: Fetch;
 
   constructor(config: TransportConfig) {
     this.base = config.server.replace(/\/+$/, '');
@@ -44,6 +48,7 @@ export class Transport {
     if (config.token) this.headers.Authorization = `Bearer ${config.token}`;
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.fetch = config.ca ? trustingFetch(config.ca) : (url, init) => fetch(url, init);
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */
@@ -70,7 +75,7 @@ export class Transport {
     }
     let res: Response;
     try {
-      res = await fetch(url, init);
+      res = await this.fetch(url, init);
     } catch (err) {
       throw this.failure(err, req, timeout);
     }

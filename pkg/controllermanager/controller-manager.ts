@@ -35,6 +35,8 @@ export interface ControllerManagerConfig {
   server: string;
   /** Sent as `Authorization: Bearer <token>` on every request. */
   token?: string;
+  /** PEM certificates trusted for an `https://` server instead of the system's. */
+  ca?: string;
   /** Which controllers to run, as `--controllers` reads them (`*`, `name`, `-name`); default `['*']`. */
   controllers?: readonly string[];
   /** The controllers known by name; default `builtinControllers()`. */
@@ -83,7 +85,7 @@ export async function startControllerManager(config: ControllerManagerConfig, lo
   const registrations = (config.registry ?? builtinControllers()).select(config.controllers ?? ['*']);
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  const client = new ApiClient({ server: config.server, token: config.token, userAgent: `svc-controller-manager/${pkg.version}` });
+  const client = new ApiClient({ server: config.server, token: config.token, ca: config.ca, userAgent: `svc-controller-manager/${pkg.version}` });
   const election = config.leaderElection === false ? undefined : { ...DEFAULT_LEADER_ELECTION, ...config.leaderElection };
   const identity = election ? election.identity ?? candidateIdentity() : undefined;
   const manager = new Manager({

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SERVER, readKubeconfig, readTokenFile, resolveConnection } from './credentials';
+import { DEFAULT_SERVER, readCaFile, readKubeconfig, readTokenFile, resolveConnection } from './credentials';
 
 let dir: string;
 beforeEach(() => {
@@ -47,6 +47,19 @@ describe('readTokenFile', () => {
   });
 });
 
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+describe('readCaFile', () => {
+  it('answers the PEM text', () => {
+    expect(readCaFile(file('ca.crt', PEM))).toBe(PEM);
+  });
+
+  it('refuses a file without a certificate, and names a file it cannot read', () => {
+    expect(() => readCaFile(file('ca.crt', 'hello\n'))).toThrow(/ca.crt holds no PEM certificate/);
+    expect(() => readCaFile(join(dir, 'missing.crt'))).toThrow(/cannot read the certificate authority file .*missing.crt/);
+  });
+});
+
 describe('readKubeconfig', () => {
   it("follows current-context to its cluster's server and its user's tokenFile, relative to the kubeconfig", () => {
     file('cm-token', 'cm-secret\n');
@@ -56,6 +69,15 @@ describe('readKubeconfig', () => {
   it('reads an inline token, and a file with one cluster and one user and no contexts', () => {
     const text = 'clusters: [{name: c, cluster: {server: "http://h:1"}}]\nusers: [{name: u, user: {token: t0k}}]\n';
     expect(readKubeconfig(file('kubeconfig', text))).toEqual({ server: 'http://h:1', token: 't0k' });
+  });
+
+  it("reads the cluster's certificate-authority (relative to the kubeconfig) or certificate-authority-data", () => {
+    file('ca.crt', PEM);
+    const byFile = 'clusters: [{name: c, cluster: {server: "https://h:1", certificate-authority: ca.crt}}]\n';
+    expect(readKubeconfig(file('kubeconfig', byFile))).toEqual({ server: 'https://h:1', ca: PEM });
+    const data = Buffer.from(PEM).toString('base64');
+    const inline = `clusters: [{name: c, cluster: {server: "https://h:1", certificate-authority-data: ${data}}}]\n`;
+    expect(readKubeconfig(file('kubeconfig', inline))).toEqual({ server: 'https://h:1', ca: PEM });
   });
 
   it.each([
@@ -77,6 +99,14 @@ describe('resolveConnection', () => {
     expect(resolveConnection({ kubeconfig, server: 'http://flag:1', tokenFile: file('flag-token', 'flag-secret') }))
       .toEqual({ server: 'http://flag:1', token: 'flag-secret' });
     expect(resolveConnection({ kubeconfig })).toEqual({ server: 'http://127.0.0.1:9999', token: 'cm-secret' });
+  });
+
+  it('lets --certificate-authority win over the kubeconfig\'s', () => {
+    const other = PEM.replace('MIIB', 'MIIC');
+    const kubeconfig = file('kubeconfig', `clusters: [{name: c, cluster: {server: "https://h:1", certificate-authority: ca.crt}}]\n`);
+    file('ca.crt', PEM);
+    expect(resolveConnection({ kubeconfig })).toEqual({ server: 'https://h:1', ca: PEM });
+    expect(resolveConnection({ kubeconfig, certificateAuthority: file('flag.crt', other) })).toEqual({ server: 'https://h:1', ca: other });
   });
 
   it('defaults to the local apiserver without a token', () => {

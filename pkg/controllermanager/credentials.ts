@@ -2,17 +2,21 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import yaml from 'js-yaml';
 
-/** Where the controller-manager reaches the apiserver, and the bearer token it sends (if any). */
+/** Where the controller-manager reaches the apiserver, the bearer token it sends (if any), the CA it trusts (if any). */
 export interface Connection {
   /** e.g. `http://127.0.0.1:8080`. */
   server: string;
   token?: string;
+  /** PEM certificates trusted for an `https://` server instead of the system's. */
+  ca?: string;
 }
 
-/** The connection flags as given: `--server`, `--token-file`, `--kubeconfig` (each optional). */
+/** The connection flags as given: `--server`, `--token-file`, `--certificate-authority`, `--kubeconfig` (each optional). */
 export interface ConnectionFlags {
   server?: string;
   tokenFile?: string;
+  /** A file of PEM certificates (kubectl's `--certificate-authority`). */
+  certificateAuthority?: string;
   kubeconfig?: string;
 }
 
@@ -20,16 +24,32 @@ export interface ConnectionFlags {
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
 
 /**
- * Resolves the connection from the flags: `--server` and `--token-file` win
- * over what the kubeconfig says; the server defaults to DEFAULT_SERVER. Throws
- * (with the file's path) when a file cannot be read or makes no sense.
- * @example resolveConnection({ server: 'http://10.0.0.5:8080', tokenFile: '/var/run/svc/token' })
+ * Resolves the connection from the flags: `--server`, `--token-file` and
+ * `--certificate-authority` win over what the kubeconfig says; the server
+ * defaults to DEFAULT_SERVER. Throws (with the file's path) when a file
+ * cannot be read or makes no sense.
+ * @example resolveConnection({ server: 'https://10.0.0.5:8080', tokenFile: '/var/run/svc/token', certificateAuthority: '/var/run/svc/ca.crt' })
  */
 export function resolveConnection(flags: ConnectionFlags): Connection {
   const fromFile = flags.kubeconfig ? readKubeconfig(flags.kubeconfig) : {};
-  const server = flags.server || fromFile.server || DEFAULT_SERVER;
+  const connection: Connection = { server: flags.server || fromFile.server || DEFAULT_SERVER };
   const token = flags.tokenFile ? readTokenFile(flags.tokenFile) : fromFile.token;
-  return token ? { server, token } : { server };
+  if (token) connection.token = token;
+  const ca = flags.certificateAuthority ? readCaFile(flags.certificateAuthority) : fromFile.ca;
+  if (ca) connection.ca = ca;
+  return connection;
+}
+
+/** The PEM certificates a CA file holds. Throws when it cannot be read or holds no certificate. */
+export function readCaFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the certificate authority file ${path}: ${(err as Error).message}`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`the certificate authority file ${path} holds no PEM certificate`);
+  return text;
 }
 
 /** The token a file holds, without surrounding whitespace (a trailing newline is usual). Throws when the file is empty. */
@@ -50,15 +70,16 @@ export function readTokenFile(path: string): string {
 interface KubeconfigFile {
   'current-context'?: string;
   contexts?: { name?: string; context?: { cluster?: string; user?: string } }[];
-  clusters?: { name?: string; cluster?: { server?: string } }[];
+  clusters?: { name?: string; cluster?: { server?: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string } }[];
   users?: { name?: string; user?: { token?: string; tokenFile?: string } }[];
 }
 
 /**
- * Reads the server and token of a kubeconfig-style file (the format kubectl
+ * Reads the server, CA and token of a kubeconfig-style file (the format kubectl
  * reads): the `current-context` (or the only context) names a cluster, whose
- * `server` is used, and a user, whose `token` (or `tokenFile`, relative to the
- * kubeconfig's folder) is used. A file without contexts may hold one cluster
+ * `server` and `certificate-authority` (a file, relative to the kubeconfig's
+ * folder) or `certificate-authority-data` (base64 PEM) are used, and a user,
+ * whose `token` (or `tokenFile`, relative to the kubeconfig's folder) is used. A file without contexts may hold one cluster
  * and at most one user.
  * @example
  * # apiVersion: v1
@@ -81,6 +102,8 @@ export function readKubeconfig(path: string): Partial<Connection> {
   const user = pick(config.users, userName, 'user', path)?.user;
   const result: Partial<Connection> = {};
   if (cluster?.server) result.server = cluster.server;
+  if (cluster?.['certificate-authority-data']) result.ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
+  else if (cluster?.['certificate-authority']) result.ca = readCaFile(resolve(dirname(path), cluster['certificate-authority']));
   if (user?.token) result.token = user.token;
   else if (user?.tokenFile) result.token = readTokenFile(resolve(dirname(path), user.tokenFile));
   return result;

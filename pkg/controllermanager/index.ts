@@ -10,6 +10,6 @@ export {
 } from './controller-manager';
 export { ControllerRegistry, type ControllerContext, type ControllerRegistration } from './controller-registry';
 export { builtinControllers } from './builtin-controllers';
-export { DEFAULT_SERVER, readKubeconfig, readTokenFile, resolveConnection, type Connection, type ConnectionFlags } from './credentials';
+export { DEFAULT_SERVER, readCaFile, readKubeconfig, readTokenFile, resolveConnection, type Connection, type ConnectionFlags } from './credentials';
 export { candidateIdentity } from './identity';
 export { parseListen, serveMetrics, type MetricsServer } from './metrics-server';

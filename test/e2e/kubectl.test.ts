@@ -1,39 +1,20 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { client, startTestApiServer } from '../support/apiserver';
+import { kubectlOk, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 
-const run = promisify(execFile);
-/** kubectl 1.32 (API.md §10): the Google Cloud SDK's pinned binary when present, else the one on the PATH. */
-const KUBECTL = existsSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.32') ? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32' : 'kubectl';
-
 let server: RunningApiServer;
 let dir: string;
-
-async function kubectl(...args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run(KUBECTL, ['--kubeconfig', join(dir, 'config'), ...args]);
-    return stdout;
-  } catch (err) {
-    const e = err as { code?: string; stderr?: string; message: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is needed for this test: install kubectl 1.32 and put it on the PATH');
-    throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? e.message}`);
-  }
-}
+const kubectl = (...args: string[]) => kubectlOk(join(dir, 'config'), ...args);
 
 beforeAll(async () => {
   server = await startTestApiServer();
   await applyPersonModel(client(server.url));
   dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
-  writeFileSync(join(dir, 'config'), [
-    'apiVersion: v1', 'kind: Config', 'current-context: svc',
-    `clusters: [{name: svc, cluster: {server: "${server.url}"}}]`,
-    'contexts: [{name: svc, context: {cluster: svc}}]', '',
-  ].join('\n'));
+  writeKubeconfig(join(dir, 'config'), { server: server.url });
 });
 afterAll(async () => {
   await server.stop();

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { startApiServer, type ApiServerConfig, type RunningApiServer } from '../../pkg/apiserver/app';
+import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { sharedRedisUrl, uniqueKeyPrefix } from './redis';
 
 /** The `admin` password of every test apiserver. */
@@ -28,8 +29,10 @@ export interface ApiResponse<T = any> {
 /**
  * A small HTTP client bound to one server. Bodies that are not strings are sent as JSON.
  * `defaults` go with every request (e.g. an Authorization header); a call's own headers win.
+ * `ca` (PEM): the certificates trusted for an `https://` server, instead of the system's.
  */
-export function client(baseUrl: string, defaults: Record<string, string> = {}) {
+export function client(baseUrl: string, defaults: Record<string, string> = {}, ca?: string | Buffer) {
+  const fetch = ca ? trustingFetch(ca) : globalThis.fetch;
   return async function call<T = any>(
     method: string, path: string, body?: unknown, headers: Record<string, string> = {},
   ): Promise<ApiResponse<T>> {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD, type ApiClient } from './apiserver';
 import { applyPersonModel } from './person';
 import type { ApiServerConfig, RunningApiServer } from '../../pkg/apiserver/app';
@@ -23,18 +24,29 @@ export interface RbacApi {
   as(headers: Record<string, string>): ApiClient;
 }
 
-/** Registers a suite's hooks: one apiserver with `--authorization-mode=RBAC` and the Person model. */
+/**
+ * Registers a suite's hooks: one apiserver with `--authorization-mode=RBAC` and the Person model.
+ * With `tlsSelfSignedDir`, the clients trust the server's CA.
+ */
 export function useRbacApi(config: Partial<ApiServerConfig> = {}): RbacApi {
   const suite = {} as RbacApi;
   beforeAll(async () => {
-    suite.server = await startTestApiServer({ authorizationMode: 'RBAC', ...config });
-    suite.admin = client(suite.server.url, basic('admin', TEST_ADMIN_PASSWORD));
-    suite.anonymous = client(suite.server.url);
-    suite.as = (headers) => client(suite.server.url, headers);
+    const server = await startTestApiServer({ authorizationMode: 'RBAC', ...config });
+    Object.assign(suite, rbacApi(server, server.caFile ? readFileSync(server.caFile) : undefined));
     await applyPersonModel(suite.admin);
   });
   afterAll(() => suite.server.stop());
   return suite;
+}
+
+/** The admin's, the anonymous and anyone's clients of a running apiserver (trusting `ca` over HTTPS). */
+export function rbacApi(server: RunningApiServer, ca?: string | Buffer): RbacApi {
+  return {
+    server,
+    admin: client(server.url, basic('admin', TEST_ADMIN_PASSWORD), ca),
+    anonymous: client(server.url, {}, ca),
+    as: (headers) => client(server.url, headers, ca),
+  };
 }
 
 /** Fails the test with the answer when a setup call did not get the status it needed. */

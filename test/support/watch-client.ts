@@ -89,10 +89,15 @@ export async function httpWatch(
   return { status: res.status, events, close: () => abort.abort() };
 }
 
-/** A WebSocket watch: resolves once open (or rejects with the HTTP status of a refused upgrade). */
-export function wsWatch(url: string): Promise<{ events: EventCollector; close: () => void }> {
+/**
+ * A WebSocket watch: resolves once open (or rejects with the HTTP status of a refused upgrade).
+ * `https://` becomes `wss://`; `options` may carry headers and the CA (PEM) to trust.
+ */
+export function wsWatch(
+  url: string, options: { headers?: Record<string, string>; ca?: string | Buffer } = {},
+): Promise<{ events: EventCollector; close: () => void }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url.replace(/^http/, 'ws'));
+    const ws = new WebSocket(url.replace(/^http/, 'ws'), options);
     const events = new EventCollector();
     ws.on('message', (data) => events.push(JSON.parse(data.toString()) as WireEvent));
     ws.on('close', () => events.end());

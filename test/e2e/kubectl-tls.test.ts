@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
+import { person, PERSONS } from '../support/person';
+import { bind, createRole, createToken, createUser, expectStatus, useRbacApi } from '../support/security';
+
+// kubectl sends a token only to an https:// server: the apiserver serves a self-signed certificate, the kubeconfig names its CA.
+const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-tls-'));
+const api = useRbacApi({ tlsSelfSignedDir: join(dir, 'tls') });
+const kubeconfig = join(dir, 'config');
+const asAda = (...args: string[]) => runKubectl(kubeconfig, ...args);
+
+beforeAll(async () => {
+  const ada = await createUser(api, 'ada');
+  await createRole(api, 'person-reader', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] }]);
+  await bind(api, 'ada', 'person-reader');
+  const { token } = await createToken(ada, { displayName: 'kubectl' });
+  expectStatus(await api.admin('POST', PERSONS, person('grace', { name: 'Grace Hopper', age: 85 })), 201, 'creating grace');
+  writeKubeconfig(kubeconfig, { server: api.server.url, certificateAuthority: api.server.caFile, token });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it("answers kubectl auth can-i for a resource as the token's user: yes (exit 0) and no (exit 1)", async () => {
+  expect(await asAda('auth', 'can-i', 'get', 'persons')).toMatchObject({ code: 0, stdout: 'yes\n' });
+  const denied = await asAda('auth', 'can-i', 'delete', 'persons');
+  expect(denied.code).toBe(1);
+  expect(denied.stdout).toMatch(/^no - no role of user "ada" allows delete/); // kubectl adds the server's reason
+});
+
+it('answers kubectl auth can-i for a non-resource URL', async () => {
+  expect(await asAda('auth', 'can-i', 'get', '/healthz')).toMatchObject({ code: 0, stdout: 'yes\n' });
+  expect(await asAda('auth', 'can-i', 'get', '/metrics')).toMatchObject({ code: 1, stdout: 'no - no role of user "ada" allows get /metrics\n' });
+});
+
+it("lists persons with kubectl as the token's user, and is refused what the user may not do", async () => {
+  expect(await kubectlOk(kubeconfig, 'get', 'persons')).toMatch(/grace\s+Grace Hopper\s+85/);
+  const refused = await asAda('delete', 'person', 'grace');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('User "ada" cannot delete resource "persons" in API group "example.com"');
+});
