@@ -38,13 +38,33 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
     res.destroy();
     return;
   }
-  const wantsProblem = (req.headers.accept ?? '').includes('application/problem+json');
-  const body = wantsProblem ? error.toProblem((req.url ?? '/').split('?')[0]) : error.toStatus();
-  const payload = JSON.stringify(body);
-  res.writeHead(error.code, {
-    'Content-Type': wantsProblem ? 'application/problem+json' : 'application/json',
-    'Content-Length': String(Buffer.byteLength(payload)),
-    ...error.headers,
-  });
+  const { headers, payload } = renderError(error, req);
+  res.writeHead(error.code, headers);
   res.end(payload);
+}
+
+/** An error as an HTTP answer: its headers and body. */
+export interface RenderedError {
+  headers: Record<string, string>;
+  payload: string;
+}
+
+/**
+ * The one rendering of a StatusError: a Kubernetes `Status`, or RFC 7807 for a
+ * client that accepts `application/problem+json`. Used for every answer,
+ * including those written straight to a socket (refused upgrades, requests
+ * Node could not parse).
+ */
+export function renderError(error: StatusError, req?: Pick<IncomingMessage, 'headers' | 'url'>): RenderedError {
+  const wantsProblem = (req?.headers.accept ?? '').includes('application/problem+json');
+  const body = wantsProblem ? error.toProblem((req?.url ?? '/').split('?')[0]) : error.toStatus();
+  const payload = JSON.stringify(body);
+  return {
+    headers: {
+      'Content-Type': wantsProblem ? 'application/problem+json' : 'application/json',
+      'Content-Length': String(Buffer.byteLength(payload)),
+      ...error.headers,
+    },
+    payload,
+  };
 }

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { forbidden, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import { forbidden, internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { isAnonymous, type UserInfo } from '../auth/user';
@@ -17,7 +17,7 @@ import { parseRequestInfo, type RequestInfo } from './request-info';
 import { Discovery } from './discovery';
 import { OpenApi } from './openapi';
 import { ApiMetrics } from './metrics';
-import { sendError } from './respond';
+import { renderError, sendError } from './respond';
 import { logAccess } from './access-log';
 import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
@@ -221,11 +221,11 @@ const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[
 
 /** Before the upgrade completes, errors go out as a plain HTTP response on the socket. */
 function writeUpgradeError(socket: Duplex, err: unknown, ctx?: RequestContext): void {
-  const error = err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'an internal error occurred');
+  const error = err instanceof StatusError ? err : internalError();
   if (!(err instanceof StatusError)) ctx?.log.error({ err }, 'websocket upgrade failed');
-  const body = JSON.stringify(error.toStatus());
-  const headers = Object.entries(error.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${error.code} ${error.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
+  const { headers, payload } = renderError(error, ctx?.req);
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${error.code} ${error.reason}\r\n${head}Connection: close\r\n\r\n${payload}`);
 }
 
 /**

@@ -87,3 +87,24 @@ it('errors come as RFC 7807 when asked', async () => {
   expect(res.headers.get('content-type')).toContain('application/problem+json');
   expect(res.body).toMatchObject({ status: 404, title: 'NotFound', instance: `${PERSONS}/ghost` });
 });
+
+it('a refused WebSocket upgrade is rendered the same way, as a Status or as RFC 7807', async () => {
+  const upgrade = (accept?: string) => new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+    const url = new URL(suite.server.url);
+    const req = request({
+      host: url.hostname, port: url.port, path: '/apis/nowhere.example/v1/things',
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...(accept ? { Accept: accept } : {}) },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const status = await upgrade();
+  expect(status).toMatchObject({ status: 404, type: 'application/json', body: { kind: 'Status', code: 404 } });
+  const problem = await upgrade('application/problem+json');
+  expect(problem).toMatchObject({ status: 404, type: 'application/problem+json', body: { status: 404, title: 'NotFound' } });
+});
