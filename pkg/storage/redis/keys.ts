@@ -1,4 +1,4 @@
-import { CREATION_INDEX, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
 import type { ResourceType } from '../interface';
 
 /**
@@ -61,3 +61,10 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
  * creation index (its values are the default order itself).
  */
 export const hasValueSets = (spec: IndexSpec): boolean => !spec.unique && spec.name !== CREATION_INDEX;
+
+/**
+ * The indexes as the write scripts take them (as JSON): `[name, unique, value
+ * sets]`, each flag 1 or 0; names are unique by existence, not by index.
+ */
+export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, number][] =>
+  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, hasValueSets(s) ? 1 : 0]);

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { DEFAULT_INDEXES, NAME_INDEX, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
   IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
 } from '../interface';
@@ -14,7 +14,7 @@ import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
 import { fillValueSets } from './value-set-fill';
-import { hasValueSets, typeKeys, type TypeKeys } from './keys';
+import { hasValueSets, scriptIndexList, typeKeys, type TypeKeys } from './keys';
 import { planList } from './list-query';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -230,7 +230,7 @@ export class RedisStorage implements Storage {
     const reply = await redisCall(`delete ${type} "${name}"`, () => this.client.svcDelete(
       4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
       ...specs.map((s) => keys.index(s.name)),
-      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)),
+      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)),
       keys.valueSetPrefix,
     )) as string[];
     switch (reply[0]) {
@@ -294,7 +294,7 @@ export class RedisStorage implements Storage {
       5 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
       ...specs.map((s) => keys.index(s.name)), keys.indexStates,
       mode, name, expected, head, tail, JSON.stringify(values), this.settings.watchRetention,
-      options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)), keys.valueSetPrefix,
+      options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)), keys.valueSetPrefix,
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
     if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
@@ -361,13 +361,6 @@ export class RedisStorage implements Storage {
     if (this.closing.signal.aborted) throw unavailable('the Redis storage is closed');
   }
 }
-
-/**
- * The indexes as the write scripts take them: `[name, unique, value sets]`;
- * names are unique by existence, not by index.
- */
-const indexList = (specs: readonly IndexSpec[]): [string, number, number][] =>
-  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, hasValueSets(s) ? 1 : 0]);
 
 /** A watcher that has already ended with an error, which its first read throws. */
 function failedWatcher(error: Error): Watcher {
