@@ -59,6 +59,9 @@ it('lists stay exact for data without value sets, which defineType fills and lis
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(10);
   const after = await second.list(WIDGETS, { ...GOLD, offset: 1, limit: 3 });
   expect({ names: namesOf(after.items), total: after.total }).toEqual({ names: gold.slice(1, 4), total: gold.length });
+  // A token from the walk without value sets resumes where it ended.
+  const resumed = await second.list(WIDGETS, { ...GOLD, limit: 3, continue: before.continue });
+  expect(namesOf(resumed.items)).toEqual(gold.slice(3, 6));
 });
 
 it('an index built for existing objects gets its value sets; a dropped index loses them', async () => {
