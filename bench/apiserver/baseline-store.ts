@@ -1,8 +1,8 @@
 import type { ApiObject } from '../../pkg/api/object';
-import { NAME_INDEX, CREATION_INDEX, type IndexSpec } from '../../pkg/storage/indexes';
+import { CREATION_INDEX, type IndexSpec } from '../../pkg/storage/indexes';
 import { stampCreate } from '../../pkg/storage/objects';
 import { connectClient } from '../../pkg/storage/redis/connection';
-import { typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
+import { scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
 import { computeIndexValues, splitAtRevision } from '../../pkg/storage/redis/object-codec';
 import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scripts';
 
@@ -33,7 +33,7 @@ export type BaselineCreate = { created: true; object: ApiObject } | { created: f
  * - `create`: the storage backend's own write script (`svcWrite`, loaded
  *   with ioredis `defineCommand`), called with the arguments the backend
  *   passes: stamped object split at its revision, index values, retention,
- *   the index list.
+ *   the index list, the value set key prefix.
  */
 export class BaselineStore {
   private readonly keys: TypeKeys;
@@ -41,8 +41,7 @@ export class BaselineStore {
 
   private constructor(private readonly client: ScriptedRedis, private readonly config: BaselineStoreConfig) {
     this.keys = typeKeys(config.keyPrefix, config.type);
-    // As the backend builds it: names are unique by existence, not through the unique-index check.
-    this.indexList = JSON.stringify(config.indexes.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0]));
+    this.indexList = JSON.stringify(scriptIndexList(config.indexes));
   }
 
   /** Connects with the backend's client options and scripts. */
@@ -76,9 +75,10 @@ export class BaselineStore {
     const { head, tail } = splitAtRevision(stamped);
     const k = this.keys;
     const reply = await this.client.svcWrite(
-      4 + this.config.indexes.length, k.objects, k.indexValues, k.revision, k.stream,
-      ...this.config.indexes.map((s) => k.index(s.name)),
+      5 + this.config.indexes.length, k.objects, k.indexValues, k.revision, k.stream,
+      ...this.config.indexes.map((s) => k.index(s.name)), k.indexStates,
       'create', name, '', head, tail, JSON.stringify(values), this.config.watchRetention, 0, this.indexList,
+      k.valueSetPrefix,
     ) as string[];
     if (reply[0] === 'EXISTS') return { created: false };
     if (reply[0] !== 'OK') throw new Error(`the write script answered ${reply.join(' ')}`);

@@ -1,3 +1,4 @@
+import { CREATION_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
 import type { ResourceType } from '../interface';
 
 /**
@@ -14,6 +15,12 @@ import type { ResourceType } from '../interface';
  * - `<prefix>:{<type>}:ix:<index>` sorted set, every score 0, members
  *   `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
  *   which sorts after every UTF-8 value.
+ * - `<prefix>:{<type>}:ixs:<index>\0<value>` sorted set, every score 0: the
+ *   objects holding one value of an index with value sets (see `hasValueSets`),
+ *   as members that sort in the default list order (see `order_member` in
+ *   scripts/lua-helpers.ts), so that a page of one equality is a range of it.
+ * - `<prefix>:{<type>}:ixsets` hash: index name → `ready` once every object is
+ *   in that index's value sets (until then lists use the index's sorted set).
  *
  * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
  */
@@ -25,6 +32,11 @@ export interface TypeKeys {
   indexStates: string;
   /** The sorted set of one index. */
   index(name: string): string;
+  /** What the key of one value set starts with; the scripts append `<index>\0<value>`. */
+  valueSetPrefix: string;
+  /** The value set of one value of an index. */
+  valueSet(index: string, value: string): string;
+  valueSetStates: string;
 }
 
 /** The keys of `type` under `prefix`. */
@@ -37,5 +49,22 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
     stream: `${base}:stream`,
     indexStates: `${base}:indexes`,
     index: (name) => `${base}:ix:${name}`,
+    valueSetPrefix: `${base}:ixs:`,
+    valueSet: (index, value) => `${base}:ixs:${index}\0${value}`,
+    valueSetStates: `${base}:ixsets`,
   };
 }
+
+/**
+ * Whether an index keeps a value set per value (ADR 0010): every index but a
+ * unique one (one object per value: collecting it is as cheap) and the
+ * creation index (its values are the default order itself).
+ */
+export const hasValueSets = (spec: IndexSpec): boolean => !spec.unique && spec.name !== CREATION_INDEX;
+
+/**
+ * The indexes as the write scripts take them (as JSON): `[name, unique, value
+ * sets]`, each flag 1 or 0; names are unique by existence, not by index.
+ */
+export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, number][] =>
+  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, hasValueSets(s) ? 1 : 0]);

@@ -1,8 +1,12 @@
 import { DEFAULT_INDEXES, withDefaultIndexes } from '../indexes';
 import { isStorageError } from '../errors';
+import type { ListOptions } from '../query';
 import { planList } from './list-query';
 
-const specs = withDefaultIndexes([{ name: 'spec.color', order: 'DESC', indexFunc: () => undefined }]);
+const specs = withDefaultIndexes([
+  { name: 'spec.color', order: 'DESC', indexFunc: () => undefined },
+  { name: 'spec.code', unique: true, indexFunc: () => undefined },
+]);
 
 describe('planList', () => {
   it('turns label requirements into requirements on the labels index, one value per key', () => {
@@ -28,6 +32,31 @@ describe('planList', () => {
     expect(planList('widgets', specs).query.sort).toEqual([{ i: 'metadata.creationTimestamp', d: true }]);
     const sort = [{ index: 'spec.color' } as { index: string; direction: 'asc' }];
     expect(planList('widgets', specs, { sort }).query.sort).toEqual([{ i: 'spec.color', d: true }]);
+  });
+
+  it('answers one equality on a non-unique index in the default order from its value set, every other shape not', () => {
+    const gold = { key: 'tier', op: 'in' as const, values: ['gold'] };
+    const red = { field: 'spec.color', op: 'in' as const, values: ['red'] };
+    const answered = (options: ListOptions) => planList('widgets', specs, options).valueSet;
+    expect(answered({ labelSelector: [gold], limit: 20 })).toEqual({ index: 'metadata.labels', value: 'tier=gold' });
+    expect(answered({ fieldSelector: [red], sort: [{ index: 'metadata.creationTimestamp', direction: 'desc' }] }))
+      .toEqual({ index: 'spec.color', value: 'red' });
+    const plan = planList('widgets', specs, { labelSelector: [gold] });
+    expect(plan.query.vs).toEqual([5 + plan.indexKeys.length, 6 + plan.indexKeys.length]);
+    for (const options of [
+      {},
+      { labelSelector: [{ ...gold, values: ['gold', 'silver'] }] },
+      { labelSelector: [{ key: 'tier', op: 'exists' as const, values: [] }] },
+      { labelSelector: [gold], fieldSelector: [red] },
+      { labelSelector: [gold, { key: 'env', op: 'notin' as const, values: ['dev'] }] },
+      { labelSelector: [gold], sort: [{ index: 'metadata.creationTimestamp', direction: 'asc' as const }] },
+      { labelSelector: [gold], sort: [{ index: 'spec.color', direction: 'desc' as const }] },
+      { fieldSelector: [{ field: 'spec.code', op: 'in' as const, values: ['c1'] }] },
+      { fieldSelector: [{ field: 'metadata.name', op: 'in' as const, values: ['ada'] }] },
+    ] satisfies ListOptions[]) {
+      expect({ options, answered: answered(options) }).toEqual({ options, answered: undefined });
+      expect(planList('widgets', specs, options).query.vs).toBeUndefined();
+    }
   });
 
   it('asks for one item more than the limit, to know whether a next page exists', () => {

@@ -1,10 +1,11 @@
-import { LABELS_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
 import { StorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
+import { hasValueSets } from './keys';
 
-const DEFAULT_SORT: readonly SortKey[] = [{ index: 'metadata.creationTimestamp', direction: 'desc' }];
+const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
 /** A requirement on one index: an object holding one of `v` (or a value starting with `p`). */
 export interface ScriptRequirement {
@@ -25,6 +26,14 @@ export interface ListScriptQuery {
   offset: number;
   want: number;
   after?: ListPosition;
+  /** The KEYS positions of the value set states and of the one value set that can answer the query, if any. */
+  vs?: [number, number];
+}
+
+/** One value of an index, whose value set holds exactly the objects a query matches, in its order. */
+export interface ValueSetRef {
+  index: string;
+  value: string;
 }
 
 /** A list query checked against a type's indexes, ready for the script. */
@@ -32,6 +41,8 @@ export interface PlannedList {
   query: ListScriptQuery;
   /** The index names whose sorted sets the script reads, in KEYS order after the fixed four. */
   indexKeys: string[];
+  /** Set when a value set can answer the query: its states and the set follow the index keys, in that order. */
+  valueSet?: ValueSetRef;
   /** What continue tokens of this query are bound to. */
   fingerprint: string;
   /** Matching items before this page: the offset, or those a continue token counted. */
@@ -91,7 +102,26 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
   };
   if (resumed) query.after = resumed.position;
-  return { query, indexKeys: used, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  const valueSet = answeringValueSet(pos, neg, sort, byName);
+  if (valueSet) query.vs = [5 + used.length, 6 + used.length];
+  return { query, indexKeys: used, valueSet, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+}
+
+/**
+ * The value set that holds exactly the matches of a query in its order: one
+ * equality (one value) on an index with value sets, in the default order.
+ */
+function answeringValueSet(
+  pos: readonly ScriptRequirement[], neg: readonly ScriptRequirement[], sort: readonly { i: string; d: boolean }[],
+  specs: ReadonlyMap<string, IndexSpec>,
+): ValueSetRef | undefined {
+  if (pos.length !== 1 || neg.length !== 0 || sort.length !== 1 || sort[0].i !== CREATION_INDEX || !sort[0].d) {
+    return undefined;
+  }
+  const [req] = pos;
+  const spec = specs.get(req.i);
+  if (req.v.length !== 1 || req.p !== undefined || spec === undefined || !hasValueSets(spec)) return undefined;
+  return { index: req.i, value: req.v[0] };
 }
 
 /** A label requirement as a requirement on the labels index, whose values are `key=value`. */

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { DEFAULT_INDEXES, NAME_INDEX, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
   IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
 } from '../interface';
@@ -13,7 +13,8 @@ import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
-import { typeKeys, type TypeKeys } from './keys';
+import { fillValueSets } from './value-set-fill';
+import { hasValueSets, scriptIndexList, typeKeys, type TypeKeys } from './keys';
 import { planList } from './list-query';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -98,17 +99,21 @@ export class RedisStorage implements Storage {
     const recorded = await redisCall(`define ${type}`, () => this.client.hkeys(keys.indexStates));
     const wanted = new Set(specs.map((s) => s.name));
     const drop = recorded.filter((name) => !wanted.has(name));
-    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0]);
+    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, hasValueSets(s) ? 1 : 0]);
     const [count, ...states] = await redisCall(`define ${type}`, () => this.client.svcDefineIndexes(
-      2 + drop.length, keys.objects, keys.indexStates, ...drop.map((name) => keys.index(name)),
-      JSON.stringify({ add, drop }),
+      3 + drop.length, keys.objects, keys.indexStates, keys.valueSetStates, ...drop.map((name) => keys.index(name)),
+      JSON.stringify({ add, drop, prefix: keys.valueSetPrefix }),
     )) as [number, ...string[]];
+    const common = {
+      client: this.client, type, keys, state, batchSize: this.settings.indexBuildBatch, signal: this.closing.signal,
+    };
     specs.forEach((spec, at) => {
-      if (states[at] !== 'building' || state.isBuilding(spec.name)) return;
-      void buildIndex({
-        client: this.client, type, keys, spec, state, onProgress, total: count,
-        batchSize: this.settings.indexBuildBatch, signal: this.closing.signal,
-      });
+      const [indexState, setsState] = [states[2 * at], states[2 * at + 1]];
+      if (indexState === 'building') {
+        if (!state.isBuilding(spec.name)) void buildIndex({ ...common, spec, onProgress, total: count });
+      } else if (hasValueSets(spec) && setsState !== 'ready') {
+        void fillValueSets({ ...common, spec });
+      }
     });
   }
 
@@ -162,9 +167,10 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const plan = planList(type, this.state(type).specs, options);
     const keys = this.keys(type);
+    const valueSetKeys = plan.valueSet ? [keys.valueSetStates, keys.valueSet(plan.valueSet.index, plan.valueSet.value)] : [];
     const reply = await redisCall(`list ${type}`, () => this.client.svcList(
-      4 + plan.indexKeys.length, keys.objects, keys.indexValues, keys.revision, keys.indexStates,
-      ...plan.indexKeys.map((name) => keys.index(name)), JSON.stringify(plan.query),
+      4 + plan.indexKeys.length + valueSetKeys.length, keys.objects, keys.indexValues, keys.revision, keys.indexStates,
+      ...plan.indexKeys.map((name) => keys.index(name)), ...valueSetKeys, JSON.stringify(plan.query),
     )) as (string | number)[];
     if (reply[0] === 'BUILDING') {
       const index = String(reply[1]);
@@ -233,7 +239,8 @@ export class RedisStorage implements Storage {
     const reply = await redisCall(`delete ${type} "${name}"`, () => this.client.svcDelete(
       4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
       ...specs.map((s) => keys.index(s.name)),
-      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)),
+      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)),
+      keys.valueSetPrefix,
     )) as string[];
     switch (reply[0]) {
       case 'OK':
@@ -294,10 +301,10 @@ export class RedisStorage implements Storage {
     const values = computeIndexValues(specs, object);
     const { head, tail } = splitAtRevision(object);
     const reply = await redisCall(`${mode} ${type} "${name}"`, () => this.client.svcWrite(
-      4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
-      ...specs.map((s) => keys.index(s.name)),
+      5 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
+      ...specs.map((s) => keys.index(s.name)), keys.indexStates,
       mode, name, expected, head, tail, JSON.stringify(values), this.settings.watchRetention,
-      options.dryRun ? 1 : 0, JSON.stringify(indexList(specs)),
+      options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)), keys.valueSetPrefix,
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
     if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
@@ -364,10 +371,6 @@ export class RedisStorage implements Storage {
     if (this.closing.signal.aborted) throw unavailable('the Redis storage is closed');
   }
 }
-
-/** The indexes as the write scripts take them: `[name, unique]`; names are unique by existence, not by index. */
-const indexList = (specs: readonly IndexSpec[]): [string, number][] =>
-  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0]);
 
 /** A watcher that has already ended with an error, which its first read throws. */
 function failedWatcher(error: Error): Watcher {

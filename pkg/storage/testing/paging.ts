@@ -93,6 +93,8 @@ export function describePaging(h: Harness): void {
         ['rank desc, missing ranks last', { sort: [{ index: RANK_INDEX, direction: 'desc' }] }],
         ['tags asc (multi-valued)', { sort: [{ index: TAGS_INDEX, direction: 'asc' }] }],
         ['odd, rank asc', { ...odd, sort: [{ index: RANK_INDEX, direction: 'asc' }] }],
+        ['odd, default order', odd],
+        ['tag 01 (multi-valued), default order', { fieldSelector: [{ field: TAGS_INDEX, op: 'in', values: ['01'] }] }],
       ];
       for (const [title, options] of queries) {
         const { storage, type } = await h.widgets();

@@ -2,6 +2,7 @@ import { describeConcurrency } from './concurrency';
 import { describeCreateGet } from './crud';
 import { describeDelete } from './delete';
 import { describeDryRun } from './dry-run';
+import { describeEqualityPages } from './equality-pages';
 import { createHarness, type ConformanceOptions, type OpenStorage } from './harness';
 import { describeIndexBuild } from './index-build';
 import { describeIndexes } from './indexes';
@@ -44,6 +45,7 @@ export function runStorageConformance(name: string, open: OpenStorage, options: 
     describeSelectors(h);
     describeSorting(h);
     describePaging(h);
+    describeEqualityPages(h);
     describeWatch(h);
     describeConcurrency(h);
     describeIndexBuild(h);

@@ -3,13 +3,16 @@ import { LUA_HELPERS } from './lua-helpers';
 /**
  * Records a type's index list. An index not yet recorded is `ready` when it
  * is always maintained (a default index) or the type holds no object, else
- * `building`. Dropped indexes lose their state and sorted set.
+ * `building`; its value sets are `ready` when the type holds no object.
+ * Dropped indexes lose their state, their sorted set and their value sets.
  *
- * KEYS: objects, index states, then the sorted sets of the dropped indexes.
- * ARGV[1]: JSON `{"add": [[name, always maintained (1 | 0)], ...], "drop": [name, ...]}`.
- * Returns the number of objects, then the state of each index of `add`, in order.
+ * KEYS: objects, index states, value set states, then the sorted sets of the dropped indexes.
+ * ARGV[1]: JSON `{"add": [[name, always maintained (1 | 0), value sets (1 | 0)], ...],
+ * "drop": [name, ...], "prefix": value set key prefix}`.
+ * Returns the number of objects, then for each index of `add`, in order, its
+ * state and the state of its value sets (`ready` or `''`).
  */
-export const DEFINE_INDEXES_SCRIPT = `
+export const DEFINE_INDEXES_SCRIPT = `${LUA_HELPERS}
 local spec = cjson.decode(ARGV[1])
 local count = redis.call('HLEN', KEYS[1])
 local empty = count == 0
@@ -19,29 +22,44 @@ for _, index in ipairs(spec.add) do
   if not state then
     if empty or index[2] == 1 then state = 'ready' else state = 'building' end
     redis.call('HSET', KEYS[2], index[1], state)
+    if empty and index[3] == 1 then redis.call('HSET', KEYS[3], index[1], 'ready') end
   end
   states[#states + 1] = state
+  states[#states + 1] = redis.call('HGET', KEYS[3], index[1]) or ''
 end
 for i, name in ipairs(spec.drop) do
+  local key = KEYS[3 + i]
+  -- One value set per distinct value: jump from each value past its members.
+  local min = '-'
+  while true do
+    local first = redis.call('ZRANGEBYLEX', key, min, '+', 'LIMIT', 0, 1)[1]
+    if first == nil then break end
+    local value = string.sub(first, 1, string.find(first, NUL, 1, true) - 1)
+    redis.call('DEL', spec.prefix .. name .. NUL .. value)
+    min = '(' .. value .. NUL .. HIGH
+  end
   redis.call('HDEL', KEYS[2], name)
-  redis.call('DEL', KEYS[2 + i])
+  redis.call('HDEL', KEYS[3], name)
+  redis.call('DEL', key)
 end
 return states
 `;
 
 /**
- * Enters a batch of objects into an index being built. An object is only
- * touched if its revision is still the one its values were computed from: one
- * written since was indexed by that write, one deleted needs nothing.
+ * Enters a batch of objects into an index being built (and into its value
+ * sets). An object is only touched if its revision is still the one its
+ * values were computed from: one written since was indexed by that write, one
+ * deleted needs nothing.
  *
  * KEYS: index values, the index's sorted set.
- * ARGV: index name, then for each object: name, revision read, values as JSON.
+ * ARGV: index name, value sets (`1` | `0`), the value set key prefix, then for
+ * each object: name, revision read, values as JSON.
  * Returns how many objects it entered.
  */
 export const BUILD_BATCH_SCRIPT = `${LUA_HELPERS}
-local index = ARGV[1]
+local index, with_sets, prefix = ARGV[1], ARGV[2] == '1', ARGV[3]
 local entered = 0
-for at = 2, #ARGV, 3 do
+for at = 4, #ARGV, 3 do
   local name, rev = ARGV[at], ARGV[at + 1]
   local stored = redis.call('HGET', KEYS[1], name)
   if stored then
@@ -49,7 +67,11 @@ for at = 2, #ARGV, 3 do
     if current == rev then
       local all = cjson.decode(json)
       local values = cjson.decode(ARGV[at + 2])
-      apply_entries(KEYS[2], name, entries_of(all, index), entries_of({[index] = values}, index))
+      apply_entries(KEYS[2], name, entries_of(all, index), entries_of({[index] = values}, index), true)
+      if with_sets then
+        local member = order_member(created_of(all), name)
+        apply_value_sets(prefix, index, values_in(all, index), values, member, member, true)
+      end
       all[index] = values
       redis.call('HSET', KEYS[1], name, rev .. NL .. cjson.encode(all))
       entered = entered + 1
@@ -60,12 +82,49 @@ return entered
 `;
 
 /**
- * Marks an index built, unless it was dropped meanwhile.
- * KEYS: index states. ARGV: index name. Returns 1 when marked.
+ * Marks an index built, and its value sets when it has them, unless it was dropped meanwhile.
+ * KEYS: index states, value set states. ARGV: index name, value sets (`1` | `0`). Returns 1 when marked.
  */
 export const FINISH_BUILD_SCRIPT = `
 if redis.call('HGET', KEYS[1], ARGV[1]) == 'building' then
   redis.call('HSET', KEYS[1], ARGV[1], 'ready')
+  if ARGV[2] == '1' then redis.call('HSET', KEYS[2], ARGV[1], 'ready') end
+  return 1
+end
+return 0
+`;
+
+/**
+ * Enters a batch of objects into the value sets of a built index, from the
+ * values stored for them (for an index that existed before value sets did).
+ * Names no longer stored are skipped; objects written meanwhile are in them already.
+ *
+ * KEYS: index values. ARGV: index name, value set key prefix, then names.
+ * Returns how many objects it entered.
+ */
+export const FILL_VALUE_SETS_SCRIPT = `${LUA_HELPERS}
+local index, prefix = ARGV[1], ARGV[2]
+local entered = 0
+for at = 3, #ARGV do
+  local stored = redis.call('HGET', KEYS[1], ARGV[at])
+  if stored then
+    local _, json = split_stored(stored)
+    local all = cjson.decode(json)
+    local member = order_member(created_of(all), ARGV[at])
+    apply_value_sets(prefix, index, {}, values_in(all, index), member, member, true)
+    entered = entered + 1
+  end
+end
+return entered
+`;
+
+/**
+ * Marks the value sets of a built index filled, unless the index was dropped meanwhile.
+ * KEYS: index states, value set states. ARGV: index name. Returns 1 when marked.
+ */
+export const FINISH_VALUE_SETS_SCRIPT = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == 'ready' then
+  redis.call('HSET', KEYS[2], ARGV[1], 'ready')
   return 1
 end
 return 0

@@ -23,7 +23,11 @@ import { LUA_HELPERS } from './lua-helpers';
  *   ZLEXCOUNT) are checked against the others; the matches are then sorted,
  *   or, when the walk to fill the page is shorter than sorting them all,
  *   walked. A lone requirement an object meets with at most one member
- *   (`one`) is not even collected: its size is the total.
+ *   (`one`) is not even collected: its size is the total;
+ * - one equality in the default order, with `vs` (KEYS positions of the
+ *   value set states and of the value's set): once that index's value sets
+ *   are filled, the total is the set's size and the page a range of it
+ *   (ADR 0010), without touching the other matches.
  *
  * Values are compared by their position in the index (ZLEXCOUNT), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
@@ -294,9 +298,34 @@ local SORT_COST = 20
 local COLLECT_FACTOR = 4
 
 local total
+
+-- The page as a range of the value set that holds exactly the matches in their order, when it is
+-- filled: by rank from the offset, or from just after the continue position. False when not filled.
+local function value_set_page()
+  if redis.call('HGET', KEYS[q.vs[1]], q.pos[1].i) ~= 'ready' then return false end
+  local set = KEYS[q.vs[2]]
+  total = redis.call('ZCARD', set)
+  if want == 0 then return true end
+  local members
+  if q.after then
+    local min = '(' .. order_member(q.after.s[1] or nil, q.after.n)
+    if want > 0 then
+      members = redis.call('ZRANGEBYLEX', set, min, '+', 'LIMIT', 0, want)
+    else
+      members = redis.call('ZRANGEBYLEX', set, min, '+')
+    end
+  else
+    members = redis.call('ZRANGE', set, q.offset, want > 0 and q.offset + want - 1 or -1)
+  end
+  for _, m in ipairs(members) do page[#page + 1] = order_member_name(m) end
+  return true
+end
+
 for _, req in ipairs(q.pos) do prepare(req) end
 for _, req in ipairs(q.neg) do prepare(req) end
-if #q.pos > 0 then
+if q.vs and value_set_page() then
+  -- Answered from the value set.
+elseif #q.pos > 0 then
   local driver, smallest = nil, nil
   for i, req in ipairs(q.pos) do
     local n = 0

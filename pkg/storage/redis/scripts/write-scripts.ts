@@ -5,11 +5,11 @@ import { LUA_HELPERS } from './lua-helpers';
  * check, unique-index check, object, index entries, revision, change stream.
  *
  * KEYS: objects, index values, revision, stream, then the sorted set of every
- * index, in the order of ARGV[9].
+ * index, in the order of ARGV[9], then the index states.
  * ARGV: mode (`create` | `update`), name, expected revision (update), the
  * object's JSON before and after its resourceVersion value, its index values
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
- * `[[name, unique (1 | 0)], ...]`.
+ * `[[name, unique (1 | 0), value sets (1 | 0)], ...]`, the value set key prefix.
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
@@ -51,8 +51,15 @@ local rev = tostring(redis.call('INCR', revkey))
 local json = ARGV[4] .. rev .. ARGV[5]
 redis.call('HSET', objects, name, json)
 redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
+local ready = ready_indexes(KEYS[5 + #indexes])
+local old_member, new_member = order_member(created_of(old_values), name), order_member(created_of(new_values), name)
 for i, index in ipairs(indexes) do
-  apply_entries(KEYS[4 + i], name, entries_of(old_values, index[1]), entries_of(new_values, index[1]))
+  local all = not ready[index[1]]
+  apply_entries(KEYS[4 + i], name, entries_of(old_values, index[1]), entries_of(new_values, index[1]), all)
+  if index[3] == 1 then
+    apply_value_sets(ARGV[10], index[1], values_in(old_values, index[1]), values_in(new_values, index[1]),
+      old_member, new_member, all)
+  end
 end
 if mode == 'create' then
   redis.call('XADD', stream, 'MAXLEN', '~', ARGV[7], rev .. '-0', 't', 'ADDED', 'o', json)
@@ -66,8 +73,10 @@ return {'OK', rev}
  * Delete of one object, atomically: existence and optional compare-and-swap
  * check, object, index entries, revision, change stream (the last state).
  *
- * KEYS: as for WRITE_SCRIPT. ARGV: name, expected revision (`''` for any),
- * stream retention, dry run (`1` | `0`), the indexes as JSON (as for WRITE_SCRIPT).
+ * KEYS: objects, index values, revision, stream, then the sorted set of every
+ * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
+ * stream retention, dry run (`1` | `0`), the indexes as JSON and the value set
+ * key prefix (as for WRITE_SCRIPT).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
  * `{'NOTFOUND'}` or `{'STALE'}`.
@@ -86,8 +95,10 @@ local values = cjson.decode(values_json)
 local next_rev = tostring(redis.call('INCR', revkey))
 redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
+local member = order_member(created_of(values), name)
 for i, index in ipairs(cjson.decode(ARGV[5])) do
-  apply_entries(KEYS[4 + i], name, entries_of(values, index[1]), {})
+  apply_entries(KEYS[4 + i], name, entries_of(values, index[1]), {}, false)
+  if index[3] == 1 then apply_value_sets(ARGV[6], index[1], values_in(values, index[1]), {}, member, member, false) end
 end
 redis.call('XADD', stream, 'MAXLEN', '~', ARGV[3], next_rev .. '-0', 't', 'DELETED', 'o', json)
 return {'OK', next_rev, json}
