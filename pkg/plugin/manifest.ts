@@ -33,8 +33,8 @@ export interface PluginManifest {
 export class ManifestError extends Error {
   override readonly name = 'ManifestError';
 
-  constructor(readonly file: string, readonly cause: string) {
-    super(`${file}: ${cause}`);
+  constructor(readonly file: string, readonly reason: string) {
+    super(`${file}: ${reason}`);
   }
 }
 
