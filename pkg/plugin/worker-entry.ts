@@ -1,25 +1,28 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { PluginWorkerData } from './protocol';
 
+let transpiled: string | undefined;
+
 /**
  * A new worker thread running worker.ts for one plugin. Built, it runs
- * worker.js beside this file; from TypeScript sources (the tests) the worker
- * transpiles worker.ts on load with the TypeScript compiler, as ts-jest would.
+ * worker.js beside this file; from TypeScript sources (the tests) worker.ts is
+ * transpiled once, here, and each worker evaluates the result. worker.ts
+ * imports nothing but Node's modules, so it needs no other file transpiled.
  */
 export function newPluginWorker(workerData: PluginWorkerData, resourceLimits: ResourceLimits): Worker {
   const compiled = join(__dirname, 'worker.js');
   if (existsSync(compiled)) return new Worker(compiled, { workerData, resourceLimits });
-  const bootstrap = `
-    const { readFileSync } = require('node:fs');
-    const ts = require(${JSON.stringify(require.resolve('typescript'))});
-    require.extensions['.ts'] = (module, filename) => {
-      const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
-        fileName: filename, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-      });
-      module._compile(outputText, filename);
-    };
-    require(${JSON.stringify(join(__dirname, 'worker.ts'))});`;
-  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+  transpiled ??= transpile(join(__dirname, 'worker.ts'));
+  return new Worker(transpiled, { eval: true, workerData, resourceLimits });
+}
+
+function transpile(file: string): string {
+  // Only reached when running from sources, where the TypeScript compiler is installed.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ts = require('typescript') as typeof import('typescript');
+  return ts.transpileModule(readFileSync(file, 'utf8'), {
+    fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText;
 }

@@ -76,6 +76,8 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 async function start(): Promise<void> {
   try {
+    // A plugin is CommonJS (API.md §11): index.js is loaded the way Node loads any module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     if (data.main) plugin = require(data.main) as PluginModule;
     if (typeof plugin.start === 'function') await plugin.start(ctx);
     await Promise.all(pending);
