@@ -141,7 +141,10 @@ export class PluginHost {
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
         if (droppedBefore) log.warn({ dropped: droppedBefore }, 'plugin log lines dropped: more than the limit a second');
-        if (allowed) log[level]({ ...fields, plugin: name }, message);
+        if (!allowed) return;
+        // The plugin's fields never replace the apiserver's own (`plugin`, `component`).
+        const { plugin: _plugin, component: _component, ...rest } = fields ?? {};
+        log[level](rest, message);
       },
       registerModel: (spec, indexes) => this.registerModel(plugin, spec, indexes),
       registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
