@@ -44,6 +44,9 @@ writePlugin('broken', 'module.exports = { async start() { throw new Error("no da
 writePlugin('squatter', `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'content.svc.run', version: 'v1alpha1', names: { kind: 'Post', plural: 'posts' } });
 } };`);
+writePlugin('quitter', `module.exports = { start(ctx) {
+  ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
+} };`);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
 writePlugin('off', 'module.exports = { start() { throw new Error("never run"); } };', '  enabled: false\n');
 
@@ -126,6 +129,18 @@ describe('a plugin that fails', () => {
     expect(plugin.status).toMatchObject({ phase: 'FAILED', conditions: [{ type: 'Ready', status: 'False', reason: 'FAILED' }] });
     expect(plugin.status.message).toBe('start did not finish within 3s');
     expect((await suite.admin('GET', PLUGINS)).status).toBe(200);
+  });
+
+  it('is FAILED when its worker exits after starting: the request is a 500, its routes go, the apiserver stays', async () => {
+    expect((await settled('quitter')).status.phase).toBe('STARTED');
+    expect((await suite.admin('GET', '/apis/quit.example.com/v1alpha1/quit')).status).toBe(500);
+    const failed = await waitFor(async () => {
+      const res = await suite.admin('GET', `${PLUGINS}/quitter`);
+      return res.body.status?.phase === 'FAILED' ? res.body : undefined;
+    }, { what: 'quitter to be FAILED' });
+    expect(failed.status.message).toBe("the plugin's worker exited (code 3)");
+    expect((await suite.admin('GET', '/apis/quit.example.com/v1alpha1/quit')).status).toBe(404);
+    expect((await suite.admin('GET', `${GROUP}/hello/ada`)).status).toBe(200);
   });
 
   it('is FAILED with the message when its start throws', async () => {
