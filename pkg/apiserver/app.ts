@@ -84,8 +84,9 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     url, caFile: tls?.caFile, port: bound, server, schemes, storage, plugins,
     stop: async () => {
       if (plugins) {
-        await plugins.started;
+        // Stopping ends a plugin still starting too (bounded by the stop timeout, not the start timeout).
         await plugins.host.stop();
+        await plugins.started;
       }
       models.stop();
       security.stop();

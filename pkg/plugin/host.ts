@@ -67,6 +67,7 @@ export class PluginHost {
   private readonly plugins = new Map<string, LoadedPlugin>();
   private readonly modelOwners = new Map<string, string>();
   private readonly routeOwners = new Map<string, string>();
+  private stopping = false;
 
   constructor(
     private readonly schemes: SchemeManager,
@@ -96,6 +97,7 @@ export class PluginHost {
 
   /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
   async stop(): Promise<void> {
+    this.stopping = true;
     await Promise.all([...this.plugins.values()].map(async (plugin) => {
       await plugin.worker?.stop(this.options.stopTimeoutMs ?? 5000);
       this.unload(plugin);
@@ -118,6 +120,7 @@ export class PluginHost {
     const unmet = unmetRequirement(manifest, this.options.platformVersion);
     if (unmet) return this.setPhase(plugin, 'FAILED', unmet);
     await this.setPhase(plugin, 'STARTING', '');
+    if (this.stopping) return;
     plugin.worker = new PluginWorker(
       { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
       this.workerHost(plugin),
