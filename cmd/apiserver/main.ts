@@ -59,6 +59,12 @@ const program = new Command('svc-apiserver')
     .env('SVC_WATCH_BOOKMARK_INTERVAL').argParser(positiveDuration).default(30, '30s'))
   .addOption(new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
     .env('SVC_REQUEST_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
+  .addOption(new Option('--plugins-dir <dir>', 'load every plugin folder in <dir> at start (see docs/plugins.md)')
+    .env('SVC_PLUGINS_DIR'))
+  .addOption(new Option('--plugin-start-timeout <duration>', 'a plugin whose start(ctx) takes longer is stopped and FAILED')
+    .env('SVC_PLUGIN_START_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
+  .addOption(new Option('--plugin-route-timeout <duration>', 'a plugin route handler that takes longer is answered with 504')
+    .env('SVC_PLUGIN_ROUTE_TIMEOUT').argParser(positiveDuration).default(30, '30s'))
   .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info); SVC_LOG_FORMAT=json|text (default: text on a terminal, else JSON).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
   .parse();
 
@@ -69,6 +75,7 @@ async function main(): Promise<void> {
     adminPasswordFile?: string; controllerManagerTokenFile?: string; loginFailuresPerUser: number; loginFailuresPerAddress: number;
     watchBookmarkInterval: number; requestTimeout: number;
     tlsCertFile?: string; tlsPrivateKeyFile?: string; tlsSelfSigned?: string;
+    pluginsDir?: string; pluginStartTimeout: number; pluginRouteTimeout: number;
   }>();
   const running = await startApiServer({
     listen: opts.listen, store: opts.store, authorizationMode: opts.authorizationMode,
@@ -77,6 +84,7 @@ async function main(): Promise<void> {
     loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
     watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
     tlsCertFile: opts.tlsCertFile, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, tlsSelfSignedDir: opts.tlsSelfSigned,
+    pluginsDir: opts.pluginsDir, pluginStartTimeoutSeconds: opts.pluginStartTimeout, pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
   }, logger);
   // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
   process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());

@@ -10,6 +10,9 @@ import type { HandlerSettings } from './handlers/deps';
 import { RouteTable } from './routes';
 import { setupSecurity, type SecurityConfig } from './security/setup';
 import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
+import { PLUGIN_KIND } from '../plugin/plugin-kind';
+import { PluginHost } from '../plugin/host';
+import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
 export interface ApiServerConfig extends SecurityConfig, TlsConfig {
@@ -23,6 +26,12 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   watchBookmarkIntervalSeconds?: number;
   /** Longest a client may take to send a whole request before a 408; default 60. */
   requestTimeoutSeconds?: number;
+  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins. */
+  pluginsDir?: string;
+  /** How long a plugin's `start(ctx)` may take before it is FAILED; default 60. */
+  pluginStartTimeoutSeconds?: number;
+  /** How long a plugin's route handler may take before a 504; default 30. */
+  pluginRouteTimeoutSeconds?: number;
 }
 
 /** A running apiserver: its bound address and how to drain it. */
@@ -35,6 +44,8 @@ export interface RunningApiServer {
   server: ApiServer;
   schemes: SchemeManager;
   storage: Storage;
+  /** With `pluginsDir`: the plugin host; `plugins.started` settles once every plugin is STARTED, STOPPED or FAILED. */
+  plugins?: { host: PluginHost; started: Promise<void> };
   /** Drains requests, ends watches, stops following Models, closes storage. */
   stop(): Promise<void>;
 }
@@ -50,6 +61,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
   await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
   await schemes.register(LEASE_KIND, undefined, { platform: true });
+  await schemes.register(PLUGIN_KIND, undefined, { platform: true });
   const models = new ModelSync(storage, schemes, log.child({ component: 'models' }));
   await models.start();
   const settings: Partial<HandlerSettings> = {
@@ -67,15 +79,34 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const bound = await server.listen(port, host);
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   log.info({ url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile }, 'apiserver listening');
+  const plugins = config.pluginsDir ? startPlugins(config, config.pluginsDir, schemes, routes, log) : undefined;
   return {
-    url, caFile: tls?.caFile, port: bound, server, schemes, storage,
+    url, caFile: tls?.caFile, port: bound, server, schemes, storage, plugins,
     stop: async () => {
+      if (plugins) {
+        // Stopping ends a plugin still starting too (bounded by the stop timeout, not the start timeout).
+        await plugins.host.stop();
+        await plugins.started;
+      }
       models.stop();
       security.stop();
       await server.shutdown();
       await storage.close();
     },
   };
+}
+
+/** Starts the plugins in the background: the apiserver serves meanwhile, and each plugin's phase tells how it went. */
+function startPlugins(
+  config: ApiServerConfig, pluginsDir: string, schemes: SchemeManager, routes: RouteTable, log: Logger,
+): { host: PluginHost; started: Promise<void> } {
+  const host = new PluginHost(schemes, routes, log.child({ component: 'plugins' }), {
+    pluginsDir, platformVersion: SVC_VERSION, maxBodyBytes: config.maxBodyBytes,
+    startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
+    routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
+  });
+  const started = host.start().catch((err: Error) => log.error({ err, pluginsDir }, 'could not load the plugins'));
+  return { host, started };
 }
 
 /** `127.0.0.1:8080` → ['127.0.0.1', 8080]; `[::1]:80` → ['::1', 80]. */

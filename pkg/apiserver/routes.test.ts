@@ -33,4 +33,17 @@ describe('RouteTable', () => {
   it('marks self-service routes', () => {
     expect(routes.lookup(parseRequestInfo('POST', '/apis/authorization.svc.run/v1alpha1/accessreviews'))?.selfService).toBe(true);
   });
+
+  it('serves every path under a resource that a wildcard route accepts, and lets the rest fall through', () => {
+    const table = new RouteTable();
+    const remove = table.add({
+      group: 'x.io', version: 'v1', resource: 'things', subresource: '*',
+      accepts: (info, method) => method === 'GET' && info.parts.length === 3 && info.parts[2] === 'hello',
+    }, handler);
+    expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/hello'), 'GET')?.subresource).toBe('*');
+    expect(table.lookup(parseRequestInfo('POST', '/apis/x.io/v1/things/a/hello'), 'POST')).toBeUndefined();
+    expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a'), 'GET')).toBeUndefined();
+    remove();
+    expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/hello'), 'GET')).toBeUndefined();
+  });
 });

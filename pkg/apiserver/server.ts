@@ -103,7 +103,7 @@ export class ApiServer {
     const ctx = this.context(req, res);
     try {
       ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-      const route = this.routes.lookup(ctx.info);
+      const route = this.routes.lookup(ctx.info, req.method);
       await this.admit(ctx, route);
       if (route) await route.handler(ctx);
       else await this.route(ctx);

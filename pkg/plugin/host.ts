@@ -1,0 +1,298 @@
+import type { ApiObject } from '../api/object';
+import { internalError, StatusError } from '../api/errors';
+import type { SchemeManager } from '../registry/scheme';
+import type { ResourceStore } from '../registry/resource-store';
+import { isPlatformGroup } from '../registry/model-validation';
+import { modelFromObject } from '../registry/models/model-object';
+import type { RouteTable } from '../apiserver/routes';
+import type { RequestContext } from '../apiserver/context';
+import { readBody } from '../apiserver/body';
+import type { Logger } from '../util/log';
+import { listPluginFolders, ManifestError, PLUGIN_API_VERSION, readPluginFolder, unmetRequirement, type PluginManifest } from './manifest';
+import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
+import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
+import type { DeclaredIndex } from './protocol';
+import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
+import { LogLimiter } from './log-limiter';
+
+/** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
+export interface PluginHostOptions {
+  pluginsDir: string;
+  /** The platform's version, checked against each plugin's `spec.requires`. */
+  platformVersion: string;
+  startTimeoutMs: number;
+  routeTimeoutMs: number;
+  maxBodyBytes: number;
+  /** How long `stop(ctx)` may take at shutdown; default 5 s. */
+  stopTimeoutMs?: number;
+  /** The heap limit of each plugin's worker; default 256 MiB. */
+  memoryMb?: number;
+  /** Log lines a plugin may write a second; default 100. */
+  logLinesPerSecond?: number;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** Request headers a plugin never sees: the caller's credentials are the apiserver's business. */
+const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+/** Response headers the apiserver sets itself. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+interface PluginRoute {
+  routeId: number;
+  method: string;
+  pattern: RoutePattern;
+}
+
+/** One plugin as the host runs it. */
+interface LoadedPlugin {
+  manifest: PluginManifest;
+  worker?: PluginWorker;
+  routes: PluginRoute[];
+  /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
+  routeRemovers: Map<string, () => void>;
+  /** `group/plural` of each model the plugin registered. */
+  models: string[];
+  logs: LogLimiter;
+  statusWrites: Promise<void>;
+}
+
+/**
+ * The plugin host (API.md §11, first increment): reads the plugins folder at
+ * start, runs each enabled plugin's `start(ctx)` in a worker thread of its
+ * own, serves the models and routes it registers, and keeps each plugin's
+ * `Plugin` object's status. A plugin that fails is unloaded (its models and
+ * routes go away); the apiserver keeps serving.
+ */
+export class PluginHost {
+  private readonly plugins = new Map<string, LoadedPlugin>();
+  private readonly modelOwners = new Map<string, string>();
+  private readonly routeOwners = new Map<string, string>();
+  private stopping = false;
+
+  constructor(
+    private readonly schemes: SchemeManager,
+    private readonly routes: RouteTable,
+    private readonly log: Logger,
+    private readonly options: PluginHostOptions,
+  ) {}
+
+  /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
+  async start(): Promise<void> {
+    const manifests: PluginManifest[] = [];
+    for (const dir of listPluginFolders(this.options.pluginsDir)) {
+      try {
+        const manifest = readPluginFolder(dir);
+        if (manifests.some((m) => m.name === manifest.name)) {
+          this.log.error({ dir, plugin: manifest.name }, 'plugin not loaded: another folder has a plugin of the same name');
+        } else {
+          manifests.push(manifest);
+        }
+      } catch (err) {
+        if (!(err instanceof ManifestError)) throw err;
+        this.log.error({ file: err.file, reason: err.reason }, 'plugin not loaded: its folder is invalid');
+      }
+    }
+    await Promise.all(manifests.map((manifest) => this.load(manifest)));
+  }
+
+  /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.plugins.values()].map(async (plugin) => {
+      await plugin.worker?.stop(this.options.stopTimeoutMs ?? 5000);
+      this.unload(plugin);
+    }));
+  }
+
+  private async load(manifest: PluginManifest): Promise<void> {
+    const plugin: LoadedPlugin = {
+      manifest, routes: [], routeRemovers: new Map(), models: [],
+      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100), statusWrites: Promise.resolve(),
+    };
+    this.plugins.set(manifest.name, plugin);
+    try {
+      await this.savePluginObject(manifest);
+    } catch (err) {
+      this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
+      return;
+    }
+    if (!manifest.enabled) return this.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
+    const unmet = unmetRequirement(manifest, this.options.platformVersion);
+    if (unmet) return this.setPhase(plugin, 'FAILED', unmet);
+    await this.setPhase(plugin, 'STARTING', '');
+    if (this.stopping) return;
+    plugin.worker = new PluginWorker(
+      { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
+      this.workerHost(plugin),
+      { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
+    );
+    try {
+      await plugin.worker.start();
+    } catch (err) {
+      this.unload(plugin);
+      this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
+      return this.setPhase(plugin, 'FAILED', (err as Error).message);
+    }
+    this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
+    await this.setPhase(plugin, 'STARTED', '');
+  }
+
+  private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
+    const name = plugin.manifest.name;
+    const log = this.log.child({ plugin: name });
+    return {
+      log: (level, message, fields) => {
+        const { allowed, droppedBefore } = plugin.logs.take();
+        if (droppedBefore) log.warn({ dropped: droppedBefore }, 'plugin log lines dropped: more than the limit a second');
+        if (!allowed) return;
+        // The plugin's fields never replace the apiserver's own (`plugin`, `component`).
+        const { plugin: _plugin, component: _component, ...rest } = fields ?? {};
+        log[level](rest, message);
+      },
+      registerModel: (spec, indexes) => this.registerModel(plugin, spec, indexes),
+      registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
+      crashed: (message) => {
+        this.unload(plugin);
+        log.error({ reason: message }, 'plugin failed');
+        void this.setPhase(plugin, 'FAILED', message);
+      },
+    };
+  }
+
+  private async registerModel(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void> {
+    const names = spec.names as Record<string, unknown> | undefined;
+    if (typeof spec.group !== 'string' || typeof spec.version !== 'string' || typeof names?.kind !== 'string' || typeof names.plural !== 'string') {
+      throw new Error('model: group, version, names.kind and names.plural are required');
+    }
+    const what = `model ${names.plural}.${spec.group}`;
+    if (isPlatformGroup(spec.group)) throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
+    const key = `${spec.group}/${names.plural}`;
+    const owner = this.modelOwners.get(key);
+    if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
+    if (!owner && this.schemes.all().some((r) => r.model.group === spec.group && r.model.plural === names.plural)) {
+      throw new Error(`${what}: already served by a Model object`);
+    }
+    let model;
+    try {
+      model = modelFromObject({ spec: { ...spec, indexes } } as unknown as ApiObject);
+      await this.schemes.register(model);
+    } catch (err) {
+      throw new Error(`${what}: ${(err as Error).message}`);
+    }
+    this.modelOwners.set(key, plugin.manifest.name);
+    if (!plugin.models.includes(key)) plugin.models.push(key);
+  }
+
+  private registerRoute(plugin: LoadedPlugin, routeId: number, method: string, path: string): void {
+    const name = plugin.manifest.name;
+    if (!METHODS.has(method)) throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
+    const pattern = parseRoutePath(path);
+    const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
+    const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
+    if (owner && owner !== name) throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
+    const shape = (p: RoutePattern) => p.segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
+    if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
+      throw new Error(`route ${method} ${path}: declared twice`);
+    }
+    plugin.routes.push({ routeId, method, pattern });
+    if (plugin.routeRemovers.has(resourceKey)) return;
+    const remove = this.routes.add({
+      group: pattern.group, version: pattern.version, resource: pattern.resource, subresource: '*',
+      accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
+    }, (ctx) => this.serve(plugin, ctx));
+    plugin.routeRemovers.set(resourceKey, remove);
+    this.routeOwners.set(resourceKey, name);
+  }
+
+  private findRoute(plugin: LoadedPlugin, method: string, parts: string[]) {
+    for (const route of plugin.routes) {
+      if (route.method !== method) continue;
+      const params = matchRoute(route.pattern, parts);
+      if (params) return { route, params };
+    }
+    return undefined;
+  }
+
+  /** Forwards one request to the plugin's worker and writes its answer. */
+  private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
+    const method = ctx.req.method ?? 'GET';
+    const found = this.findRoute(plugin, method, ctx.info.parts);
+    const worker = plugin.worker;
+    if (!found || !worker) throw internalError();
+    const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
+    const headers: [string, string][] = [];
+    for (const [key, value] of Object.entries(ctx.req.headers)) {
+      if (value === undefined || PRIVATE_HEADERS.has(key)) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.push([key, v]);
+    }
+    let answer;
+    try {
+      answer = await worker.request({
+        routeId: found.route.routeId, method, url: ctx.req.url ?? '/', headers, body, params: found.params,
+        user: { name: ctx.user.name, groups: [...ctx.user.groups] },
+      }, this.options.routeTimeoutMs);
+    } catch (err) {
+      if (err instanceof PluginTimeoutError) {
+        throw new StatusError(504, 'Timeout', `plugin "${plugin.manifest.name}" did not answer within ${this.options.routeTimeoutMs / 1000}s`);
+      }
+      if (err instanceof PluginHandlerError) {
+        ctx.log.error({ plugin: plugin.manifest.name, reason: err.message, path: ctx.info.path }, 'plugin route failed');
+        throw internalError();
+      }
+      throw err;
+    }
+    const head: Record<string, string> = {};
+    for (const [key, value] of answer.headers) if (!FRAMING_HEADERS.has(key.toLowerCase())) head[key] = value;
+    head['Content-Length'] = String(answer.body.byteLength);
+    ctx.res.writeHead(answer.status, head);
+    ctx.res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+  }
+
+  /** Takes the plugin's routes and models out of service and ends its worker. */
+  private unload(plugin: LoadedPlugin): void {
+    for (const [key, remove] of plugin.routeRemovers) {
+      remove();
+      this.routeOwners.delete(key);
+    }
+    plugin.routeRemovers.clear();
+    plugin.routes = [];
+    for (const key of plugin.models) {
+      const [group, plural] = key.split('/');
+      this.schemes.unregister(group, plural);
+      this.modelOwners.delete(key);
+    }
+    plugin.models = [];
+    void plugin.worker?.terminate();
+  }
+
+  private pluginStore(): ResourceStore {
+    const registered = this.schemes.lookup(PLUGIN_KIND.group, PLUGIN_KIND.version, PLUGIN_KIND.plural);
+    if (!registered) throw new Error('the Plugin kind is not registered');
+    return registered.store;
+  }
+
+  /** Creates the plugin's `Plugin` object, or brings its spec up to date with `plugin.yaml`. */
+  private async savePluginObject(manifest: PluginManifest): Promise<void> {
+    const store = this.pluginStore();
+    try {
+      await store.patch(manifest.name, (current) => ({ ...current, spec: manifest.spec }));
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+      await store.create({ apiVersion: PLUGIN_API_VERSION, kind: 'Plugin', metadata: { name: manifest.name }, spec: manifest.spec });
+    }
+  }
+
+  /** Writes the plugin's phase and message (writes of one plugin happen in order). */
+  private setPhase(plugin: LoadedPlugin, phase: PluginPhase, message: string): Promise<void> {
+    const status = {
+      phase, message, extensions: [],
+      conditions: [{
+        type: 'Ready', status: phase === 'STARTED' ? 'True' : 'False', reason: phase, message, lastTransitionTime: new Date().toISOString(),
+      }],
+    };
+    plugin.statusWrites = plugin.statusWrites
+      .then(() => this.pluginStore().patch(plugin.manifest.name, (current) => ({ ...current, status }), {}, 'status'))
+      .then(() => undefined, (err: unknown) => this.log.error({ plugin: plugin.manifest.name, phase, err }, 'could not write the Plugin status'));
+    return plugin.statusWrites;
+  }
+}

@@ -1,0 +1,153 @@
+import type { Worker } from 'node:worker_threads';
+import type { DeclaredIndex, ForwardedRequest, ForwardedResponse, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import { newPluginWorker } from './worker-entry';
+
+/** What a plugin's worker asks of the host; a throw (or rejection) refuses it and fails the plugin. */
+export interface PluginWorkerHost {
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
+  registerModel(model: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void>;
+  registerRoute(routeId: number, method: string, path: string): void;
+  /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
+  crashed(message: string): void;
+}
+
+/** A route handler that threw: its message is logged, never sent to the client. */
+export class PluginHandlerError extends Error {}
+/** A route handler that did not answer in time. */
+export class PluginTimeoutError extends Error {}
+
+/**
+ * One plugin's worker thread, seen from the apiserver: starts it (bounded by
+ * a timeout, terminated when it does not finish), forwards requests to it,
+ * and stops it. A worker that loops forever or crashes costs the apiserver
+ * nothing but the thread.
+ */
+export class PluginWorker {
+  private worker?: Worker;
+  private readonly answers = new Map<number, { resolve: (r: ForwardedResponse) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private started = false;
+  private ended = false;
+  private onStop?: () => void;
+
+  constructor(
+    private readonly data: PluginWorkerData,
+    private readonly host: PluginWorkerHost,
+    private readonly options: { startTimeoutMs: number; memoryMb: number },
+  ) {}
+
+  /** Runs the plugin's `start(ctx)`; rejects with the reason (and terminates the worker) when it fails or times out. */
+  start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const fail = (message: string) => {
+        clearTimeout(timer);
+        if (this.started && !this.ended) this.host.crashed(message);
+        void this.terminate();
+        reject(new Error(message));
+      };
+      const timer = setTimeout(() => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`), this.options.startTimeoutMs);
+      const worker = newPluginWorker(this.data, { maxOldGenerationSizeMb: this.options.memoryMb });
+      this.worker = worker;
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'started') {
+          clearTimeout(timer);
+          this.started = true;
+          resolve();
+        } else if (message.type === 'start-failed') {
+          fail(`start failed: ${message.message}`);
+        } else {
+          this.receive(message, fail);
+        }
+      });
+      worker.on('error', (err) => fail(this.started ? `the plugin failed: ${err.message}` : `the plugin failed while starting: ${err.message}`));
+      worker.on('exit', (code) => {
+        const wasEnded = this.ended;
+        this.ended = true;
+        this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
+        this.onStop?.();
+        if (wasEnded) return;
+        if (this.started) this.host.crashed(`the plugin's worker exited (code ${code})`);
+        else fail(`the plugin's worker exited while starting (code ${code})`);
+      });
+    });
+  }
+
+  /** Forwards a request to route `routeId`; rejects with PluginHandlerError or PluginTimeoutError. */
+  request(request: ForwardedRequest, timeoutMs: number): Promise<ForwardedResponse> {
+    const worker = this.worker;
+    if (!worker || this.ended) return Promise.reject(new PluginHandlerError('the plugin is not running'));
+    const id = ++this.nextId;
+    return new Promise<ForwardedResponse>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.answers.delete(id);
+        reject(new PluginTimeoutError(`the plugin did not answer within ${timeoutMs / 1000}s`));
+      }, timeoutMs);
+      this.answers.set(id, {
+        resolve: (r) => { clearTimeout(timer); resolve(r); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
+      const message: HostMessage = { type: 'request', id, ...request };
+      worker.postMessage(message, request.body ? [request.body.buffer as ArrayBuffer] : []);
+    });
+  }
+
+  /** Runs the plugin's `stop(ctx)` for at most `timeoutMs`, then ends the worker. */
+  async stop(timeoutMs: number): Promise<void> {
+    const worker = this.worker;
+    if (!worker || this.ended) return;
+    const stopped = new Promise<void>((resolve) => { this.onStop = resolve; });
+    worker.postMessage({ type: 'stop' } satisfies HostMessage);
+    const timer = setTimeout(() => void this.terminate(), timeoutMs);
+    await stopped;
+    clearTimeout(timer);
+  }
+
+  /** Ends the worker now, whatever it is doing. */
+  async terminate(): Promise<void> {
+    this.ended = true;
+    await this.worker?.terminate();
+  }
+
+  private receive(message: WorkerMessage, fail: (message: string) => void): void {
+    switch (message.type) {
+      case 'log':
+        this.host.log(message.level, message.message, message.fields);
+        break;
+      case 'register-model':
+        this.host.registerModel(message.model, message.indexes).then(
+          () => this.reply(message.id),
+          (err: Error) => { this.reply(message.id, err.message); fail(err.message); },
+        );
+        break;
+      case 'register-route':
+        try {
+          this.host.registerRoute(message.routeId, message.method, message.path);
+          this.reply(message.id);
+        } catch (err) {
+          this.reply(message.id, (err as Error).message);
+          fail((err as Error).message);
+        }
+        break;
+      case 'response': {
+        const answer = this.answers.get(message.id);
+        this.answers.delete(message.id);
+        if ('error' in message) answer?.reject(new PluginHandlerError(message.error));
+        else answer?.resolve({ status: message.status, headers: message.headers, body: message.body });
+        break;
+      }
+      case 'stopped':
+        if (message.error) this.host.log('warn', `stop failed: ${message.error}`);
+        void this.terminate();
+        break;
+    }
+  }
+
+  private reply(id: number, error?: string): void {
+    if (!this.ended) this.worker?.postMessage({ type: 'reply', id, error } satisfies HostMessage);
+  }
+
+  private rejectAnswers(error: Error): void {
+    for (const answer of this.answers.values()) answer.reject(error);
+    this.answers.clear();
+  }
+}

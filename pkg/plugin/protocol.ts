@@ -1,0 +1,52 @@
+/** What the host hands a plugin's worker at creation. */
+export interface PluginWorkerData {
+  name: string;
+  version: string;
+  settings: Record<string, unknown>;
+  /** The absolute path of the plugin's `index.js`, if it has code. */
+  main?: string;
+}
+
+/** A declarative index as a plugin declares it (this increment: paths only, see docs/plugins.md). */
+export interface DeclaredIndex {
+  name: string;
+  path: string;
+  unique?: boolean;
+  order?: 'ASC' | 'DESC';
+}
+
+/** A request forwarded to a plugin's route handler. */
+export interface ForwardedRequest {
+  routeId: number;
+  method: string;
+  /** Path and query, as the client sent them. */
+  url: string;
+  headers: [string, string][];
+  body?: Uint8Array;
+  params: Record<string, string>;
+  user: { name: string; groups: string[] };
+}
+
+/** A route handler's answer. */
+export interface ForwardedResponse {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+/** Messages from the host to a worker. */
+export type HostMessage =
+  | { type: 'reply'; id: number; error?: string }
+  | ({ type: 'request'; id: number } & ForwardedRequest)
+  | { type: 'stop' };
+
+/** Messages from a worker to the host. */
+export type WorkerMessage =
+  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }
+  | { type: 'register-model'; id: number; model: Record<string, unknown>; indexes: DeclaredIndex[] }
+  | { type: 'register-route'; id: number; routeId: number; method: string; path: string }
+  | { type: 'started' }
+  | { type: 'start-failed'; message: string }
+  | ({ type: 'response'; id: number } & ForwardedResponse)
+  | { type: 'response'; id: number; error: string }
+  | { type: 'stopped'; error?: string };

@@ -1,0 +1,131 @@
+// The code that runs inside a plugin's worker thread: loads the plugin's
+// index.js, hands start(ctx) its context, and answers the host's forwarded
+// requests. Everything it asks of the apiserver goes through messages.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+
+type Handler = (request: Request) => unknown;
+interface PluginModule {
+  start?: (ctx: unknown) => unknown;
+  stop?: (ctx: unknown) => unknown;
+}
+
+const port = parentPort;
+const data = workerData as PluginWorkerData;
+const calls = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+const pending: Promise<void>[] = [];
+const handlers: Handler[] = [];
+let nextId = 0;
+let plugin: PluginModule = {};
+
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
+
+/** Asks the host for something; resolves when it agrees. */
+function ask(message: { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
+  | { type: 'register-route'; routeId: number; method: string; path: string }): Promise<void> {
+  const id = ++nextId;
+  const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
+  post({ ...message, id });
+  // Awaited again before the plugin counts as started; marked handled here so an un-awaited refusal is no crash.
+  answered.catch(() => undefined);
+  pending.push(answered);
+  return answered;
+}
+
+function declaredIndexes(indexes: unknown): DeclaredIndex[] {
+  const declared: unknown[] = [];
+  if (typeof indexes === 'function') indexes({ add(spec: unknown) { declared.push(spec); return this; } });
+  else if (Array.isArray(indexes)) declared.push(...(indexes as unknown[]));
+  else if (indexes !== undefined) throw new Error('indexes must be an array or a function (ix) => ix.add({...})');
+  return declared.map((spec) => {
+    const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
+    if (indexFunc !== undefined || typeof path !== 'string') {
+      throw new Error(`index ${String(name)}: declare {name, path} (e.g. path: 'spec.email'); index functions are not supported yet`);
+    }
+    return { name: String(name), path, unique: unique === true, order: order === 'DESC' ? 'DESC' : 'ASC' } as DeclaredIndex;
+  });
+}
+
+function addRoute(method: string, path: string, handler: Handler): void {
+  if (typeof handler !== 'function') throw new Error(`route ${method} ${path}: the handler must be a function`);
+  handlers.push(handler);
+  void ask({ type: 'register-route', routeId: handlers.length - 1, method: method.toUpperCase(), path }).catch(() => undefined);
+}
+
+const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: unknown, fields?: Record<string, unknown>) => {
+  post({ type: 'log', level, message: String(message), fields: fields && typeof fields === 'object' ? { ...fields } : undefined });
+};
+
+const ctx = Object.freeze({
+  plugin: Object.freeze({ name: data.name, version: data.version, settings: data.settings }),
+  log: Object.freeze({ debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }),
+  schemes: Object.freeze({
+    register: (model: Record<string, unknown>, indexes?: unknown) => ask({ type: 'register-model', model, indexes: declaredIndexes(indexes) }),
+  }),
+  routes: Object.freeze({
+    get: (path: string, handler: Handler) => addRoute('GET', path, handler),
+    post: (path: string, handler: Handler) => addRoute('POST', path, handler),
+    put: (path: string, handler: Handler) => addRoute('PUT', path, handler),
+    patch: (path: string, handler: Handler) => addRoute('PATCH', path, handler),
+    delete: (path: string, handler: Handler) => addRoute('DELETE', path, handler),
+    add: (route: { method: string; path: string }, handler: Handler) => addRoute(route.method, route.path, handler),
+  }),
+});
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+async function start(): Promise<void> {
+  try {
+    // A plugin is CommonJS (API.md §11): index.js is loaded the way Node loads any module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (data.main) plugin = require(data.main) as PluginModule;
+    if (typeof plugin.start === 'function') await plugin.start(ctx);
+    await Promise.all(pending);
+    post({ type: 'started' });
+  } catch (err) {
+    post({ type: 'start-failed', message: messageOf(err) });
+  }
+}
+
+async function answer(message: Extract<HostMessage, { type: 'request' }>): Promise<void> {
+  try {
+    const init: RequestInit = { method: message.method, headers: message.headers };
+    if (message.body && message.method !== 'GET' && message.method !== 'HEAD') init.body = message.body;
+    const request = new Request(`http://plugin.invalid${message.url}`, init);
+    Object.defineProperties(request, {
+      params: { value: Object.freeze({ ...message.params }), enumerable: true },
+      user: { value: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }), enumerable: true },
+    });
+    const result = await handlers[message.routeId](request);
+    const response = result instanceof Response ? result
+      : result === undefined ? new Response(null, { status: 204 })
+        : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
+    const body = new Uint8Array(await response.arrayBuffer());
+    post({ type: 'response', id: message.id, status: response.status, headers: [...response.headers], body }, [body.buffer]);
+  } catch (err) {
+    post({ type: 'response', id: message.id, error: messageOf(err) });
+  }
+}
+
+async function stop(): Promise<void> {
+  try {
+    if (typeof plugin.stop === 'function') await plugin.stop(ctx);
+    post({ type: 'stopped' });
+  } catch (err) {
+    post({ type: 'stopped', error: messageOf(err) });
+  }
+}
+
+port?.on('message', (message: HostMessage) => {
+  if (message.type === 'reply') {
+    const call = calls.get(message.id);
+    calls.delete(message.id);
+    if (message.error === undefined) call?.resolve();
+    else call?.reject(new Error(message.error));
+  } else if (message.type === 'request') {
+    void answer(message);
+  } else if (message.type === 'stop') {
+    void stop();
+  }
+});
+void start();
