@@ -150,6 +150,14 @@ test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', asy
   expect(explained.stdout).toMatch(/^no: /);
 });
 
+test('--insecure-skip-tls-verify reaches the https:// server without its CA; without either, the certificate is refused', async () => {
+  const untrusted = await svcctl(['get', 'persons', '--server', api.server.url]);
+  expect(untrusted.code).toBe(1);
+  expect(untrusted.stderr).toMatch(/^error: cannot reach the server: .*certificate/);
+  const skipped = await svcctl(['get', 'persons', '--server', api.server.url, '--insecure-skip-tls-verify']);
+  expect(skipped.stderr).toMatch(/^Error from server \(Unauthorized\)/);
+});
+
 test('usage errors exit 2; flags beat the config file', async () => {
   expect((await svcctl(['get'])).code).toBe(2);
   expect((await svcctl(['get', 'nosuchthings', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? ''])).code).toBe(2);
