@@ -77,7 +77,8 @@ async function waitUntilGone(client: ApiClient, res: DiscoveredResource, names: 
     waiting = still;
     if (waiting.length === 0) return;
     if (Date.now() >= deadline) {
-      throw new Error(`timed out waiting for the deletion of ${waiting.map((n) => `${res.plural}/${n}`).join(', ')}`);
+      throw new Error(`timed out waiting for the deletion of ${waiting.map((n) => `${res.plural}/${n}`).join(', ')}`
+        + ' (they are marked; the controller-manager\'s gc removes them once their finalizers are done: is it running?)');
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

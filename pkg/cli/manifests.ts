@@ -14,6 +14,8 @@ export interface ManifestDocument {
 }
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+/** How error lines name the standard input. */
+const STDIN = '<stdin>';
 
 /**
  * The documents of every `-f PATH`: a file, a folder (its YAML and JSON
@@ -24,7 +26,7 @@ export async function readManifests(paths: string[], recursive: boolean, io: Cli
   const documents: ManifestDocument[] = [];
   for (const path of paths) {
     if (path === '-') {
-      documents.push(...parseManifest('-', await readAll(io.stdin)));
+      documents.push(...parseManifest(STDIN, await readAll(io.stdin)));
       continue;
     }
     for (const file of filesOf(path, recursive)) documents.push(...parseManifest(file, readFileSync(file, 'utf8')));
