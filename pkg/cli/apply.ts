@@ -39,6 +39,7 @@ Examples:
         throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
       }
       const documents = await readManifests(flags.filename, flags.recursive === true, io);
+      if (documents.length === 0) throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const applier = new Applier(client, new Discovery(client), flags.dryRun === 'server');
       let failed = false;
@@ -115,13 +116,17 @@ class Applier {
   }
 }
 
-/** The object to PUT: the manifest, with the server's metadata kept (annotations merged, finalizers and owners kept when the manifest names none). */
+/**
+ * The object to PUT: the manifest, with the server's metadata kept. Labels and
+ * annotations are merged (the manifest's win; ones that others added stay),
+ * finalizers and owners kept when the manifest names none.
+ */
 function updateOf(existing: ApiObject, manifest: ApiObject): ApiObject {
   const had = existing.metadata ?? {};
   const wants = manifest.metadata ?? {};
   const metadata: Record<string, unknown> = { ...had, ...wants, resourceVersion: had.resourceVersion };
+  metadata.labels = { ...(had.labels ?? {}), ...(wants.labels ?? {}) };
   metadata.annotations = { ...(had.annotations ?? {}), ...(wants.annotations ?? {}) };
-  if (wants.labels === undefined) delete metadata.labels;
   return { ...manifest, metadata } as ApiObject;
 }
 

@@ -36,6 +36,8 @@ describe('svcctl', () => {
     [['nonsense']],
     [['get', 'persons', '--bogus']],
     [['delete', 'persons']],
+    [['delete']],
+    [['delete', 'persons', '-f', 'x.yaml']],
     [['delete', 'persons', 'ada', '--wait=maybe']],
     [['apply']],
     [['apply', '-f', 'x.yaml', '--dry-run=client']],

@@ -113,8 +113,9 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
   const jsonpath = await svcctl(['get', 'persons', '--sort-by', 'spec.name,asc', '-o', 'jsonpath={.items[*].metadata.name}']);
   expect(jsonpath.stdout).toBe('ada grace\n');
 
-  const deleted = await svcctl(['delete', 'persons', 'ada', 'grace']);
-  expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\npersons/grace deleted\n' });
+  const deleted = await svcctl(['delete', 'persons', 'ada']);
+  expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\n' });
+  expect(await svcctl(['delete', '-f', join(dir, 'grace.yaml')])).toMatchObject({ code: 0, stdout: 'persons/grace deleted\n' });
   const gone = await svcctl(['get', 'persons', 'ada']);
   expect(gone.code).toBe(1);
   expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
