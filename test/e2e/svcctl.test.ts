@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
@@ -121,6 +121,20 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
   expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
 });
 
+test('apply -R of a folder applies a new Model before its objects, waiting for the kind to be served', async () => {
+  await loginAsAdmin();
+  const folder = join(dir, 'manifests');
+  mkdirSync(join(folder, 'models'), { recursive: true });
+  writeFileSync(join(folder, 'a-cat.yaml'), 'apiVersion: e2e.svcctl.test/v1alpha1\nkind: Cat\nmetadata: {name: tom}\nspec: {}\n');
+  writeFileSync(join(folder, 'models', 'cat-model.json'), JSON.stringify({
+    apiVersion: 'apiextensions.svc.run/v1alpha1', kind: 'Model', metadata: { name: 'cats.e2e.svcctl.test' },
+    spec: { group: 'e2e.svcctl.test', version: 'v1alpha1', names: { kind: 'Cat', singular: 'cat', plural: 'cats' }, schema: { type: 'object' } },
+  }));
+  const run = await svcctl(['apply', '-R', '-f', folder]);
+  expect(run).toMatchObject({ code: 0, stderr: '', stdout: 'models/cats.e2e.svcctl.test created\ncats/tom created\n' });
+  expect((await svcctl(['apply', '-f', folder])).stdout).toBe('cats/tom unchanged\n');
+});
+
 test('a failing document is reported with its file, index and field; the rest are applied; exit 1', async () => {
   await loginAsAdmin();
   const file = join(dir, 'people.yaml');
@@ -149,6 +163,20 @@ test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', asy
   expect(await svcctl(['auth', 'can-i', 'delete', 'persons', 'ada'])).toMatchObject({ code: 1, stdout: 'no\n' });
   const explained = await svcctl(['auth', 'explain', 'delete', 'persons']);
   expect(explained.stdout).toMatch(/^no: /);
+});
+
+test('roles assign gives a user roles; roles list shows display names and modules; can-i --as asks about them', async () => {
+  await createUser(api, 'carol');
+  await createRole(api, 'person-viewer-e2e', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }], {
+    annotations: { 'rbac.authorization.svc.run/display-name': 'Person viewer', 'rbac.authorization.svc.run/module': 'People' },
+  });
+  await loginAsAdmin();
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 1, stdout: 'no\n' });
+  expect((await svcctl(['roles', 'assign', 'carol', 'person-viewer-e2e'])).code).toBe(0);
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 0, stdout: 'yes\n' });
+  const list = await svcctl(['roles', 'list']);
+  expect(list.stdout).toMatch(/\nperson-viewer-e2e +Person viewer +People\n/);
+  expect(list.stdout).not.toMatch(/^anonymous /m);
 });
 
 test('--insecure-skip-tls-verify reaches the https:// server without its CA; without either, the certificate is refused', async () => {
