@@ -20,7 +20,7 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 }
 
 const COMMANDS = [
-  'login', 'get', 'delete', 'apply', 'config', 'config view', 'config use-context', 'config kubeconfig',
+  'login', 'get', 'delete', 'apply', 'explain', 'config', 'config view', 'config use-context', 'config kubeconfig',
   'auth', 'auth whoami', 'auth can-i', 'auth explain', 'roles', 'roles list', 'roles assign',
 ];
 

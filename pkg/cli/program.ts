@@ -3,6 +3,7 @@ import { registerApply } from './apply';
 import { registerAuth } from './auth';
 import { registerConfig } from './config-commands';
 import { registerDelete } from './delete';
+import { registerExplain } from './explain';
 import { describeFailure, ReportedFailure } from './errors';
 import { registerGet } from './get';
 import type { CliIo } from './io';
@@ -39,6 +40,7 @@ Example:
   registerGet(program, io);
   registerDelete(program, io);
   registerApply(program, io);
+  registerExplain(program, io);
   registerAuth(program, io);
   registerRoles(program, io);
   try {

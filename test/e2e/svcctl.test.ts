@@ -179,6 +179,18 @@ test('roles assign gives a user roles; roles list shows display names and module
   expect(list.stdout).not.toMatch(/^anonymous /m);
 });
 
+test('explain describes a type and its fields from the OpenAPI documents', async () => {
+  await loginAsAdmin();
+  const type = await svcctl(['explain', 'persons']);
+  expect(type.code).toBe(0);
+  expect(type.stdout).toMatch(/^KIND: +Person\nVERSION: +example\.com\/v1alpha1\n/);
+  expect(type.stdout).toContain('  spec\t<object> -required-');
+  expect(type.stdout).toContain('  metadata\t<object>');
+  const field = await svcctl(['explain', 'ps.spec.tags']);
+  expect(field.stdout).toContain('FIELD: tags <[]string>');
+  expect((await svcctl(['explain', 'person.spec.nope'])).code).toBe(2);
+});
+
 test('--insecure-skip-tls-verify reaches the https:// server without its CA; without either, the certificate is refused', async () => {
   const untrusted = await svcctl(['get', 'persons', '--server', api.server.url]);
   expect(untrusted.code).toBe(1);
