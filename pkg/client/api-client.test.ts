@@ -1,4 +1,4 @@
-import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
+import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';
 import { freePort } from '../util/free-port';
 import type { RunningApiServer } from '../apiserver/app';
@@ -145,5 +145,28 @@ describe('ApiClient discovery', () => {
     }));
     expect(resources.some((r) => r.group === 'apiextensions.svc.run' && r.plural === 'models')).toBe(true);
     expect(resources.some((r) => r.plural.includes('/'))).toBe(false);
+  });
+});
+
+describe('ApiClient.request', () => {
+  it('asks with the Accept given (a Table) and answers the parsed body', async () => {
+    await client.create(PERSONS, person('c-table'));
+    const table = await client.request<{ kind: string; columnDefinitions: { name: string }[] }>({
+      method: 'GET', path: '/apis/example.com/v1alpha1/persons/c-table', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions[0]?.name).toBe('Name');
+  });
+
+  it('sends Basic credentials when there is no token', async () => {
+    const rbac = await startTestApiServer({ authorizationMode: 'RBAC' });
+    try {
+      const wrong = new ApiClient({ server: rbac.url, basicAuth: { username: 'admin', password: 'wrong' } });
+      expect(await wrong.request({ method: 'GET', path: '/api/v1alpha1/users' }).catch((e: ApiError) => e.code)).toBe(401);
+      const right = new ApiClient({ server: rbac.url, basicAuth: { username: 'admin', password: TEST_ADMIN_PASSWORD } });
+      expect(await right.request<{ items: unknown[] }>({ method: 'GET', path: '/api/v1alpha1/users' })).toHaveProperty('items');
+    } finally {
+      await rbac.stop();
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { Status } from '../api/errors';
 import type { ApiObject } from '../api/object';
 import { discoverResources, type DiscoveredResource } from './discovery';
 import { collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
-import { Transport, type TransportConfig } from './transport';
+import { Transport, type HttpRequest, type TransportConfig } from './transport';
 import type {
   DeleteOptions, DeleteResult, ListOptions, ListResult, PatchOptions, PatchType, RequestOptions, WatchOptions, WriteOptions,
 } from './types';
@@ -136,6 +136,15 @@ export class ApiClient {
     const response = await this.transport.send({ method: 'GET', path: collectionPath(res), query, signal, stream: true });
     if (!response.body) throw new Error(`watch ${describeResource(res)}: the answer has no body`);
     return new WatchStream<T>(response.body, abort, describeResource(res), options.signal);
+  }
+
+  /**
+   * Any other request (subresource actions, access reviews, a Table, paged
+   * lists): the parsed JSON answer of a 2xx, failures as for the typed calls.
+   * @example await client.request({method: 'GET', path: '/apis/api.console.svc.run/v1alpha1/users/-/permissions'})
+   */
+  request<T = unknown>(req: HttpRequest): Promise<T> {
+    return this.transport.json<T>(req);
   }
 
   /** Every resource type the server serves, from discovery (subresources left out). */

@@ -8,6 +8,10 @@ export interface TransportConfig {
   server: string;
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string;
+  /** Sent as `Authorization: Basic …` when there is no token (a login creating its first token). */
+  basicAuth?: { username: string; password: string };
+  /** Accept any certificate of an `https://` server (kubectl's `--insecure-skip-tls-verify`): for throwaway local servers only. */
+  insecureSkipTlsVerify?: boolean;
   /** PEM certificates to trust for an `https://` server instead of the system's (kubeconfig's `certificate-authority`). */
   ca?: string | Buffer;
   /** Sent as `User-Agent`, e.g. `svc-controller-manager/0.1.0`. */
@@ -26,6 +30,8 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** A watch: no request timeout, the body is read as a stream. */
   stream?: boolean;
+  /** The `Accept` header instead of `application/json`, e.g. a Table's. */
+  accept?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -46,9 +52,15 @@ export class Transport {
     this.base = config.server.replace(/\/+$/, '');
     this.headers = { Accept: 'application/json' };
     if (config.token) this.headers.Authorization = `Bearer ${config.token}`;
+    else if (config.basicAuth) {
+      const { username, password } = config.basicAuth;
+      this.headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+    }
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch = config.ca ? trustingFetch(config.ca) : (url, init) => fetch(url, init);
+    this.fetch = config.ca || config.insecureSkipTlsVerify
+      ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
+      : (url, init) => fetch(url, init);
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */
@@ -68,7 +80,8 @@ export class Transport {
     const timeout = req.stream ? undefined : AbortSignal.timeout(this.timeoutMs);
     const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const init: RequestInit = { method: req.method, headers: { ...this.headers }, signal };
+    const headers = req.accept ? { ...this.headers, Accept: req.accept } : { ...this.headers };
+    const init: RequestInit = { method: req.method, headers, signal };
     if (req.body !== undefined) {
       init.body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
       (init.headers as Record<string, string>)['Content-Type'] = req.contentType ?? 'application/json';

@@ -10,15 +10,16 @@ const NULL_BODY = new Set([204, 205, 304]);
 
 /**
  * A `fetch` for `https://` URLs that trusts the certificates `ca` (PEM) — a
- * private CA such as `--tls-self-signed`'s — instead of the system's. Node 20's
+ * private CA such as `--tls-self-signed`'s — instead of the system's (or, with
+ * `rejectUnauthorized: false`, any certificate). Node 20's
  * global `fetch` takes no CA of its own, so this goes through `node:https`
  * (keep-alive connections, shared per returned function) and hands back a
  * standard `Response` whose body streams. Like `fetch`, it rejects with a
  * TypeError whose `cause` says why when no answer comes.
  * @example const fetchLocal = trustingFetch(readFileSync('data/tls/ca.crt')); await fetchLocal('https://127.0.0.1:8080/readyz', {});
  */
-export function trustingFetch(ca: string | Buffer): Fetch {
-  const agent = new Agent({ ca, keepAlive: true });
+export function trustingFetch(ca: string | Buffer | undefined, options: { rejectUnauthorized?: boolean } = {}): Fetch {
+  const agent = new Agent({ ca, keepAlive: true, rejectUnauthorized: options.rejectUnauthorized ?? true });
   return (url, init) => new Promise<Response>((resolve, reject) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => { headers[name] = value; });

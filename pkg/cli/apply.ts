@@ -1,0 +1,145 @@
+import type { Command } from 'commander';
+import type { ApiObject } from '../api/object';
+import { isNotFound, type ApiClient, type DiscoveredResource } from '../client';
+import { jsonEqual } from '../util/json-equal';
+import { connect, type ConnectionFlags } from './connection';
+import { describeFailure, ReportedFailure, UsageError } from './errors';
+import type { CliIo } from './io';
+import { readManifests, type ManifestDocument } from './manifests';
+import { Discovery, resourceOfKind } from './resources';
+
+const MODEL_API_VERSION = 'apiextensions.svc.run/v1alpha1';
+/** How long apply waits for a just-applied Model's kind to appear in discovery. */
+const NEW_KIND_TIMEOUT_MS = 30_000;
+const POLL_MS = 200;
+
+interface ApplyFlags {
+  filename: string[];
+  recursive?: boolean;
+  dryRun?: string;
+}
+
+/** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server]`. */
+export function registerApply(program: Command, io: CliIo): void {
+  program.command('apply').description('Creates or updates the objects of manifest files (YAML, multi-document, or JSON)')
+    .requiredOption('-f, --filename <path>', 'a file, a folder of .yaml/.yml/.json files, or - for stdin (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value])
+    .option('-R, --recursive', 'read the folders\' sub-folders too')
+    .option('--dry-run <mode>', '"server": the server validates and answers, nothing is stored')
+    .addHelpText('after', `
+Models are applied before objects of their kinds, roles before role bindings. Each object prints
+<plural>/<name> created|configured|unchanged. A failing document is reported on stderr (file and index);
+the others are still applied, and the exit status is 1.
+
+Examples:
+  svcctl apply -f manifests/examples/person-model.yaml -f manifests/examples/person.yaml
+  svcctl apply -R -f manifests/ --dry-run=server`)
+    .action(async (flags: ApplyFlags, command: Command) => {
+      if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
+        throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
+      }
+      const documents = await readManifests(flags.filename, flags.recursive === true, io);
+      if (documents.length === 0) throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
+      const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
+      const applier = new Applier(client, new Discovery(client), flags.dryRun === 'server');
+      let failed = false;
+      for (const document of [...documents].sort((a, b) => rank(a) - rank(b))) {
+        try {
+          io.stdout(`${await applier.apply(document)}\n`);
+        } catch (err) {
+          failed = true;
+          const what = document.object?.metadata?.name ? ` (${document.object.kind ?? '?'} ${document.object.metadata.name})` : '';
+          io.stderr(`error: ${document.file} document ${document.index}${what}: ${describeFailure(err).text.replace(/^error: /, '')}\n`);
+        }
+      }
+      if (failed) throw new ReportedFailure('some documents failed');
+    });
+}
+
+/** Models first, then roles, then everything else (role bindings included): a stable order. */
+function rank(document: ManifestDocument): number {
+  const o = document.object;
+  if (o?.apiVersion === MODEL_API_VERSION && o.kind === 'Model') return 0;
+  if (o?.kind === 'Role' && !o.apiVersion?.includes('/')) return 1;
+  return 2;
+}
+
+class Applier {
+  private appliedModel = false;
+
+  constructor(private readonly client: ApiClient, private readonly discovery: Discovery, private readonly dryRun: boolean) {}
+
+  /** Applies one document; answers its line, e.g. `persons/ada created`. */
+  async apply(document: ManifestDocument): Promise<string> {
+    if (document.error || !document.object) throw new Error(document.error ?? 'empty document');
+    const object = document.object;
+    const { apiVersion, kind } = object;
+    const name = object.metadata?.name;
+    if (!apiVersion || !kind) throw new Error('the document needs apiVersion and kind');
+    if (!name) throw new Error('the document needs metadata.name');
+    const res = await this.resourceOf(apiVersion, kind);
+    const suffix = this.dryRun ? ' (server dry run)' : '';
+    const outcome = await this.createOrUpdate(res, object, name);
+    if (res.group === 'apiextensions.svc.run' && kind === 'Model' && outcome !== 'unchanged' && !this.dryRun) this.appliedModel = true;
+    return `${res.plural}/${name} ${outcome}${suffix}`;
+  }
+
+  private async createOrUpdate(res: DiscoveredResource, object: ApiObject, name: string): Promise<'created' | 'configured' | 'unchanged'> {
+    let existing: ApiObject;
+    try {
+      existing = await this.client.get(res, name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.client.create(res, object, { dryRun: this.dryRun });
+      return 'created';
+    }
+    const desired = updateOf(existing, object);
+    const preview = await this.client.update(res, desired, { dryRun: true });
+    if (sameContent(existing, preview)) return 'unchanged';
+    if (!this.dryRun) await this.client.update(res, desired);
+    return 'configured';
+  }
+
+  /** The resource of a kind; after a Model was applied, waits for a kind that is not served yet. */
+  private async resourceOf(apiVersion: string, kind: string): Promise<DiscoveredResource> {
+    const deadline = Date.now() + NEW_KIND_TIMEOUT_MS;
+    let refresh = false;
+    for (;;) {
+      const found = resourceOfKind(await this.discovery.all(refresh), apiVersion, kind);
+      if (found) return found;
+      if (!this.appliedModel || Date.now() >= deadline) {
+        throw new Error(`the server does not serve kind "${kind}" in "${apiVersion}"`);
+      }
+      refresh = true;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}
+
+/**
+ * The object to PUT: the manifest, with the server's metadata kept. Labels and
+ * annotations are merged (the manifest's win; ones that others added stay),
+ * finalizers and owners kept when the manifest names none.
+ */
+function updateOf(existing: ApiObject, manifest: ApiObject): ApiObject {
+  const had = existing.metadata ?? {};
+  const wants = manifest.metadata ?? {};
+  const metadata: Record<string, unknown> = { ...had, ...wants, resourceVersion: had.resourceVersion };
+  metadata.labels = { ...(had.labels ?? {}), ...(wants.labels ?? {}) };
+  metadata.annotations = { ...(had.annotations ?? {}), ...(wants.annotations ?? {}) };
+  return { ...manifest, metadata } as ApiObject;
+}
+
+/** Whether an update would change nothing a user wrote: every top-level field but status, and the metadata they set. */
+function sameContent(before: ApiObject, after: ApiObject): boolean {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)].filter((k) => k !== 'metadata' && k !== 'status'));
+  for (const key of keys) {
+    if (!jsonEqual((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key])) return false;
+  }
+  const b = (before.metadata ?? {}) as Record<string, unknown>;
+  const a = (after.metadata ?? {}) as Record<string, unknown>;
+  return (['labels', 'annotations', 'finalizers', 'ownerReferences'] as const)
+    .every((field) => jsonEqual(b[field] ?? emptyOf(field), a[field] ?? emptyOf(field)));
+}
+
+const emptyOf = (field: string): unknown => (field === 'labels' || field === 'annotations' ? {} : []);

@@ -1,0 +1,31 @@
+import { ApiError, isNetworkError } from '../client';
+
+/** A mistake in how svcctl was called (a missing argument, an unknown resource type): exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A failure already reported on stderr (a failed document among several): exit 1 without another message. */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+}
+
+/**
+ * The stderr text of a server's error, kubectl's way:
+ * `Error from server (Invalid): <message>` and one indented line per field cause.
+ */
+export function describeApiError(err: ApiError): string {
+  const reason = err.reason ?? String(err.code);
+  const causes = (err.status.details?.causes ?? [])
+    .filter((c) => c.field && !err.message.includes(c.message))
+    .map((c) => `\n  ${c.field}: ${c.message}`);
+  return `Error from server (${reason}): ${err.message}${causes.join('')}`;
+}
+
+/** The exit code and stderr text of any error svcctl ends with. */
+export function describeFailure(err: unknown): { code: number; text: string } {
+  if (err instanceof ApiError) return { code: 1, text: describeApiError(err) };
+  if (err instanceof UsageError) return { code: 2, text: `error: ${err.message}` };
+  if (isNetworkError(err)) return { code: 1, text: `error: cannot reach the server: ${err.message}` };
+  return { code: 1, text: `error: ${(err as Error).message ?? String(err)}` };
+}

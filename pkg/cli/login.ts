@@ -1,0 +1,56 @@
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import { ApiClient } from '../client';
+import { configPath, loadConfig, saveConfig, upsertContext, type CliContext } from './config';
+import { readCa, USER_AGENT, type ConnectionFlags } from './connection';
+import { UsageError } from './errors';
+import { readAll, readHidden, type CliIo } from './io';
+
+const TOKENS = '/apis/uc.api.security.svc.run/v1alpha1/personalaccesstokens';
+const TOKEN_ANNOTATION = 'security.svc.run/access-token';
+
+/** `svcctl login --server URL --username NAME [--password-stdin]`. */
+export function registerLogin(program: Command, io: CliIo): void {
+  program.command('login').description('Logs in with a password: makes a personal access token and a context for it, made current')
+    .requiredOption('--username <name>', 'the user to log in as')
+    .option('--password-stdin', 'read the password from stdin (else it is asked for on a terminal)')
+    .addHelpText('after', `
+The server comes from --server (or SVC_SERVER). The context is named <user>@<host:port>.
+
+Example:
+  echo "$PASSWORD" | svcctl login --server http://127.0.0.1:8080 --username admin --password-stdin`)
+    .action(async (opts: { username: string; passwordStdin?: boolean }, command: Command) => {
+      const flags = command.optsWithGlobals<ConnectionFlags>();
+      const server = (flags.server || io.env.SVC_SERVER || '').replace(/\/+$/, '');
+      if (!server) throw new UsageError('login needs --server URL (or SVC_SERVER)');
+      let host: string;
+      try {
+        host = new URL(server).host;
+      } catch {
+        throw new UsageError(`--server ${server} is not a URL (want e.g. http://127.0.0.1:8080)`);
+      }
+      const password = await readPassword(io, opts.passwordStdin === true);
+      if (!password) throw new UsageError('an empty password');
+      const ca = flags.certificateAuthority ? readCa(flags.certificateAuthority) : undefined;
+      const client = new ApiClient({
+        server, ca, insecureSkipTlsVerify: flags.insecureSkipTlsVerify, userAgent: USER_AGENT,
+        basicAuth: { username: opts.username, password },
+      });
+      const created = await client.request<{ metadata?: { annotations?: Record<string, string> } }>({
+        method: 'POST', path: TOKENS, body: { spec: { displayName: `svcctl ${hostname()}` } },
+      });
+      const token = created.metadata?.annotations?.[TOKEN_ANNOTATION];
+      if (!token) throw new Error('the server made a token but did not return its secret');
+      const context: CliContext = { name: `${opts.username}@${host}`, server, user: opts.username, token };
+      if (ca) context['certificate-authority-data'] = Buffer.from(ca).toString('base64');
+      if (flags.insecureSkipTlsVerify) context['insecure-skip-tls-verify'] = true;
+      const path = configPath(io.env, io.home);
+      saveConfig(path, { ...upsertContext(loadConfig(path), context), 'current-context': context.name });
+      io.stdout(`Logged in to ${server} as ${opts.username}; context "${context.name}" is current.\n`);
+    });
+}
+
+async function readPassword(io: CliIo, fromStdin: boolean): Promise<string> {
+  if (!fromStdin && io.stdin.isTTY) return readHidden(io, 'Password: ');
+  return (await readAll(io.stdin)).replace(/\r?\n$/, '');
+}

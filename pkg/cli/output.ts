@@ -1,0 +1,101 @@
+import yaml from 'js-yaml';
+import type { ApiObject } from '../api/object';
+import { UsageError } from './errors';
+
+/** `-o` of `get`: table (the default), wide, yaml, json, name, or jsonpath=TEMPLATE. */
+export type OutputFormat =
+  | { kind: 'table' | 'wide' | 'yaml' | 'json' | 'name' }
+  | { kind: 'jsonpath'; template: string };
+
+/** Parses `-o`; UsageError for anything else. */
+export function parseOutput(value: string | undefined): OutputFormat {
+  if (!value) return { kind: 'table' };
+  if (['table', 'wide', 'yaml', 'json', 'name'].includes(value)) return { kind: value as 'table' };
+  const jsonpath = /^jsonpath=(.*)$/s.exec(value);
+  if (jsonpath) return { kind: 'jsonpath', template: jsonpath[1] ?? '' };
+  throw new UsageError(`unknown output format "${value}" (want table, wide, yaml, json, name or jsonpath=TEMPLATE)`);
+}
+
+/** The server's Table (`meta.k8s.io/v1`): column definitions and rows of cells. */
+export interface Table {
+  kind: 'Table';
+  columnDefinitions: { name: string; priority?: number }[];
+  rows: { cells: unknown[] }[];
+}
+
+/** Kubernetes' `v1` List of several objects, as `-o json|yaml` prints them. */
+export function listOf(items: ApiObject[]): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items };
+}
+
+/** A Table as text: upper-case headers, columns padded apart by three spaces; `wide` adds the priority > 0 columns. */
+export function renderTable(table: Table, wide: boolean): string {
+  const shown = table.columnDefinitions.map((c, i) => ({ c, i })).filter(({ c }) => wide || !c.priority);
+  const lines = [shown.map(({ c }) => c.name.toUpperCase()),
+    ...table.rows.map((row) => shown.map(({ i }) => cellText(row.cells[i])))];
+  const widths = shown.map((_, col) => Math.max(...lines.map((line) => line[col]?.length ?? 0)));
+  return lines.map((line) => line.map((text, col) => (col === line.length - 1 ? text : text.padEnd(widths[col] ?? 0)))
+    .join('   ').trimEnd()).join('\n') + '\n';
+}
+
+/** A Table made from objects when the server answered plain JSON: NAME and AGE. */
+export function fallbackTable(objects: ApiObject[], now = Date.now()): Table {
+  return {
+    kind: 'Table',
+    columnDefinitions: [{ name: 'Name' }, { name: 'Age' }],
+    rows: objects.map((o) => ({ cells: [o.metadata?.name ?? '', ageOf(o.metadata?.creationTimestamp, now)] })),
+  };
+}
+
+/** The document `-o json|yaml|jsonpath` prints, as text. */
+export function renderDocument(value: unknown, format: OutputFormat): string {
+  if (format.kind === 'json') return `${JSON.stringify(value, null, 2)}\n`;
+  if (format.kind === 'yaml') return yaml.dump(value, { lineWidth: -1, noRefs: true });
+  if (format.kind === 'jsonpath') return evaluateJsonPath(value, format.template);
+  throw new Error(`${format.kind} is not a document format`);
+}
+
+/**
+ * kubectl's JSONPath templates, the simple part: text with `{…}` expressions
+ * of dotted fields, `[n]` and `[*]` (`{.metadata.name}`, `{.items[*].metadata.name}`);
+ * several values are joined by spaces.
+ */
+export function evaluateJsonPath(value: unknown, template: string): string {
+  return template.replace(/\{([^}]*)\}/g, (_, expression: string) => {
+    const found = select([value], expression.trim());
+    return found.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(' ');
+  });
+}
+
+function select(values: unknown[], expression: string): unknown[] {
+  const steps = expression.replace(/^\$/, '').match(/\.[^.[\]]+|\[[^\]]*\]/g) ?? [];
+  let current = values;
+  for (const step of steps) {
+    current = current.flatMap((v) => {
+      if (v === null || typeof v !== 'object') return [];
+      if (step === '[*]') return Array.isArray(v) ? v : Object.values(v);
+      const key = step.startsWith('.') ? step.slice(1) : step.slice(1, -1).replace(/^['"]|['"]$/g, '');
+      const index = Array.isArray(v) && /^-?\d+$/.test(key) ? (Number(key) + (Number(key) < 0 ? v.length : 0)) : key;
+      const next = (v as Record<string | number, unknown>)[index];
+      return next === undefined ? [] : [next];
+    });
+  }
+  if (steps.length === 0 && expression !== '' && expression !== '$' && expression !== '.') {
+    throw new UsageError(`cannot read the jsonpath expression {${expression}}`);
+  }
+  return current;
+}
+
+function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return '<none>';
+  return typeof cell === 'object' ? JSON.stringify(cell) : String(cell);
+}
+
+function ageOf(timestamp: string | undefined, now: number): string {
+  if (!timestamp) return '<unknown>';
+  const s = Math.max(0, Math.floor((now - Date.parse(timestamp)) / 1000));
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}

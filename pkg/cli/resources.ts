@@ -1,0 +1,53 @@
+import type { ApiClient, DiscoveredResource } from '../client';
+import { UsageError } from './errors';
+
+/**
+ * The resource type a command line names: a plural, singular, kind or short
+ * name (any case), optionally `<resource>.<group>` (`persons.example.com`).
+ * The group's preferred version wins; the core group wins over other groups.
+ * UsageError when nothing matches.
+ */
+export function resolveResource(discovered: DiscoveredResource[], arg: string): DiscoveredResource {
+  const wanted = arg.toLowerCase();
+  const dot = wanted.indexOf('.');
+  const attempts = [{ name: wanted, group: undefined as string | undefined }];
+  if (dot > 0) attempts.unshift({ name: wanted.slice(0, dot), group: wanted.slice(dot + 1) });
+  for (const { name, group } of attempts) {
+    const matches = discovered.filter((r) => (group === undefined || r.group === group) && namesOf(r).includes(name));
+    const best = matches.sort(byPreference)[0];
+    if (best) return best;
+  }
+  throw new UsageError(`the server doesn't have a resource type "${arg}"`);
+}
+
+/** The resource of an object's `apiVersion` and `kind`; undefined when the server serves no such type. */
+export function resourceOfKind(discovered: DiscoveredResource[], apiVersion: string, kind: string): DiscoveredResource | undefined {
+  const slash = apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = apiVersion.slice(slash + 1);
+  return discovered.find((r) => r.group === group && r.version === version && r.kind === kind);
+}
+
+/** Discovery, fetched once per command run. */
+export class Discovery {
+  private cached?: Promise<DiscoveredResource[]>;
+
+  constructor(private readonly client: ApiClient) {}
+
+  /** The served resource types (cached; `refresh` fetches them again). */
+  all(refresh = false): Promise<DiscoveredResource[]> {
+    if (refresh || !this.cached) this.cached = this.client.discover();
+    return this.cached;
+  }
+
+  /** The type a command line names (see resolveResource). */
+  async resolve(arg: string): Promise<DiscoveredResource> {
+    return resolveResource(await this.all(), arg);
+  }
+}
+
+const namesOf = (r: DiscoveredResource): string[] =>
+  [r.plural, r.singular, r.kind.toLowerCase(), ...r.shortNames.map((s) => s.toLowerCase())].filter(Boolean);
+
+const byPreference = (a: DiscoveredResource, b: DiscoveredResource): number =>
+  Number(b.group === '') - Number(a.group === '') || Number(b.preferred) - Number(a.preferred);

@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { bind, createRole, createUser, useRbacApi } from '../support/security';
+
+// The built binary (`npm run build` first; `make test` does) against an
+// in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
+// controller-manager (its gc removes deleted objects); each test with a config file of its own.
+
+const BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
+const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
+
+const serverDir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-server-'));
+const tokenFile = join(serverDir, 'controller-manager.token');
+const api = useRbacApi({ tlsSelfSignedDir: join(serverDir, 'tls'), controllerManagerTokenFile: tokenFile });
+let dir: string;
+let configFile: string;
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+/** Runs svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
+function svcctl(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
+  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  child.stdin.end(stdin);
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const login = (user: string, password: string) => svcctl(
+  ['login', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? '', '--username', user, '--password-stdin'], password,
+);
+const loginAsAdmin = () => login('admin', `${TEST_ADMIN_PASSWORD}\n`);
+
+beforeAll(async () => {
+  const ca = readFileSync(api.server.caFile ?? '', 'utf8');
+  await startTestControllerManager(api.server.url, { token: readFileSync(tokenFile, 'utf8').trim(), ca, leaderElection: false });
+});
+afterAll(async () => {
+  await stopTestControllerManagers();
+  rmSync(serverDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-'));
+  configFile = join(dir, 'svc', 'config');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('login with a wrong password fails with the server\'s reason and writes no config', async () => {
+  const run = await login('admin', 'wrong\n');
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/^Error from server \(Unauthorized\): /);
+  expect(existsSync(configFile)).toBe(false);
+});
+
+test('login stores a current context with a token (mode 0600) that config view redacts and kubeconfig carries', async () => {
+  const login = await loginAsAdmin();
+  expect(login).toMatchObject({ code: 0, stderr: '' });
+  const host = new URL(api.server.url).host;
+  const config = yaml.load(readFileSync(configFile, 'utf8')) as { 'current-context': string; contexts: { token: string }[] };
+  expect(config['current-context']).toBe(`admin@${host}`);
+  const token = config.contexts[0]?.token ?? '';
+  expect(token).not.toBe('');
+  expect(statSync(configFile).mode & 0o777).toBe(0o600);
+  expect(statSync(join(dir, 'svc')).mode & 0o777).toBe(0o700);
+
+  const view = await svcctl(['config', 'view']);
+  expect(view.code).toBe(0);
+  expect(view.stdout).toContain('token: REDACTED');
+  expect(view.stdout).not.toContain(token);
+
+  const kubeconfig = await svcctl(['config', 'kubeconfig']);
+  const ca = Buffer.from(readFileSync(api.server.caFile ?? '')).toString('base64');
+  expect(yaml.load(kubeconfig.stdout)).toMatchObject({
+    kind: 'Config', 'current-context': `admin@${host}`, users: [{ user: { token } }],
+    clusters: [{ cluster: { server: api.server.url, 'certificate-authority-data': ca } }],
+  });
+  expect((await svcctl(['auth', 'whoami'])).stdout).toMatch(/Username: admin\nRoles: +.*super-role/);
+});
+
+test('apply creates, then reports unchanged; get prints names, a List and the printer-column table; delete waits', async () => {
+  await loginAsAdmin();
+  const files = ['-f', join(EXAMPLES, 'person-model.yaml'), '-f', join(EXAMPLES, 'person.yaml')];
+  const first = await svcctl(['apply', ...files]); 
+  expect(first.stderr).toBe('');
+  expect(first.code).toBe(0);
+  expect(first.stdout).toMatch(/^models\/persons\.example\.com (unchanged|configured)\npersons\/ada created\n$/);
+  const again = await svcctl(['apply', ...files]);
+  expect(again).toMatchObject({ code: 0, stdout: 'models/persons.example.com unchanged\npersons/ada unchanged\n' });
+
+  writeFileSync(join(dir, 'grace.yaml'), 'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: grace}\nspec: {name: Grace Hopper}\n');
+  expect((await svcctl(['apply', '-f', join(dir, 'grace.yaml')])).stdout).toBe('persons/grace created\n');
+
+  expect((await svcctl(['get', 'ps', 'ada', 'grace', '-o', 'name'])).stdout).toBe('persons/ada\npersons/grace\n');
+  const list = JSON.parse((await svcctl(['get', 'person', 'ada', 'grace', '-o', 'json'])).stdout);
+  expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'ada' } }, { metadata: { name: 'grace' } }] });
+  const one = JSON.parse((await svcctl(['get', 'persons.example.com', 'ada', '-o', 'json'])).stdout);
+  expect(one).toMatchObject({ kind: 'Person', spec: { name: 'Ada Lovelace' } });
+  const table = await svcctl(['get', 'Person', '--sort-by', 'spec.name,asc']);
+  expect(table.stdout.split('\n')[0]).toMatch(/^NAME +FULL NAME +YEARS +AGE$/);
+  expect(table.stdout).toMatch(/\nada +Ada Lovelace +36 +\S+\ngrace +Grace Hopper +<none> +\S+\n$/);
+  const jsonpath = await svcctl(['get', 'persons', '--sort-by', 'spec.name,asc', '-o', 'jsonpath={.items[*].metadata.name}']);
+  expect(jsonpath.stdout).toBe('ada grace\n');
+
+  const deleted = await svcctl(['delete', 'persons', 'ada']);
+  expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\n' });
+  expect(await svcctl(['delete', '-f', join(dir, 'grace.yaml')])).toMatchObject({ code: 0, stdout: 'persons/grace deleted\n' });
+  const gone = await svcctl(['get', 'persons', 'ada']);
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
+});
+
+test('apply -R of a folder applies a new Model before its objects, waiting for the kind to be served', async () => {
+  await loginAsAdmin();
+  const folder = join(dir, 'manifests');
+  mkdirSync(join(folder, 'models'), { recursive: true });
+  writeFileSync(join(folder, 'a-cat.yaml'), 'apiVersion: e2e.svcctl.test/v1alpha1\nkind: Cat\nmetadata: {name: tom}\nspec: {}\n');
+  writeFileSync(join(folder, 'models', 'cat-model.json'), JSON.stringify({
+    apiVersion: 'apiextensions.svc.run/v1alpha1', kind: 'Model', metadata: { name: 'cats.e2e.svcctl.test' },
+    spec: { group: 'e2e.svcctl.test', version: 'v1alpha1', names: { kind: 'Cat', singular: 'cat', plural: 'cats' }, schema: { type: 'object' } },
+  }));
+  const run = await svcctl(['apply', '-R', '-f', folder]);
+  expect(run).toMatchObject({ code: 0, stderr: '', stdout: 'models/cats.e2e.svcctl.test created\ncats/tom created\n' });
+  expect((await svcctl(['apply', '-f', folder])).stdout).toBe('cats/tom unchanged\n');
+});
+
+test('a failing document is reported with its file, index and field; the rest are applied; exit 1', async () => {
+  await loginAsAdmin();
+  const file = join(dir, 'people.yaml');
+  writeFileSync(file, [
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: old}\nspec: {name: Too Old, age: 200}',
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: young}\nspec: {name: Young, age: 20}',
+  ].join('\n---\n'));
+  const dryRun = await svcctl(['apply', '-f', file, '--dry-run=server']);
+  expect(dryRun.stdout).toBe('persons/young created (server dry run)\n');
+  expect((await svcctl(['get', 'persons', 'young'])).code).toBe(1);
+
+  const run = await svcctl(['apply', '-f', file]);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toBe('persons/young created\n');
+  expect(run.stderr).toContain(`${file} document 1`);
+  expect(run.stderr).toContain('Error from server (Invalid)');
+  expect(run.stderr).toContain('spec.age');
+});
+
+test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', async () => {
+  await createUser(api, 'bob', 'bob-password');
+  await createRole(api, 'person-reader-e2e', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] }]);
+  await bind(api, 'bob', 'person-reader-e2e');
+  expect((await login('bob', 'bob-password')).code).toBe(0);
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons'])).toMatchObject({ code: 0, stdout: 'yes\n' });
+  expect(await svcctl(['auth', 'can-i', 'delete', 'persons', 'ada'])).toMatchObject({ code: 1, stdout: 'no\n' });
+  const explained = await svcctl(['auth', 'explain', 'delete', 'persons']);
+  expect(explained.stdout).toMatch(/^no: /);
+});
+
+test('roles assign gives a user roles; roles list shows display names and modules; can-i --as asks about them', async () => {
+  await createUser(api, 'carol');
+  await createRole(api, 'person-viewer-e2e', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }], {
+    annotations: { 'rbac.authorization.svc.run/display-name': 'Person viewer', 'rbac.authorization.svc.run/module': 'People' },
+  });
+  await loginAsAdmin();
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 1, stdout: 'no\n' });
+  expect((await svcctl(['roles', 'assign', 'carol', 'person-viewer-e2e'])).code).toBe(0);
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 0, stdout: 'yes\n' });
+  const list = await svcctl(['roles', 'list']);
+  expect(list.stdout).toMatch(/\nperson-viewer-e2e +Person viewer +People\n/);
+  expect(list.stdout).not.toMatch(/^anonymous /m);
+});
+
+test('explain describes a type and its fields from the OpenAPI documents', async () => {
+  await loginAsAdmin();
+  const type = await svcctl(['explain', 'persons']);
+  expect(type.code).toBe(0);
+  expect(type.stdout).toMatch(/^KIND: +Person\nVERSION: +example\.com\/v1alpha1\n/);
+  expect(type.stdout).toContain('  spec\t<object> -required-');
+  expect(type.stdout).toContain('  metadata\t<object>');
+  const field = await svcctl(['explain', 'ps.spec.tags']);
+  expect(field.stdout).toContain('FIELD: tags <[]string>');
+  expect((await svcctl(['explain', 'person.spec.nope'])).code).toBe(2);
+});
+
+test('--insecure-skip-tls-verify reaches the https:// server without its CA; without either, the certificate is refused', async () => {
+  const untrusted = await svcctl(['get', 'persons', '--server', api.server.url]);
+  expect(untrusted.code).toBe(1);
+  expect(untrusted.stderr).toMatch(/^error: cannot reach the server: .*certificate/);
+  const skipped = await svcctl(['get', 'persons', '--server', api.server.url, '--insecure-skip-tls-verify']);
+  expect(skipped.stderr).toMatch(/^Error from server \(Unauthorized\)/);
+});
+
+test('usage errors exit 2; flags beat the config file', async () => {
+  expect((await svcctl(['get'])).code).toBe(2);
+  expect((await svcctl(['get', 'nosuchthings', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? ''])).code).toBe(2);
+  await loginAsAdmin();
+  const asAnonymous = await svcctl(['get', 'persons', '--token', 'not-a-token']);
+  expect(asAnonymous.code).toBe(1);
+  expect(asAnonymous.stderr).toMatch(/^Error from server \(Unauthorized\)/);
+});
