@@ -44,15 +44,54 @@ function cell(column: PrinterColumn, object: ApiObject): unknown {
   return value;
 }
 
-/** `.spec.age` or `spec.tags[0]`: the simple JSON paths printer columns use. */
+/**
+ * The simple JSON paths printer columns use, as kubectl reads them: `.spec.age`,
+ * `.spec.tags[0]`, `.subjects[*].name` (every element: the values joined by
+ * commas), and `\.` for a dot inside a key (`.metadata.annotations.example\.com/x`).
+ */
 function readPath(object: unknown, path: string): unknown {
-  const steps = path.replace(/^\./, '').split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
-  let current: unknown = object;
-  for (const step of steps) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[step];
+  let current: unknown[] = [object];
+  let many = false;
+  for (const step of pathSteps(path)) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (value === null || typeof value !== 'object') continue;
+      if (step === '*') {
+        if (Array.isArray(value)) next.push(...value);
+      } else {
+        const field = (value as Record<string, unknown>)[step];
+        if (field !== undefined) next.push(field);
+      }
+    }
+    if (step === '*') many = true;
+    current = next;
   }
-  return current;
+  if (!many) return current[0];
+  return current.length ? current.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',') : undefined;
+}
+
+/** `.a.b\.c[0][*]` → `['a', 'b.c', '0', '*']`. */
+function pathSteps(path: string): string[] {
+  const steps: string[] = [];
+  let current = '';
+  const flush = () => {
+    if (current !== '') steps.push(current);
+    current = '';
+  };
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === '\\' && i + 1 < path.length) current += path[++i];
+    else if (c === '.') flush();
+    else if (c === '[') {
+      flush();
+      const end = path.indexOf(']', i);
+      if (end < 0) break;
+      steps.push(path.slice(i + 1, end));
+      i = end;
+    } else current += c;
+  }
+  flush();
+  return steps;
 }
 
 /** Kubernetes' short durations: `45s`, `12m`, `5h`, `3d`, `2y`. */
