@@ -8,6 +8,11 @@ void runSvcctl(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   home: homedir(),
+  interrupts: () => {
+    const abort = new AbortController();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());
+    return abort.signal;
+  },
 }).then((code) => {
   process.exitCode = code;
 });

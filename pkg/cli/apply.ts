@@ -17,27 +17,35 @@ interface ApplyFlags {
   filename: string[];
   recursive?: boolean;
   dryRun?: string;
+  prune?: boolean;
+  selector?: string;
 }
 
-/** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server]`. */
+/** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server] [--prune -l SELECTOR]`. */
 export function registerApply(program: Command, io: CliIo): void {
   program.command('apply').description('Creates or updates the objects of manifest files (YAML, multi-document, or JSON)')
     .requiredOption('-f, --filename <path>', 'a file, a folder of .yaml/.yml/.json files, or - for stdin (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value])
     .option('-R, --recursive', 'read the folders\' sub-folders too')
     .option('--dry-run <mode>', '"server": the server validates and answers, nothing is stored')
+    .option('--prune', 'then delete the objects of the applied kinds that match -l and are not in the files')
+    .option('-l, --selector <selector>', 'with --prune: the label selector of the objects the files manage')
     .addHelpText('after', `
 Models are applied before objects of their kinds, roles before role bindings. Each object prints
 <plural>/<name> created|configured|unchanged. A failing document is reported on stderr (file and index);
-the others are still applied, and the exit status is 1.
+the others are still applied, and the exit status is 1. With --prune -l SELECTOR, objects of the applied
+kinds that match the selector but are no longer in the files are deleted: <plural>/<name> pruned.
 
 Examples:
   svcctl apply -f manifests/examples/person-model.yaml -f manifests/examples/person.yaml
-  svcctl apply -R -f manifests/ --dry-run=server`)
+  svcctl apply -R -f manifests/ --dry-run=server
+  svcctl apply -R -f manifests/people/ --prune -l app=people`)
     .action(async (flags: ApplyFlags, command: Command) => {
       if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
         throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
       }
+      if (flags.prune && !flags.selector) throw new UsageError('--prune needs -l SELECTOR: the objects the files manage');
+      if (flags.selector && !flags.prune) throw new UsageError('-l SELECTOR selects what --prune deletes: give --prune too');
       const documents = await readManifests(flags.filename, flags.recursive === true, io);
       if (documents.length === 0) throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
@@ -52,6 +60,7 @@ Examples:
           io.stderr(`error: ${document.file} document ${document.index}${what}: ${describeFailure(err).text.replace(/^error: /, '')}\n`);
         }
       }
+      if (flags.prune && !(await prune(client, applier, flags.selector ?? '', flags.dryRun === 'server', io))) failed = true;
       if (failed) throw new ReportedFailure('some documents failed');
     });
 }
@@ -64,20 +73,66 @@ function rank(document: ManifestDocument): number {
   return 2;
 }
 
+/**
+ * Deletes the objects of the applied kinds that match the selector and are not
+ * in the files (on a dry run, only names them); answers whether all went well.
+ */
+async function prune(client: ApiClient, applier: Applier, selector: string, dryRun: boolean, io: CliIo): Promise<boolean> {
+  if (applier.unnamed) {
+    io.stderr('error: not pruning: some documents do not name their object (fix them first)\n');
+    return false;
+  }
+  const suffix = dryRun ? ' (server dry run)' : '';
+  let ok = true;
+  for (const { res, names } of applier.appliedKinds()) {
+    try {
+      const found = await client.list(res, { labelSelector: selector });
+      for (const name of found.items.map((o) => o.metadata?.name ?? '').filter((n) => n && !names.has(n))) {
+        if (!dryRun) await deleteUnlessGone(client, res, name);
+        io.stdout(`${res.plural}/${name} pruned${suffix}\n`);
+      }
+    } catch (err) {
+      ok = false;
+      io.stderr(`error: pruning ${res.plural}: ${describeFailure(err).text.replace(/^error: /, '')}\n`);
+    }
+  }
+  return ok;
+}
+
+async function deleteUnlessGone(client: ApiClient, res: DiscoveredResource, name: string): Promise<void> {
+  try {
+    await client.delete(res, name);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
 class Applier {
   private appliedModel = false;
+  /** Whether a document could not be read far enough to name its object: pruning then could delete it. */
+  unnamed = false;
+  /** The names the files hold, by resource type (keyed by group, version and plural). */
+  private readonly named = new Map<string, { res: DiscoveredResource; names: Set<string> }>();
+
+  /** The resource types the files named, each with the names of its objects in the files (failed ones included). */
+  appliedKinds(): { res: DiscoveredResource; names: Set<string> }[] {
+    return [...this.named.values()];
+  }
 
   constructor(private readonly client: ApiClient, private readonly discovery: Discovery, private readonly dryRun: boolean) {}
 
   /** Applies one document; answers its line, e.g. `persons/ada created`. */
   async apply(document: ManifestDocument): Promise<string> {
-    if (document.error || !document.object) throw new Error(document.error ?? 'empty document');
     const object = document.object;
-    const { apiVersion, kind } = object;
-    const name = object.metadata?.name;
-    if (!apiVersion || !kind) throw new Error('the document needs apiVersion and kind');
-    if (!name) throw new Error('the document needs metadata.name');
+    const { apiVersion, kind } = object ?? {};
+    const name = object?.metadata?.name;
+    if (!object || !apiVersion || !kind || !name) {
+      this.unnamed = true;
+      if (document.error || !object) throw new Error(document.error ?? 'empty document');
+      throw new Error(!apiVersion || !kind ? 'the document needs apiVersion and kind' : 'the document needs metadata.name');
+    }
     const res = await this.resourceOf(apiVersion, kind);
+    this.remember(res, name);
     const suffix = this.dryRun ? ' (server dry run)' : '';
     const outcome = await this.createOrUpdate(res, object, name);
     if (res.group === 'apiextensions.svc.run' && kind === 'Model' && outcome !== 'unchanged' && !this.dryRun) this.appliedModel = true;
@@ -98,6 +153,13 @@ class Applier {
     if (sameContent(existing, preview)) return 'unchanged';
     if (!this.dryRun) await this.client.update(res, desired);
     return 'configured';
+  }
+
+  private remember(res: DiscoveredResource, name: string): void {
+    const key = `${res.group}/${res.version}/${res.plural}`;
+    const entry = this.named.get(key) ?? { res, names: new Set<string>() };
+    entry.names.add(name);
+    this.named.set(key, entry);
   }
 
   /** The resource of a kind; after a Model was applied, waits for a kind that is not served yet. */

@@ -2,12 +2,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { ApiObject } from '../api/object';
 import { ApiError, collectionPath, isNotFound, objectPath, type ApiClient, type DiscoveredResource } from '../client';
 import { connect, type ConnectionFlags } from './connection';
-import { describeApiError, ReportedFailure } from './errors';
+import { describeApiError, ReportedFailure, UsageError } from './errors';
+import { documentPrinter, followWatch, TableRowPrinter, type EventPrinter } from './get-watch';
 import type { CliIo } from './io';
-import { fallbackTable, listOf, parseOutput, renderDocument, renderTable, type OutputFormat, type Table } from './output';
+import { fallbackTable, listOf, parseOutput, renderDocument, renderTable, TABLE_ACCEPT, type OutputFormat, type Table } from './output';
 import { Discovery } from './resources';
-
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
 
 interface GetFlags {
   output?: string;
@@ -16,6 +15,13 @@ interface GetFlags {
   sortBy?: string;
   page?: number;
   size?: number;
+  watch?: boolean;
+}
+
+/** What `get` printed first, for `-w` to go on from: the list's revision and its Table (table formats). */
+interface Printed {
+  resourceVersion: string;
+  table?: Table;
 }
 
 /** A positive whole number option. */
@@ -24,7 +30,7 @@ export const positiveInt = (value: string): number => {
   return Number(value);
 };
 
-/** `svcctl get RESOURCE [NAME…] [-o …] [-l …] [--field-selector …] [--sort-by …] [--page N --size N]`. */
+/** `svcctl get RESOURCE [NAME…] [-o …] [-l …] [--field-selector …] [--sort-by …] [--page N --size N] [-w]`. */
 export function registerGet(program: Command, io: CliIo): void {
   program.command('get').description('Shows objects of a resource type: a table, or as yaml, json, names or a jsonpath')
     .argument('<resource>', 'a plural, singular, kind or short name, optionally <resource>.<group>')
@@ -35,22 +41,33 @@ export function registerGet(program: Command, io: CliIo): void {
     .option('--sort-by <index>', 'sort by an index: <index>[,asc|,desc]')
     .option('--page <n>', 'the page to show (with --size)', positiveInt)
     .option('--size <n>', 'objects per page', positiveInt)
+    .option('-w, --watch', 'after the list, print a row (or object) per change until Ctrl-C')
     .addHelpText('after', `
 Examples:
   svcctl get persons
   svcctl get person ada -o yaml
   svcctl get ps -l team=engines -o name
   svcctl get persons.example.com --sort-by spec.name,asc --page 1 --size 20
-  svcctl get persons -o jsonpath='{.items[*].metadata.name}'`)
+  svcctl get persons -o jsonpath='{.items[*].metadata.name}'
+  svcctl get persons -w`)
     .action(async (resource: string, names: string[], flags: GetFlags, command: Command) => {
       const format = parseOutput(flags.output);
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
+      if (flags.watch && names.length > 1) throw new UsageError('-w watches one object or a whole type: name at most one object');
       const res = await new Discovery(client).resolve(resource);
-      await (names.length ? getNamed(client, res, names, format, io) : getList(client, res, flags, format, io));
+      const printed = await (names.length ? getNamed(client, res, names, format, io) : getList(client, res, flags, format, io));
+      if (!flags.watch) return;
+      const print: EventPrinter = printed.table
+        ? new TableRowPrinter(client, res, printed.table, format.kind === 'wide', io).print
+        : documentPrinter(res, format, io);
+      const fieldSelector = names[0] ? `metadata.name=${names[0]}` : flags.fieldSelector;
+      const interrupted = io.interrupts?.() ?? new AbortController().signal;
+      await followWatch(client, { res, resourceVersion: printed.resourceVersion, labelSelector: names[0] ? undefined : flags.selector, fieldSelector },
+        print, interrupted);
     });
 }
 
-async function getNamed(client: ApiClient, res: DiscoveredResource, names: string[], format: OutputFormat, io: CliIo): Promise<void> {
+async function getNamed(client: ApiClient, res: DiscoveredResource, names: string[], format: OutputFormat, io: CliIo): Promise<Printed> {
   const table = format.kind === 'table' || format.kind === 'wide';
   const found: unknown[] = [];
   let failed = false;
@@ -63,16 +80,25 @@ async function getNamed(client: ApiClient, res: DiscoveredResource, names: strin
       failed = true;
     }
   }
-  if (table) {
-    const tables = found.map((answer) => asTable(answer));
-    if (tables[0]) io.stdout(renderTable({ ...tables[0], rows: tables.flatMap((t) => t.rows) }, format.kind === 'wide'));
-  } else {
-    print(found as ApiObject[], res, format, io, names.length === 1);
+  if (failed) {
+    printNamed(found, res, format, io, names.length === 1);
+    throw new ReportedFailure('some objects were not found');
   }
-  if (failed) throw new ReportedFailure('some objects were not found');
+  return printNamed(found, res, format, io, names.length === 1);
 }
 
-async function getList(client: ApiClient, res: DiscoveredResource, flags: GetFlags, format: OutputFormat, io: CliIo): Promise<void> {
+function printNamed(found: unknown[], res: DiscoveredResource, format: OutputFormat, io: CliIo, single: boolean): Printed {
+  if (format.kind === 'table' || format.kind === 'wide') {
+    const tables = found.map((answer) => asTable(answer));
+    const merged = tables[0] ? { ...tables[0], rows: tables.flatMap((t) => t.rows) } : undefined;
+    if (merged) io.stdout(renderTable(merged, format.kind === 'wide'));
+    return { resourceVersion: revisionOf(tables[0]), table: merged };
+  }
+  print(found as ApiObject[], res, format, io, single);
+  return { resourceVersion: (found[0] as ApiObject | undefined)?.metadata?.resourceVersion ?? '' };
+}
+
+async function getList(client: ApiClient, res: DiscoveredResource, flags: GetFlags, format: OutputFormat, io: CliIo): Promise<Printed> {
   const table = format.kind === 'table' || format.kind === 'wide';
   const query = new URLSearchParams();
   if (flags.selector) query.set('labelSelector', flags.selector);
@@ -85,10 +111,15 @@ async function getList(client: ApiClient, res: DiscoveredResource, flags: GetFla
     const found = asTable(answer);
     if (found.rows.length === 0) io.stderr('No resources found.\n');
     else io.stdout(renderTable(found, format.kind === 'wide'));
-    return;
+    return { resourceVersion: revisionOf(found), table: found };
   }
-  print((answer as { items?: ApiObject[] }).items ?? [], res, format, io, false);
+  const list = answer as { items?: ApiObject[]; metadata?: { resourceVersion?: string } };
+  print(list.items ?? [], res, format, io, false);
+  return { resourceVersion: list.metadata?.resourceVersion ?? '' };
 }
+
+const revisionOf = (table: Table | undefined): string =>
+  (table as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion ?? '';
 
 function print(objects: ApiObject[], res: DiscoveredResource, format: OutputFormat, io: CliIo, single: boolean): void {
   if (format.kind === 'name') {

@@ -7,6 +7,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** The user's home folder (for `~/.svc/config`). */
   home: string;
+  /**
+   * A signal aborted on Ctrl-C or SIGTERM; from the first call on, those end the
+   * command quietly instead of the process (`get -w`). Absent: they are left alone.
+   */
+  interrupts?: () => AbortSignal;
 }
 
 /** The whole standard input as text. */

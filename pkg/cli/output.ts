@@ -16,6 +16,9 @@ export function parseOutput(value: string | undefined): OutputFormat {
   throw new UsageError(`unknown output format "${value}" (want table, wide, yaml, json, name or jsonpath=TEMPLATE)`);
 }
 
+/** The Accept of a request for the server's Table, plain JSON as the fallback. */
+export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
+
 /** The server's Table (`meta.k8s.io/v1`): column definitions and rows of cells. */
 export interface Table {
   kind: 'Table';
@@ -30,12 +33,35 @@ export function listOf(items: ApiObject[]): Record<string, unknown> {
 
 /** A Table as text: upper-case headers, columns padded apart by three spaces; `wide` adds the priority > 0 columns. */
 export function renderTable(table: Table, wide: boolean): string {
-  const shown = table.columnDefinitions.map((c, i) => ({ c, i })).filter(({ c }) => wide || !c.priority);
-  const lines = [shown.map(({ c }) => c.name.toUpperCase()),
-    ...table.rows.map((row) => shown.map(({ i }) => cellText(row.cells[i])))];
-  const widths = shown.map((_, col) => Math.max(...lines.map((line) => line[col]?.length ?? 0)));
-  return lines.map((line) => line.map((text, col) => (col === line.length - 1 ? text : text.padEnd(widths[col] ?? 0)))
-    .join('   ').trimEnd()).join('\n') + '\n';
+  const layout = tableLayout(table, wide);
+  return [layout.header, ...layout.rows].map((line) => tableLine(line, layout.widths)).join('\n') + '\n';
+}
+
+/** A Table's shown columns (by index), its header and row texts, and each column's width. */
+export interface TableLayout {
+  columns: number[];
+  header: string[];
+  rows: string[][];
+  widths: number[];
+}
+
+/** How renderTable lays a Table out; `get -w` prints later rows with the same columns and widths. */
+export function tableLayout(table: Table, wide: boolean): TableLayout {
+  const columns = table.columnDefinitions.map((c, i) => ({ c, i })).filter(({ c }) => wide || !c.priority).map(({ i }) => i);
+  const header = columns.map((i) => table.columnDefinitions[i]?.name.toUpperCase() ?? '');
+  const rows = table.rows.map((row) => rowTexts(row.cells, columns));
+  const widths = columns.map((_, col) => Math.max(...[header, ...rows].map((line) => line[col]?.length ?? 0)));
+  return { columns, header, rows, widths };
+}
+
+/** The texts of a row's shown cells. */
+export function rowTexts(cells: unknown[], columns: number[]): string[] {
+  return columns.map((i) => cellText(cells[i]));
+}
+
+/** One line of a table: each text but the last padded to its column's width, three spaces apart. */
+export function tableLine(texts: string[], widths: number[]): string {
+  return texts.map((text, col) => (col === texts.length - 1 ? text : text.padEnd(widths[col] ?? 0))).join('   ').trimEnd();
 }
 
 /** A Table made from objects when the server answered plain JSON: NAME and AGE. */

@@ -22,6 +22,7 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 const COMMANDS = [
   'login', 'get', 'delete', 'apply', 'explain', 'config', 'config view', 'config use-context', 'config kubeconfig',
   'auth', 'auth whoami', 'auth can-i', 'auth explain', 'roles', 'roles list', 'roles assign',
+  'plugin', 'plugin list', 'plugin status', 'plugin enable', 'plugin disable',
 ];
 
 describe('svcctl', () => {
@@ -42,6 +43,9 @@ describe('svcctl', () => {
     [['apply']],
     [['apply', '-f', 'x.yaml', '--dry-run=client']],
     [['apply', '-f', '/no/such/path']],
+    [['apply', '-f', 'x.yaml', '--prune']],
+    [['apply', '-f', 'x.yaml', '-l', 'app=web']],
+    [['get', 'persons', 'ada', 'grace', '-w']],
     [['get', 'persons', '-o', 'xml']],
     [['config', 'use-context', 'nowhere']],
     [['login', '--server', 'not-a-url', '--username', 'ada']],

@@ -8,6 +8,7 @@ import { describeFailure, ReportedFailure } from './errors';
 import { registerGet } from './get';
 import type { CliIo } from './io';
 import { registerLogin } from './login';
+import { registerPlugin } from './plugin';
 import { registerRoles } from './roles';
 
 /**
@@ -43,6 +44,7 @@ Example:
   registerExplain(program, io);
   registerAuth(program, io);
   registerRoles(program, io);
+  registerPlugin(program, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

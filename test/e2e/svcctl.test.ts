@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,36 +6,55 @@ import yaml from 'js-yaml';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { bind, createRole, createUser, useRbacApi } from '../support/security';
+import { waitFor } from '../support/wait-for';
 
 // The built binary (`npm run build` first; `make test` does) against an
 // in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
-// controller-manager (its gc removes deleted objects); each test with a config file of its own.
+// controller-manager (its gc removes deleted objects), with two plugins (one starts, one fails);
+// each test with a config file of its own.
 
 const BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
 const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
 
 const serverDir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-server-'));
 const tokenFile = join(serverDir, 'controller-manager.token');
-const api = useRbacApi({ tlsSelfSignedDir: join(serverDir, 'tls'), controllerManagerTokenFile: tokenFile });
+const pluginsDir = join(serverDir, 'plugins');
+writePlugin('hello', 'module.exports = { start(ctx) { ctx.log.info("hello"); } };');
+writePlugin('broken', 'module.exports = { async start() { throw new Error("no database configured"); } };');
+const api = useRbacApi({ tlsSelfSignedDir: join(serverDir, 'tls'), controllerManagerTokenFile: tokenFile, pluginsDir });
 let dir: string;
 let configFile: string;
 
+/** Writes a plugin folder: its plugin.yaml (version 0.1.0) and its index.js. */
+function writePlugin(name: string, code: string) {
+  mkdirSync(join(pluginsDir, name), { recursive: true });
+  writeFileSync(join(pluginsDir, name, 'plugin.yaml'),
+    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 0.1.0}\n`);
+  writeFileSync(join(pluginsDir, name, 'index.js'), code);
+}
+
 interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Runs svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
-function svcctl(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
+/** A running svcctl: its process, the output so far, and its end. */
+interface Started { child: ChildProcessWithoutNullStreams; output: Run; done: Promise<Run> }
+
+/** Starts svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
+function start(args: string[], stdin = '', env: Record<string, string> = {}): Started {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
   const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  const output: Run = { code: null, stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => { output.stdout += chunk.toString('utf8'); });
+  child.stderr.on('data', (chunk: Buffer) => { output.stderr += chunk.toString('utf8'); });
   child.stdin.end(stdin);
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<Run>((resolve) => child.once('close', (code) => resolve({ ...output, code })));
+  return { child, output, done };
 }
+
+/** Runs svcctl to its end. */
+const svcctl = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> => start(args, stdin, env).done;
 
 const login = (user: string, password: string) => svcctl(
   ['login', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? '', '--username', user, '--password-stdin'], password,
@@ -206,4 +225,81 @@ test('usage errors exit 2; flags beat the config file', async () => {
   const asAnonymous = await svcctl(['get', 'persons', '--token', 'not-a-token']);
   expect(asAnonymous.code).toBe(1);
   expect(asAnonymous.stderr).toMatch(/^Error from server \(Unauthorized\)/);
+});
+
+/** A Person manifest of these labels and age. */
+const person = (name: string, labels: string, age: number) =>
+  `apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: ${name}, labels: {${labels}}}\nspec: {name: ${name} Doe, age: ${age}}\n`;
+
+test('get -w prints the list, then a row per change, with the same columns; SIGINT ends it with exit 0', async () => {
+  await loginAsAdmin();
+  expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
+  const file = join(dir, 'linus.yaml');
+  writeFileSync(file, person('linus', 'e2e: watch', 30));
+  expect((await svcctl(['apply', '-f', file])).code).toBe(0);
+
+  const watch = start(['get', 'persons', '-l', 'e2e=watch', '-w']);
+  const names = start(['get', 'persons', 'linus', '-w', '-o', 'name']);
+  await waitFor(() => /^NAME +FULL NAME +YEARS +AGE\nlinus +linus Doe +30 +\S+\n$/.test(watch.output.stdout), { what: 'the list' });
+  await waitFor(() => names.output.stdout === 'persons/linus\n', { what: 'the name' });
+
+  writeFileSync(file, person('linus', 'e2e: watch', 31));
+  expect((await svcctl(['apply', '-f', file])).stdout).toBe('persons/linus configured\n');
+  writeFileSync(join(dir, 'other.yaml'), person('linda', 'e2e: elsewhere', 40));
+  expect((await svcctl(['apply', '-f', join(dir, 'other.yaml')])).code).toBe(0);
+  await waitFor(() => /\nlinus +linus Doe +31 +\S+\n$/.test(watch.output.stdout), { what: 'the changed row' });
+  await waitFor(() => names.output.stdout === 'persons/linus\npersons/linus\n', { what: 'the name of the change' });
+
+  watch.child.kill('SIGINT');
+  names.child.kill('SIGTERM');
+  const ended = await watch.done;
+  expect(ended).toMatchObject({ code: 0, stderr: '' });
+  expect(ended.stdout).not.toContain('linda');
+  expect((await names.done).code).toBe(0);
+});
+
+test('apply --prune -l deletes the selected objects that left the files, and only those; a dry run deletes nothing', async () => {
+  await loginAsAdmin();
+  expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
+  const folder = join(dir, 'people');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'kept.yaml'), person('kept', 'e2e: prune', 1));
+  writeFileSync(join(folder, 'dropped.yaml'), person('dropped', 'e2e: prune', 2));
+  writeFileSync(join(dir, 'bystander.yaml'), person('bystander', 'e2e: bystander', 3));
+  expect((await svcctl(['apply', '-f', join(dir, 'bystander.yaml')])).code).toBe(0);
+  const prune = ['apply', '-f', folder, '--prune', '-l', 'e2e=prune'];
+  expect(await svcctl(prune)).toMatchObject({ code: 0, stderr: '', stdout: 'persons/dropped created\npersons/kept created\n' });
+
+  rmSync(join(folder, 'dropped.yaml'));
+  const dryRun = await svcctl([...prune, '--dry-run=server']);
+  expect(dryRun).toMatchObject({ code: 0, stdout: 'persons/kept unchanged (server dry run)\npersons/dropped pruned (server dry run)\n' });
+  expect((await svcctl(['get', 'persons', 'dropped'])).code).toBe(0);
+
+  expect(await svcctl(prune)).toMatchObject({ code: 0, stderr: '', stdout: 'persons/kept unchanged\npersons/dropped pruned\n' });
+  await waitFor(async () => (await svcctl(['get', 'persons', 'dropped'])).code === 1, { what: 'dropped to be gone' });
+  expect((await svcctl(['get', 'persons', 'kept', 'bystander', '-o', 'name'])).stdout).toBe('persons/kept\npersons/bystander\n');
+  expect((await svcctl(['apply', '-f', folder, '--prune'])).code).toBe(2);
+});
+
+test('plugin list, status and disable', async () => {
+  await loginAsAdmin();
+  const status = await waitFor(async () => {
+    const run = await svcctl(['plugin', 'status', 'hello']);
+    return run.stdout.includes('Phase:       STARTED') ? run : undefined;
+  }, { timeoutMs: 20_000, what: 'the hello plugin to start' });
+  expect(status.stdout).toMatch(/^Name: +hello\nVersion: +0\.1\.0\nEnabled: +true\nPhase: +STARTED\n/);
+  expect(status.stdout).toMatch(/\nConditions:\n {2}TYPE +STATUS +REASON +MESSAGE\n {2}Ready +True +/);
+  expect(status.stdout).toMatch(/\nExtensions:\n {2}<none>\n$/);
+
+  const list = await waitFor(async () => {
+    const run = await svcctl(['plugin', 'list']);
+    return run.stdout.includes('FAILED') ? run : undefined;
+  }, { timeoutMs: 20_000, what: 'the broken plugin to fail' });
+  expect(list.stdout).toMatch(/^NAME +VERSION +PHASE +MESSAGE\n/);
+  expect(list.stdout).toMatch(/\nbroken +0\.1\.0 +FAILED +.*no database configured/);
+  expect(list.stdout).toMatch(/\nhello +0\.1\.0 +STARTED/);
+
+  expect(await svcctl(['plugin', 'disable', 'hello'])).toMatchObject({ code: 0, stdout: 'plugins/hello disabled\n' });
+  expect(JSON.parse((await svcctl(['get', 'plugins', 'hello', '-o', 'json'])).stdout).spec.enabled).toBe(false);
+  expect((await svcctl(['plugin', 'status', 'nosuch'])).stderr).toMatch(/^Error from server \(NotFound\)/);
 });
