@@ -145,3 +145,32 @@ describe('WebSocket watch', () => {
     await expect(wsWatch(`${suite.server.url}/apis/example.com/v1alpha1/ghosts`)).rejects.toMatchObject({ status: 404 });
   });
 });
+
+it('sends each event as a one-row Table when the watch asks for Tables (kubectl get -w)', async () => {
+  await suite.api('POST', PERSONS, person('tw-ada', { age: 41 }));
+  const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dtw-ada`,
+    { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+  try {
+    const [added] = await watch.events.take(1);
+    expect(added.type).toBe('ADDED');
+    expect(added.object.kind).toBe('Table');
+    const names = added.object.columnDefinitions.map((c: { name: string }) => c.name);
+    expect(names[0]).toBe('Name');
+    expect(added.object.rows).toHaveLength(1);
+    expect(added.object.rows[0].cells[0]).toBe('tw-ada');
+    await suite.api('PATCH', `${PERSONS}/tw-ada`, { spec: { age: 42 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const [, modified] = await watch.events.take(2);
+    expect(modified.type).toBe('MODIFIED');
+    expect(modified.object.kind).toBe('Table');
+    expect(modified.object.rows[0].cells).toContain(42);
+  } finally {
+    watch.close();
+  }
+  // A plain watch of the same events still gets the objects.
+  const plain = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dtw-ada`);
+  try {
+    expect((await plain.events.take(1))[0].object.kind).toBe('Person');
+  } finally {
+    plain.close();
+  }
+});

@@ -4,6 +4,7 @@ import type { ResourceStore } from '../../registry/resource-store';
 import { badRequest } from '../../api/errors';
 import { NAME_INDEX, withDefaultIndexes } from '../../storage/indexes';
 import { parseListParams } from '../list-params';
+import { wantsTable } from '../table';
 import { Selection } from '../watch/selection';
 import { runWatch, type WatchRequest } from '../watch/stream';
 import { httpSink } from '../watch/http-sink';
@@ -36,6 +37,7 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
     bookmarkIntervalMs: settings.bookmarkIntervalMs,
     timeoutMs,
     maxBacklogBytes: settings.watchMaxBacklogBytes,
+    table: wantsTable(ctx.req.headers.accept) ? { includeObject: ctx.url.searchParams.get('includeObject') } : undefined,
     log: ctx.log,
   };
 }

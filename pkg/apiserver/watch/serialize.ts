@@ -23,25 +23,32 @@ export class WireEvent {
   }
 }
 
-const cache = new WeakMap<WatchEvent, Map<WireEventType, WireEvent>>();
+/** How a watcher asked for its objects: as themselves, or as Kubernetes `Table`s (`kubectl get -w`). */
+export type WireFormat = 'object' | 'table';
+
+const cache = new WeakMap<WatchEvent, Map<string, WireEvent>>();
 
 /**
  * Serialises a storage event once however many watchers receive it (storage
  * hands every watcher of a type the same event object). `present` strips
- * what no response may carry; it is the same for every watcher of a type.
+ * what no response may carry (and, for the `table` format, makes the Table);
+ * it is the same for every watcher of a type and format.
  * A watcher may see the event under another type (a MODIFIED that makes an
  * object leave its selection is its DELETED), so each type is cached apart.
  */
-export function serializeEvent(event: WatchEvent, type: WireEventType, present: (o: ApiObject) => ApiObject): WireEvent {
+export function serializeEvent(
+  event: WatchEvent, type: WireEventType, present: (o: ApiObject) => unknown, format: WireFormat = 'object',
+): WireEvent {
   let byType = cache.get(event);
   if (!byType) {
     byType = new Map();
     cache.set(event, byType);
   }
-  let wire = byType.get(type);
+  const key = format === 'object' ? type : `${type}/${format}`;
+  let wire = byType.get(key);
   if (wire === undefined) {
     wire = serializeWire(type, present(event.object));
-    byType.set(type, wire);
+    byType.set(key, wire);
   }
   return wire;
 }

@@ -5,7 +5,8 @@ import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import type { Logger } from '../../util/log';
 import type { Selection } from './selection';
-import { serializeEvent, serializeWire, type WireEvent } from './serialize';
+import { serializeEvent, serializeWire, type WireEvent, type WireFormat } from './serialize';
+import { toTable } from '../table';
 import type { Watcher, WatchEvent } from '../../storage/watch';
 import type { ApiObject } from '../../api/object';
 
@@ -32,6 +33,8 @@ export interface WatchRequest {
   timeoutMs: number;
   /** A backlog over this many bytes ends the watch; the client resumes from its last resourceVersion. */
   maxBacklogBytes: number;
+  /** Set when the client asked for Tables (`Accept: …;as=Table`): each event's object is a one-row Table. */
+  table?: { includeObject: string | null };
   log: Logger;
 }
 
@@ -51,9 +54,14 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
   const stop = () => watcher?.stop();
   signal.addEventListener('abort', stop);
   try {
+    const table = req.table;
+    const present = table
+      ? (o: ApiObject) => toTable(store.model, [store.present(o)], o.metadata.resourceVersion, table.includeObject)
+      : (o: ApiObject) => store.present(o);
+    const format = table ? 'table' : 'object';
     if (!req.resourceVersion || req.resourceVersion === '0') {
       const initial = await store.list(req.listOptions);
-      sink.send(initial.items.map((item) => serializeWire('ADDED', item)));
+      sink.send(initial.items.map((item) => serializeWire('ADDED', table ? present(item) : item)));
       lastRevision = initial.revision;
     }
     if (signal.aborted) return;
@@ -66,12 +74,11 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
       })]);
       timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
     }
-    const present = (o: ApiObject) => store.present(o);
     // A throw in onEvents ends the watcher with it, which onEnd then reports.
     const failure = await new Promise<Error | undefined>((resolve) => {
       running.listen({
         onEvents: (events) => {
-          lastRevision = forward(events, req.selection, present, sink) ?? lastRevision;
+          lastRevision = forward(events, req.selection, present, format, sink) ?? lastRevision;
           if (sink.backlog() > req.maxBacklogBytes) {
             req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
             running.stop();
@@ -93,12 +100,12 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
 
 /** Sends what `selection` makes of a batch of storage events; returns the batch's last revision. */
 function forward(
-  events: readonly WatchEvent[], selection: Selection, present: (o: ApiObject) => ApiObject, sink: WatchSink,
+  events: readonly WatchEvent[], selection: Selection, present: (o: ApiObject) => unknown, format: WireFormat, sink: WatchSink,
 ): string | undefined {
   const out: WireEvent[] = [];
   for (const event of events) {
     const type = selection.translate(event);
-    if (type) out.push(serializeEvent(event, type, present));
+    if (type) out.push(serializeEvent(event, type, present, format));
   }
   if (out.length > 0) sink.send(out);
   return events.at(-1)?.object.metadata.resourceVersion;
