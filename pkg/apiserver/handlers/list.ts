@@ -16,14 +16,16 @@ export async function handleList(ctx: RequestContext, store: ResourceStore, scop
   if (scope.length) params.list.fieldSelector = [...(params.list.fieldSelector ?? []), ...scope];
   const result = await store.list(params.list);
   checkExactRevision(params, result.revision);
-  if (wantsTable(ctx.req.headers.accept)) {
-    sendJson(ctx.res, 200, toTable(store.model, result.items, result.revision, ctx.url.searchParams.get('includeObject')));
-    return;
-  }
   const metadata: Record<string, unknown> = { resourceVersion: result.revision };
   if (result.continue) {
     metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  }
+  if (wantsTable(ctx.req.headers.accept)) {
+    // The page's continue token goes with the Table too: kubectl reads the next chunk from it.
+    const table = toTable(store.model, result.items, result.revision, ctx.url.searchParams.get('includeObject'));
+    sendJson(ctx.res, 200, { ...table, metadata });
+    return;
   }
   const position = { resumed: params.list.continue !== undefined, more: result.continue !== undefined };
   sendJson(ctx.res, 200, {
