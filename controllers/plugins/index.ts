@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../pkg/client';
-import { controller, type Controller, type Manager } from '../../pkg/controller';
-import { PLUGINS, type Plugin } from './plugins';
+import { controller, generationChanged, type Controller, type Manager } from '../../pkg/controller';
+import { PLUGIN_NAME_LABEL, PLUGINS, ROLES, type Plugin } from './plugins';
 import { PluginExtensionsReconciler } from './reconciler';
 
 /**
@@ -19,7 +19,10 @@ export {
 export const PLUGINS_CONTROLLER = 'plugins';
 
 /**
- * Adds the plugin controller to a manager; every Plugin event queues the plugin.
+ * Adds the plugin controller to a manager; every Plugin event queues the
+ * plugin, and so does a change to the definition (not the status) or the
+ * removal of a Role it applied, so that an edited or deleted role template is
+ * put back.
  * @example
  * register(manager);
  * await manager.run(signal);
@@ -27,5 +30,8 @@ export const PLUGINS_CONTROLLER = 'plugins';
 export function register(manager: Manager, client: ApiClient = manager.client): Controller {
   return controller(PLUGINS_CONTROLLER, manager)
     .for(PLUGINS)
+    .watches(ROLES, (role) => [role.metadata.labels?.[PLUGIN_NAME_LABEL] ?? ''].filter(Boolean), {
+      labelSelector: PLUGIN_NAME_LABEL, predicates: [generationChanged],
+    })
     .complete(new PluginExtensionsReconciler(client, manager.cacheFor<Plugin>(PLUGINS)));
 }

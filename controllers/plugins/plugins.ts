@@ -4,6 +4,9 @@ import type { ResourceRef } from '../../pkg/client';
 /** Where Plugin objects are served: `/apis/plugin.svc.run/v1alpha1/plugins`. */
 export const PLUGINS: ResourceRef = { group: 'plugin.svc.run', version: 'v1alpha1', plural: 'plugins', kind: 'Plugin' };
 
+/** Where Roles are served, the kind plugins declare most: `/api/v1alpha1/roles`. */
+export const ROLES: ResourceRef = { group: '', version: 'v1alpha1', plural: 'roles', kind: 'Role' };
+
 /** The label the controller puts on every object it applies for a plugin: its value is the plugin's name. */
 export const PLUGIN_NAME_LABEL = 'plugin.svc.run/plugin-name';
 

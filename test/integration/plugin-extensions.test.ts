@@ -99,6 +99,21 @@ describe('the plugin controller', () => {
     expect((await read(`${ROLES}/shop-viewer`)).body.metadata.labels['plugin.svc.run/plugin-name']).toBe('shop');
   });
 
+  it("puts a plugin's role template back when someone edits or deletes it", async () => {
+    await pluginWhen('shop', (p) => p.status?.phase === 'STARTED' && p.status.extensions?.length === 1, "shop's role template to be listed");
+    const declared = [{ apiGroups: ['shop.example.com'], resources: ['pings'], verbs: ['list'] }];
+    const edit = await api()('PATCH', `${ROLES}/shop-viewer`, { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get'] }] },
+      { ...admin, 'Content-Type': 'application/merge-patch+json' });
+    expect(edit.status).toBe(200);
+    await waitFor(async () => JSON.stringify((await read(`${ROLES}/shop-viewer`)).body.rules) === JSON.stringify(declared),
+      { timeoutMs: 20_000, what: "shop-viewer's rules to be put back" });
+    expect((await api()('DELETE', `${ROLES}/shop-viewer`, undefined, admin)).status).toBe(200);
+    await waitFor(async () => {
+      const res = await read(`${ROLES}/shop-viewer`);
+      return res.status === 200 && !res.body.metadata.deletionTimestamp && res.body.metadata.uid !== edit.body.metadata.uid;
+    }, { timeoutMs: 20_000, what: 'shop-viewer to be created again' });
+  });
+
   it('does not apply an object with a platform label, and names it and the reason in the message and a condition', async () => {
     const rogue = await pluginWhen('rogue', (p) => p.status?.extensions?.length === 1, "rogue's allowed role to be listed");
     const reason = 'Role "rogue-sneaky": label "svc.run/system" is under the platform\'s prefix svc.run';
