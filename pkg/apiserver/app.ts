@@ -79,7 +79,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const bound = await server.listen(port, host);
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   log.info({ url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile }, 'apiserver listening');
-  const plugins = config.pluginsDir ? startPlugins(config, config.pluginsDir, schemes, routes, log) : undefined;
+  const plugins = config.pluginsDir ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log) : undefined;
   return {
     url, caFile: tls?.caFile, port: bound, server, schemes, storage, plugins,
     stop: async () => {
@@ -98,9 +98,9 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
 
 /** Starts the plugins in the background: the apiserver serves meanwhile, and each plugin's phase tells how it went. */
 function startPlugins(
-  config: ApiServerConfig, pluginsDir: string, schemes: SchemeManager, routes: RouteTable, log: Logger,
+  config: ApiServerConfig, pluginsDir: string, schemes: SchemeManager, routes: RouteTable, storage: Storage, log: Logger,
 ): { host: PluginHost; started: Promise<void> } {
-  const host = new PluginHost(schemes, routes, log.child({ component: 'plugins' }), {
+  const host = new PluginHost(schemes, routes, storage, log.child({ component: 'plugins' }), {
     pluginsDir, platformVersion: SVC_VERSION, maxBodyBytes: config.maxBodyBytes,
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,

@@ -1,4 +1,5 @@
 import { GC_CONTROLLER, register as registerGc } from '../../controllers/gc';
+import { PLUGINS_CONTROLLER, register as registerPlugins } from '../../controllers/plugins';
 import { PERSON_STATUS_CONTROLLER, register as registerPersonStatus } from '../../controllers/person-status';
 import { RBAC_AGGREGATION_CONTROLLER, register as registerRbacAggregation } from '../../controllers/rbac-aggregation';
 import { ControllerRegistry } from './controller-registry';
@@ -20,6 +21,12 @@ export function builtinControllers(): ControllerRegistry {
     description: "writes each Role's effective rules (its own, its dependencies', those aggregated into it) into its status",
     setup: ({ manager, client }) => {
       registerRbacAggregation(manager, client);
+    },
+  }).register({
+    name: PLUGINS_CONTROLLER,
+    description: "applies each started plugin's extensions/ objects and deletes them when it stops or is removed",
+    setup: ({ manager, client }) => {
+      registerPlugins(manager, client);
     },
   }).register({
     // The sample controller: off unless named, since it needs the Person model applied.

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import { internalError, StatusError } from '../api/errors';
+import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { isPlatformGroup } from '../registry/model-validation';
@@ -8,6 +8,10 @@ import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
 import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
+import type { Storage } from '../storage/interface';
+import { StorageMirror } from '../registry/mirror';
+import { storageTypeOf } from '../registry/model';
+import { sendJson } from '../apiserver/respond';
 import { listPluginFolders, ManifestError, PLUGIN_API_VERSION, readPluginFolder, unmetRequirement, type PluginManifest } from './manifest';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
@@ -54,27 +58,39 @@ interface LoadedPlugin {
   models: string[];
   logs: LogLimiter;
   statusWrites: Promise<void>;
+  /** Whether the plugin should run, as its `Plugin` object last said; undefined until the object was read. */
+  wanted?: boolean;
+  /** Starts and stops of this plugin, one at a time, in order. */
+  transitions: Promise<void>;
 }
 
 /**
- * The plugin host (API.md §11, first increment): reads the plugins folder at
- * start, runs each enabled plugin's `start(ctx)` in a worker thread of its
- * own, serves the models and routes it registers, and keeps each plugin's
- * `Plugin` object's status. A plugin that fails is unloaded (its models and
- * routes go away); the apiserver keeps serving.
+ * The plugin host (API.md §11): reads the plugins folder at start, stores one
+ * `Plugin` object per plugin, and follows those objects through their watch:
+ * a plugin whose `spec.enabled` is true runs its `start(ctx)` in a worker
+ * thread of its own, and the models and routes it registers are served; one
+ * set to false (or whose object is deleted) is stopped and they go away. A
+ * plugin that fails is unloaded; the apiserver keeps serving. Also serves
+ * `GET …/plugins/<name>/extensions`, the plugin's `extensions/` objects, which
+ * the plugin controller applies.
  */
 export class PluginHost {
   private readonly plugins = new Map<string, LoadedPlugin>();
   private readonly modelOwners = new Map<string, string>();
   private readonly routeOwners = new Map<string, string>();
+  private readonly mirror: StorageMirror;
+  private removeExtensionsRoute: (() => void) | undefined;
   private stopping = false;
 
   constructor(
     private readonly schemes: SchemeManager,
     private readonly routes: RouteTable,
+    storage: Storage,
     private readonly log: Logger,
     private readonly options: PluginHostOptions,
-  ) {}
+  ) {
+    this.mirror = new StorageMirror(storage, storageTypeOf(PLUGIN_KIND), log);
+  }
 
   /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
@@ -92,42 +108,86 @@ export class PluginHost {
         this.log.error({ file: err.file, reason: err.reason }, 'plugin not loaded: its folder is invalid');
       }
     }
-    await Promise.all(manifests.map((manifest) => this.load(manifest)));
+    this.removeExtensionsRoute = this.routes.add(
+      { group: PLUGIN_KIND.group, version: PLUGIN_KIND.version, resource: PLUGIN_KIND.plural, subresource: 'extensions' },
+      async (ctx) => this.serveExtensions(ctx),
+    );
+    const stored = await Promise.all(manifests.map((manifest) => this.register(manifest)));
+    await this.mirror.start();
+    this.mirror.subscribe((name, _previous, current) => void this.follow(name, current));
+    await Promise.all(stored.filter((p) => p !== undefined).map((p) => this.follow(p.manifest.name, this.mirror.get(p.manifest.name))));
   }
 
   /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.plugins.values()].map(async (plugin) => {
-      await plugin.worker?.stop(this.options.stopTimeoutMs ?? 5000);
-      this.unload(plugin);
-    }));
+    this.mirror.stop();
+    this.removeExtensionsRoute?.();
+    await Promise.all([...this.plugins.values()].map((plugin) => this.halt(plugin)));
   }
 
-  private async load(manifest: PluginManifest): Promise<void> {
-    const plugin: LoadedPlugin = {
-      manifest, routes: [], routeRemovers: new Map(), models: [],
-      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100), statusWrites: Promise.resolve(),
-    };
-    this.plugins.set(manifest.name, plugin);
+  /** Stores the plugin's `Plugin` object; the plugin is known to the host only once that worked. */
+  private async register(manifest: PluginManifest): Promise<LoadedPlugin | undefined> {
     try {
       await this.savePluginObject(manifest);
     } catch (err) {
       this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
-      return;
+      return undefined;
     }
-    if (!manifest.enabled) return this.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
+    const plugin: LoadedPlugin = {
+      manifest, routes: [], routeRemovers: new Map(), models: [],
+      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100), statusWrites: Promise.resolve(), transitions: Promise.resolve(),
+    };
+    this.plugins.set(manifest.name, plugin);
+    return plugin;
+  }
+
+  /**
+   * Brings the plugin in line with its `Plugin` object: started when
+   * `spec.enabled` is true, stopped when it is false or the object is deleted.
+   * Resolves once the change (if any) is done.
+   */
+  private follow(name: string, object: ApiObject | undefined): Promise<void> {
+    const plugin = this.plugins.get(name);
+    if (!plugin) return Promise.resolve();
+    const spec = object?.spec as Record<string, unknown> | undefined;
+    const wanted = object !== undefined && !object.metadata.deletionTimestamp && spec?.enabled !== false;
+    if (plugin.wanted === wanted) return plugin.transitions;
+    const first = plugin.wanted === undefined;
+    plugin.wanted = wanted;
+    plugin.transitions = plugin.transitions.then(async () => {
+      if (this.stopping) return;
+      if (wanted) return this.run(plugin);
+      if (!first) await this.halt(plugin);
+      if (object) await this.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
+    });
+    return plugin.transitions;
+  }
+
+  /** Stops the plugin's worker (its `stop(ctx)` bounded by the stop timeout) and takes its models and routes away. */
+  private async halt(plugin: LoadedPlugin): Promise<void> {
+    const worker = plugin.worker;
+    plugin.worker = undefined;
+    this.unload(plugin);
+    await worker?.stop(this.options.stopTimeoutMs ?? 5000);
+    if (worker) this.log.info({ plugin: plugin.manifest.name }, 'plugin stopped');
+  }
+
+  /** Starts the plugin's worker: STARTING, then STARTED or FAILED. */
+  private async run(plugin: LoadedPlugin): Promise<void> {
+    const manifest = plugin.manifest;
     const unmet = unmetRequirement(manifest, this.options.platformVersion);
     if (unmet) return this.setPhase(plugin, 'FAILED', unmet);
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
-    plugin.worker = new PluginWorker(
+    const worker = new PluginWorker(
       { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
       this.workerHost(plugin),
       { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
     );
+    plugin.worker = worker;
     try {
-      await plugin.worker.start();
+      await worker.start();
     } catch (err) {
       this.unload(plugin);
       this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
@@ -271,27 +331,51 @@ export class PluginHost {
     return registered.store;
   }
 
-  /** Creates the plugin's `Plugin` object, or brings its spec up to date with `plugin.yaml`. */
+  /** `GET …/plugins/<name>/extensions`: `{"items": [...]}`, the objects in the plugin's `extensions/` folder. */
+  private async serveExtensions(ctx: RequestContext): Promise<void> {
+    if (ctx.info.verb !== 'get') throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);
+    const plugin = this.plugins.get(ctx.info.name);
+    if (!plugin) throw notFound({ group: PLUGIN_KIND.group, resource: PLUGIN_KIND.plural, name: ctx.info.name });
+    sendJson(ctx.res, 200, { items: plugin.manifest.extensions.map((e) => e.object) });
+  }
+
+  /**
+   * Creates the plugin's `Plugin` object, or brings its spec up to date with
+   * `plugin.yaml`, keeping the stored `spec.enabled`: a plugin disabled through
+   * the API stays disabled across restarts.
+   */
   private async savePluginObject(manifest: PluginManifest): Promise<void> {
     const store = this.pluginStore();
     try {
-      await store.patch(manifest.name, (current) => ({ ...current, spec: manifest.spec }));
+      await store.patch(manifest.name, (current) => {
+        const enabled = (current.spec as Record<string, unknown> | undefined)?.enabled;
+        return { ...current, spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled } };
+      });
     } catch (err) {
       if (!(err instanceof StatusError) || err.code !== 404) throw err;
       await store.create({ apiVersion: PLUGIN_API_VERSION, kind: 'Plugin', metadata: { name: manifest.name }, spec: manifest.spec });
     }
   }
 
-  /** Writes the plugin's phase and message (writes of one plugin happen in order). */
+  /**
+   * Writes the plugin's phase, message and `Ready` condition (writes of one
+   * plugin happen in order); the rest of the status (`extensions`, other
+   * conditions) is the plugin controller's and is kept.
+   */
   private setPhase(plugin: LoadedPlugin, phase: PluginPhase, message: string): Promise<void> {
-    const status = {
-      phase, message, extensions: [],
-      conditions: [{
-        type: 'Ready', status: phase === 'STARTED' ? 'True' : 'False', reason: phase, message, lastTransitionTime: new Date().toISOString(),
-      }],
+    const ready = {
+      type: 'Ready', status: phase === 'STARTED' ? 'True' : 'False', reason: phase, message, lastTransitionTime: new Date().toISOString(),
+    };
+    const statusOf = (current: ApiObject) => {
+      const previous = (current.status ?? {}) as Record<string, unknown>;
+      const conditions = Array.isArray(previous.conditions) ? (previous.conditions as { type?: unknown }[]) : [];
+      return {
+        ...previous, phase, message, extensions: previous.extensions ?? [],
+        conditions: [ready, ...conditions.filter((c) => c.type !== 'Ready')],
+      };
     };
     plugin.statusWrites = plugin.statusWrites
-      .then(() => this.pluginStore().patch(plugin.manifest.name, (current) => ({ ...current, status }), {}, 'status'))
+      .then(() => this.pluginStore().patch(plugin.manifest.name, (current) => ({ ...current, status: statusOf(current) }), {}, 'status'))
       .then(() => undefined, (err: unknown) => this.log.error({ plugin: plugin.manifest.name, phase, err }, 'could not write the Plugin status'));
     return plugin.statusWrites;
   }

@@ -37,7 +37,7 @@ describe('startControllerManager', () => {
     await shared.client.create(PERSON_RES, person('plugged', {}, { suite: 'plug' }) as ApiObject);
 
     const everything = await startTestControllerManager(shared.server.url, { registry: registry(), leaderElection: false });
-    expect(everything.controllers).toEqual(['gc', 'rbac-aggregation', 'always']);
+    expect(everything.controllers).toEqual(['gc', 'rbac-aggregation', 'plugins', 'always']);
     await waitFor(() => seen.always.includes('plugged'), { what: 'the plugged-in controller to reconcile' });
     await everything.stop();
     expect(seen.optional).toEqual([]);

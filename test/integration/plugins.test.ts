@@ -48,6 +48,12 @@ writePlugin('quitter', `module.exports = { start(ctx) {
   ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
 } };`);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
+writePlugin('toggle', `module.exports = { start(ctx) {
+  ctx.routes.get('/apis/toggle.example.com/v1alpha1/pings', () => ({ pong: true }));
+} };`);
+mkdirSync(join(pluginsDir, 'toggle', 'extensions'));
+writeFileSync(join(pluginsDir, 'toggle', 'extensions', 'roles.yaml'),
+  'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-pinger}\nrules: []\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-other}\n');
 writePlugin('off', 'module.exports = { start() { throw new Error("never run"); } };', '  enabled: false\n');
 
 const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1 });
@@ -119,6 +125,37 @@ describe('a plugin that registers a model and routes', () => {
     await settled('people');
     expect((await suite.admin('POST', `${GROUP}/hello/ada`, {})).status).toBe(404);
     expect((await suite.admin('GET', `${GROUP}/hello/ada/more`)).status).toBe(404);
+  });
+});
+
+describe('enabling and disabling a plugin through its Plugin object', () => {
+  const PINGS = '/apis/toggle.example.com/v1alpha1/pings';
+  const setEnabled = (enabled: boolean) =>
+    suite.admin('PATCH', `${PLUGINS}/toggle`, { spec: { enabled } }, { 'Content-Type': 'application/merge-patch+json' });
+  const phaseOf = (phase: string) => waitFor(async () => {
+    const res = await suite.admin('GET', `${PLUGINS}/toggle`);
+    return res.body.status?.phase === phase ? res.body : undefined;
+  }, { timeoutMs: 20_000, what: `toggle to be ${phase}` });
+
+  it('stops the plugin on spec.enabled: false (its routes go) and starts it again on true', async () => {
+    expect((await settled('toggle')).status.phase).toBe('STARTED');
+    expect((await suite.admin('GET', PINGS)).body).toEqual({ pong: true });
+    expectStatus(await setEnabled(false), 200, 'disabling toggle');
+    expect((await phaseOf('STOPPED')).status).toMatchObject({ message: 'disabled: spec.enabled is false', conditions: [{ type: 'Ready', status: 'False' }] });
+    expect((await suite.admin('GET', PINGS)).status).toBe(404);
+    expectStatus(await setEnabled(true), 200, 'enabling toggle');
+    await phaseOf('STARTED');
+    expect((await suite.admin('GET', PINGS)).body).toEqual({ pong: true });
+  });
+
+  it('serves the objects of its extensions/ folder at …/plugins/<name>/extensions, for reading only', async () => {
+    const res = await suite.admin('GET', `${PLUGINS}/toggle/extensions`);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(['toggle-pinger', 'toggle-other']);
+    expect((await suite.admin('GET', `${PLUGINS}/people/extensions`)).body).toEqual({ items: [] });
+    expect((await suite.admin('GET', `${PLUGINS}/nothing/extensions`)).status).toBe(404);
+    expect((await suite.admin('PUT', `${PLUGINS}/toggle/extensions`, {})).status).toBe(405);
+    expect((await suite.anonymous('GET', `${PLUGINS}/toggle/extensions`)).status).toBe(401);
   });
 });
 

@@ -161,7 +161,12 @@ describe('bootstrap', () => {
         const token = readFileSync(made, 'utf8').trim();
         expect((await client(first.url, bearer(token))('GET', PERSONS.replace('persons', 'leases').replace('example.com', 'coordination.svc.run'))).status).toBe(200);
         expect((await client(first.url, bearer(token))('GET', USERS)).status).toBe(200);
-        expect((await client(first.url, bearer(token))('POST', ROLES, { metadata: { name: 'x' }, rules: [] })).status).toBe(403);
+        // It creates roles (plugins' role templates) but binds nobody to anything.
+        expect((await client(first.url, bearer(token))('POST', BINDINGS, {
+          metadata: { name: 'x' }, roleRef: { apiGroup: '', kind: 'Role', name: 'super-role' },
+          subjects: [{ kind: 'User', apiGroup: '', name: 'system:controller-manager' }],
+        })).status).toBe(403);
+        expect((await client(first.url, bearer(token))('POST', USERS, { metadata: { name: 'x' }, spec: {} })).status).toBe(403);
       } finally {
         await first.stop();
       }

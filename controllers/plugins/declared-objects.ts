@@ -1,0 +1,43 @@
+/**
+ * The objects a plugin may declare in `extensions/` (API.md §11): a label key
+ * needs a prefix (`example.com/key`), and none under the platform's own
+ * (`svc.run`, `*.svc.run`) but `svc.run/role-template`, `svc.run/hidden` and
+ * `rbac.authorization.svc.run/aggregate-to-*`; a Role is a role template
+ * (`svc.run/role-template: "true"`) named `<plugin name>-…`.
+ */
+
+/** The platform label keys a plugin's objects may carry. */
+const ALLOWED_PLATFORM_LABELS = new Set(['svc.run/role-template', 'svc.run/hidden']);
+const AGGREGATE_TO_PREFIX = 'rbac.authorization.svc.run/aggregate-to-';
+
+/** The parts of an extension object the rules read. */
+export interface DeclaredObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, unknown> };
+}
+
+/** Why plugin `pluginName` may not declare `object`, or undefined when it may. */
+export function declarationProblem(pluginName: string, object: DeclaredObject): string | undefined {
+  for (const key of Object.keys(object.metadata.labels ?? {})) {
+    const problem = labelKeyProblem(key);
+    if (problem) return problem;
+  }
+  if (object.kind === 'Role' && object.apiVersion === 'v1alpha1') {
+    if (!object.metadata.name.startsWith(`${pluginName}-`)) return `a plugin's Role must be named "${pluginName}-…"`;
+    if (object.metadata.labels?.['svc.run/role-template'] !== 'true') {
+      return 'a plugin\'s Role must be a role template (label svc.run/role-template: "true")';
+    }
+  }
+  return undefined;
+}
+
+/** Why a plugin's object may not carry the label `key`, or undefined when it may. */
+export function labelKeyProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  if (slash < 0) return `label "${key}" has no prefix: use one of your own, such as example.com/${key}`;
+  const prefix = key.slice(0, slash);
+  const platform = prefix === 'svc.run' || prefix.endsWith('.svc.run');
+  if (!platform || ALLOWED_PLATFORM_LABELS.has(key) || key.startsWith(AGGREGATE_TO_PREFIX)) return undefined;
+  return `label "${key}" is under the platform's prefix ${prefix}`;
+}

@@ -1,0 +1,150 @@
+import type { ApiObject } from '../../pkg/api/object';
+import {
+  ApiError, apiVersionOf, isConflict, isNotFound, objectPath, type ApiClient, type DiscoveredResource,
+} from '../../pkg/client';
+import {
+  addFinalizer, copyOf, hasFinalizer, removeFinalizer, updateStatus,
+  type DeepReadonly, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request,
+} from '../../pkg/controller';
+import { jsonEqual } from '../../pkg/util/json-equal';
+import { declarationProblem, type DeclaredObject } from './declared-objects';
+import {
+  describeExtension, EXTENSIONS_CONDITION, PLUGIN_EXTENSIONS_FINALIZER, PLUGIN_NAME_LABEL, PLUGINS,
+  type ExtensionRef, type Plugin, type PluginCondition,
+} from './plugins';
+
+/** What applying a plugin's extension objects came to: what is applied, and why the others are not. */
+interface Outcome {
+  applied: ExtensionRef[];
+  problems: string[];
+}
+
+/**
+ * Applies each STARTED plugin's `extensions/` objects (read from the
+ * apiserver's `…/plugins/<name>/extensions`, never from disk): creates each,
+ * or updates it over what is stored, labelled `plugin.svc.run/plugin-name`;
+ * lists them in `status.extensions`; deletes those the plugin no longer
+ * declares. Objects a plugin may not declare are not applied and are named,
+ * with the reason, in the Plugin's `message` and `ExtensionsApplied`
+ * condition. A STOPPED plugin's objects are deleted; a finalizer holds a
+ * Plugin marked for deletion until they are.
+ */
+export class PluginExtensionsReconciler implements Reconciler {
+  constructor(private readonly client: ApiClient, private readonly plugins: ReadonlyCache<Plugin>) {}
+
+  async reconcile({ name }: Request, { signal, log }: ReconcileContext): Promise<void> {
+    const cached = this.plugins.get(name);
+    if (!cached) return;
+    if (cached.metadata.deletionTimestamp) {
+      if (!hasFinalizer(cached, PLUGIN_EXTENSIONS_FINALIZER)) return;
+      await this.deleteAll(name, cached.status?.extensions ?? [], signal);
+      await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, { signal });
+      log.info('extension objects deleted; the Plugin may go');
+      return;
+    }
+    let plugin: DeepReadonly<Plugin> | Plugin = cached;
+    const withFinalizer = addFinalizer<Plugin>(plugin, PLUGIN_EXTENSIONS_FINALIZER);
+    if (withFinalizer.changed) plugin = await this.client.update<Plugin>(PLUGINS, withFinalizer.object, { signal });
+    const phase = plugin.status?.phase;
+    if (phase === 'STOPPED') {
+      await this.deleteAll(name, plugin.status?.extensions ?? [], signal);
+      await this.writeStatus(plugin, { applied: [], problems: [] }, 'Stopped', signal);
+    } else if (phase === 'STARTED') {
+      const outcome = await this.apply(plugin, signal);
+      const { changed } = await this.writeStatus(plugin, outcome, outcome.problems.length ? 'NotApplied' : 'Applied', signal);
+      if (changed) log.info({ applied: outcome.applied.length, refused: outcome.problems.length }, 'extension objects applied');
+    }
+  }
+
+  private async apply(plugin: DeepReadonly<Plugin> | Plugin, signal: AbortSignal): Promise<Outcome> {
+    const name = plugin.metadata.name!;
+    const { items } = await this.client.request<{ items: (DeclaredObject & ApiObject)[] }>({
+      method: 'GET', path: objectPath(PLUGINS, name, 'extensions'), signal,
+    });
+    const resources = await this.client.discover({ signal });
+    const outcome: Outcome = { applied: [], problems: [] };
+    for (const object of items) {
+      const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
+      const problem = declarationProblem(name, object) ?? (resourceOf(resources, ref) ? undefined : `${ref.apiVersion} ${ref.kind} is not served`);
+      if (problem) {
+        outcome.problems.push(`${describeExtension(ref)}: ${problem}`);
+        continue;
+      }
+      try {
+        await this.applyOne(resourceOf(resources, ref)!, name, object, signal);
+        outcome.applied.push(ref);
+      } catch (err) {
+        // A refusal of the object itself (invalid, forbidden) is reported; anything else is retried.
+        if (!(err instanceof ApiError) || err.code >= 500 || isConflict(err)) throw err;
+        outcome.problems.push(`${describeExtension(ref)}: ${err.message}`);
+      }
+    }
+    const dropped = (plugin.status?.extensions ?? []).filter((old) => !outcome.applied.some((now) => sameRef(old, now)));
+    await this.deleteAll(name, dropped, signal, resources);
+    return outcome;
+  }
+
+  /** Creates the object, or updates it over the stored one when that differs from what the plugin declares. */
+  private async applyOne(res: DiscoveredResource, pluginName: string, declared: ApiObject, signal: AbortSignal): Promise<void> {
+    const labels = { ...declared.metadata.labels, [PLUGIN_NAME_LABEL]: pluginName };
+    const desired: ApiObject = { ...declared, metadata: { ...declared.metadata, labels } };
+    let stored: ApiObject;
+    try {
+      stored = await this.client.get(res, declared.metadata.name!, { signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.client.create(res, desired, { signal });
+      return;
+    }
+    const { metadata: _desiredMeta, ...desiredBody } = desired;
+    const upToDate = Object.entries(desiredBody).every(([key, value]) => jsonEqual(stored[key], value))
+      && jsonEqual(stored.metadata.labels ?? {}, labels)
+      && jsonEqual(stored.metadata.annotations ?? {}, declared.metadata.annotations ?? {});
+    if (upToDate) return;
+    await this.client.update(res, {
+      ...desired, status: stored.status,
+      metadata: { ...stored.metadata, labels, annotations: declared.metadata.annotations },
+    }, { signal });
+  }
+
+  /** Deletes each listed object that carries this plugin's label (one that is already gone is fine). */
+  private async deleteAll(pluginName: string, refs: readonly ExtensionRef[], signal: AbortSignal, known?: DiscoveredResource[]): Promise<void> {
+    if (refs.length === 0) return;
+    const resources = known ?? await this.client.discover({ signal });
+    for (const ref of refs) {
+      const res = resourceOf(resources, ref);
+      if (!res) continue;
+      try {
+        const stored = await this.client.get(res, ref.name, { signal });
+        if (stored.metadata.labels?.[PLUGIN_NAME_LABEL] !== pluginName) continue;
+        await this.client.delete(res, ref.name, { signal, preconditions: { uid: stored.metadata.uid } });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  private writeStatus(plugin: DeepReadonly<Plugin> | Plugin, outcome: Outcome, reason: string, signal: AbortSignal) {
+    const current = copyOf<Plugin>(plugin);
+    const message = outcome.problems.join('; ');
+    const conditions = current.status?.conditions ?? [];
+    const previous = conditions.find((c) => c.type === EXTENSIONS_CONDITION);
+    const status = outcome.problems.length ? 'False' : 'True';
+    const condition: PluginCondition = {
+      type: EXTENSIONS_CONDITION, status, reason, message,
+      lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : new Date().toISOString(),
+    };
+    const next = {
+      ...current.status, extensions: outcome.applied,
+      conditions: [...conditions.filter((c) => c.type !== EXTENSIONS_CONDITION), condition],
+      ...(reason === 'Stopped' ? {} : { message }),
+    };
+    return updateStatus<Plugin>(this.client, PLUGINS, current, next, { signal });
+  }
+}
+
+const sameRef = (a: ExtensionRef, b: ExtensionRef) => a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
+
+function resourceOf(resources: DiscoveredResource[], ref: ExtensionRef): DiscoveredResource | undefined {
+  return resources.find((r) => r.kind === ref.kind && apiVersionOf(r) === ref.apiVersion);
+}
