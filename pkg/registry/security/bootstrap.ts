@@ -93,11 +93,13 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
 
 async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
   if (await getOrUndefined(stores.users, ADMIN_USER)) return;
-  const password = options.adminPassword ?? randomPassword();
-  await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
-  await createIfAbsent(stores.users, {
+  // Only the replica whose create wins sets (and prints) the password: two first starts at once agree on one.
+  const created = await createIfAbsent(stores.users, {
     apiVersion: 'v1alpha1', kind: 'User', metadata: { name: ADMIN_USER }, spec: { displayName: 'Administrator' },
   });
+  if (!created) return;
+  const password = options.adminPassword ?? randomPassword();
+  await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
   await createIfAbsent(stores.bindings, {
     apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { name: `${ADMIN_USER}-${SUPER_ROLE}` },
     roleRef: { apiGroup: '', kind: 'Role', name: SUPER_ROLE }, subjects: [{ kind: 'User', apiGroup: '', name: ADMIN_USER }],
@@ -114,11 +116,14 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
 /** 20 characters of base64url (120 random bits): easy to copy, hard to guess. */
 const randomPassword = (): string => randomBytes(15).toString('base64url');
 
-async function createIfAbsent(store: ResourceStore, object: ApiObject): Promise<void> {
+/** Creates the object unless one of that name exists; says whether this call created it. */
+async function createIfAbsent(store: ResourceStore, object: ApiObject): Promise<boolean> {
   try {
     await store.create(object);
+    return true;
   } catch (err) {
     if ((err as { code?: number }).code !== 409) throw err;
+    return false;
   }
 }
 
