@@ -19,6 +19,14 @@ export interface IndexSpec {
   order?: 'ASC' | 'DESC';
   /** At most one object may hold each value. Default false. */
   unique?: boolean;
+  /**
+   * Keep, in the Redis backend, one sorted set per value in the default list order, so that a page of one
+   * equality on this index (`f=v`) in the default order reads a range, O(log n + page), at the price of one
+   * more `ZADD`/`ZREM` per value on every write that enters or leaves it (ADR 0010). Worth it for an index
+   * that pages are filtered on; without it such a page collects the value's objects. Default false; the
+   * labels index has it. Ignored for a unique index and `metadata.creationTimestamp`.
+   */
+  valueSets?: boolean;
   /** Runs in the writing process on every stored state of an object. Must be pure. */
   indexFunc: (object: ApiObject) => IndexValue;
 }
@@ -34,6 +42,7 @@ export const DEFAULT_INDEXES: readonly IndexSpec[] = Object.freeze([
   { name: NAME_INDEX, unique: true, indexFunc: (o: ApiObject) => o.metadata.name },
   {
     name: LABELS_INDEX,
+    valueSets: true,
     indexFunc: (o: ApiObject) => Object.entries(o.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`),
   },
   { name: CREATION_INDEX, indexFunc: (o: ApiObject) => o.metadata.creationTimestamp },

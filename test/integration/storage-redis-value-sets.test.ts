@@ -3,7 +3,7 @@ import { openStorage, type Storage } from '../../pkg/storage';
 import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { ListOptions } from '../../pkg/storage/query';
 import { typeKeys } from '../../pkg/storage/redis';
-import { COLOR_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
+import { COLOR_INDEX, RANK_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { waitFor } from '../support/wait-for';
 
@@ -82,4 +82,39 @@ it('an index built for existing objects gets its value sets; a dropped index los
   expect(await redis.exists(keys.valueSet(COLOR_INDEX, 'red'), keys.valueSet(COLOR_INDEX, 'blue'))).toBe(0);
   expect(await redis.hget(keys.valueSetStates, COLOR_INDEX)).toBeNull();
   expect(await redis.zcard(keys.valueSet(LABELS_INDEX, 'tier=gold'))).toBe(7);
+});
+
+it('an index that stops asking for value sets loses them; asking again fills them afresh', async () => {
+  const keyPrefix = uniqueKeyPrefix('vs');
+  const keys = typeKeys(keyPrefix, WIDGETS);
+  const storage = await storageAt(keyPrefix);
+  await storage.defineType(WIDGETS, TEST_INDEXES);
+  await fill(storage);
+  expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(10);
+
+  const without = TEST_INDEXES.map((spec) => (spec.name === COLOR_INDEX ? { ...spec, valueSets: false } : spec));
+  await storage.defineType(WIDGETS, without);
+  expect(await redis.exists(keys.valueSet(COLOR_INDEX, 'red'), keys.valueSet(COLOR_INDEX, 'blue'))).toBe(0);
+  expect(await redis.hget(keys.valueSetStates, COLOR_INDEX)).toBeNull();
+  // Written while the index has no value sets: a later fill must not find it under its old value.
+  await storage.update(WIDGETS, 'w01', (w) => ({ ...w, spec: { ...(w.spec as object), color: 'blue' } }));
+  const red: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] };
+  expect((await storage.list(WIDGETS, red)).total).toBe(9);
+
+  await storage.defineType(WIDGETS, TEST_INDEXES);
+  await waitFor(async () => (await redis.hget(keys.valueSetStates, COLOR_INDEX)) === 'ready', { what: 'value sets filled' });
+  expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(9);
+  expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'blue'))).toBe(11);
+  expect((await storage.list(WIDGETS, { ...red, limit: 2 })).total).toBe(9);
+});
+
+it('a non-unique index without value sets keeps none', async () => {
+  const keyPrefix = uniqueKeyPrefix('vs');
+  const keys = typeKeys(keyPrefix, WIDGETS);
+  const storage = await storageAt(keyPrefix);
+  await storage.defineType(WIDGETS, TEST_INDEXES);
+  await storage.create(WIDGETS, widget('w1', { tags: ['a', 'b'], rank: '01' }));
+  expect(await redis.keys(`${keys.valueSetPrefix}${TAGS_INDEX}\0*`)).toEqual([]);
+  expect(await redis.keys(`${keys.valueSetPrefix}${RANK_INDEX}\0*`)).toEqual([]);
+  expect(await redis.hget(keys.valueSetStates, TAGS_INDEX)).toBeNull();
 });

@@ -19,8 +19,9 @@ import type { ResourceType } from '../interface';
  *   objects holding one value of an index with value sets (see `hasValueSets`),
  *   as members that sort in the default list order (see `order_member` in
  *   scripts/lua-helpers.ts), so that a page of one equality is a range of it.
- * - `<prefix>:{<type>}:ixsets` hash: index name → `ready` once every object is
- *   in that index's value sets (until then lists use the index's sorted set).
+ * - `<prefix>:{<type>}:ixsets` hash: index name → `filling`, then `ready` once
+ *   every object is in that index's value sets (until then lists use the
+ *   index's sorted set); absent for an index without value sets.
  *
  * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
  */
@@ -56,11 +57,13 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
 }
 
 /**
- * Whether an index keeps a value set per value (ADR 0010): every index but a
- * unique one (one object per value: collecting it is as cheap) and the
+ * Whether an index keeps a value set per value (ADR 0010): one that asks for
+ * them (`IndexSpec.valueSets`: the labels index, and the indexes that opt in),
+ * unless it is unique (one object per value: collecting it is as cheap) or the
  * creation index (its values are the default order itself).
  */
-export const hasValueSets = (spec: IndexSpec): boolean => !spec.unique && spec.name !== CREATION_INDEX;
+export const hasValueSets = (spec: IndexSpec): boolean =>
+  spec.valueSets === true && !spec.unique && spec.name !== CREATION_INDEX;
 
 /**
  * The indexes as the write scripts take them (as JSON): `[name, unique, value

@@ -4,8 +4,9 @@ import type { ListOptions } from '../query';
 import { planList } from './list-query';
 
 const specs = withDefaultIndexes([
-  { name: 'spec.color', order: 'DESC', indexFunc: () => undefined },
-  { name: 'spec.code', unique: true, indexFunc: () => undefined },
+  { name: 'spec.color', order: 'DESC', valueSets: true, indexFunc: () => undefined },
+  { name: 'spec.code', unique: true, valueSets: true, indexFunc: () => undefined },
+  { name: 'spec.size', indexFunc: () => undefined },
 ]);
 
 describe('planList', () => {
@@ -34,7 +35,7 @@ describe('planList', () => {
     expect(planList('widgets', specs, { sort }).query.sort).toEqual([{ i: 'spec.color', d: true }]);
   });
 
-  it('answers one equality on a non-unique index in the default order from its value set, every other shape not', () => {
+  it('answers one equality on a non-unique index with value sets in the default order from its value set, every other shape not', () => {
     const gold = { key: 'tier', op: 'in' as const, values: ['gold'] };
     const red = { field: 'spec.color', op: 'in' as const, values: ['red'] };
     const answered = (options: ListOptions) => planList('widgets', specs, options).valueSet;
@@ -52,6 +53,7 @@ describe('planList', () => {
       { labelSelector: [gold], sort: [{ index: 'metadata.creationTimestamp', direction: 'asc' as const }] },
       { labelSelector: [gold], sort: [{ index: 'spec.color', direction: 'desc' as const }] },
       { fieldSelector: [{ field: 'spec.code', op: 'in' as const, values: ['c1'] }] },
+      { fieldSelector: [{ field: 'spec.size', op: 'in' as const, values: ['large'] }] },
       { fieldSelector: [{ field: 'metadata.name', op: 'in' as const, values: ['ada'] }] },
     ] satisfies ListOptions[]) {
       expect({ options, answered: answered(options) }).toEqual({ options, answered: undefined });

@@ -96,13 +96,17 @@ export class RedisStorage implements Storage {
     state.specs = specs;
     state.defined = true;
     const keys = this.keys(type);
-    const recorded = await redisCall(`define ${type}`, () => this.client.hkeys(keys.indexStates));
+    const [recorded, withSets] = await redisCall(`define ${type}`, () => Promise.all([
+      this.client.hkeys(keys.indexStates), this.client.hkeys(keys.valueSetStates),
+    ]));
     const wanted = new Set(specs.map((s) => s.name));
     const drop = recorded.filter((name) => !wanted.has(name));
+    const unset = specs.filter((s) => !hasValueSets(s) && withSets.includes(s.name)).map((s) => s.name);
     const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, hasValueSets(s) ? 1 : 0]);
     const [count, ...states] = await redisCall(`define ${type}`, () => this.client.svcDefineIndexes(
-      3 + drop.length, keys.objects, keys.indexStates, keys.valueSetStates, ...drop.map((name) => keys.index(name)),
-      JSON.stringify({ add, drop, prefix: keys.valueSetPrefix }),
+      3 + drop.length + unset.length, keys.objects, keys.indexStates, keys.valueSetStates,
+      ...[...drop, ...unset].map((name) => keys.index(name)),
+      JSON.stringify({ add, drop, unset, prefix: keys.valueSetPrefix }),
     )) as [number, ...string[]];
     const common = {
       client: this.client, type, keys, state, batchSize: this.settings.indexBuildBatch, signal: this.closing.signal,

@@ -11,9 +11,9 @@ export type ValueSetFill = Pick<IndexBuild, 'client' | 'type' | 'keys' | 'spec' 
 
 /**
  * Fills the value sets of an index that is built but has none yet (it was
- * built before value sets existed, ADR 0010): walks the names in batches and
- * enters each object under the values stored for it, then marks the sets
- * ready, from when lists use them. Until then lists take the index's sorted
+ * built before value sets existed, ADR 0010, or before it asked for them):
+ * walks the names in batches and enters each object under the values stored
+ * for it, then marks the sets ready, from when lists use them. Until then lists take the index's sorted
  * set, so queries stay answered meanwhile. Retries while Redis is
  * unreachable; stops when the index is dropped or the storage closes (a
  * later `defineType` starts again: entering an object twice changes nothing).

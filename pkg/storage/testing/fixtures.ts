@@ -12,7 +12,7 @@ export const GADGETS: ResourceType = 'gadgets.conformance.svc.run';
 export const CODE_INDEX = 'spec.code';
 /** A multi-valued index: one entry per element of `spec.tags`. */
 export const TAGS_INDEX = 'spec.tags';
-/** A plain index, for filters and sorts with ties. */
+/** A plain index with value sets (ADR 0010), for filters and sorts with ties. */
 export const COLOR_INDEX = 'spec.color';
 /** A plain index of zero-padded numbers, for sorts. */
 export const RANK_INDEX = 'spec.rank';
@@ -41,7 +41,7 @@ export const specOf = (object: ApiObject): WidgetSpec => (object.spec ?? {}) as 
 export const TEST_INDEXES: IndexSpec[] = [
   { name: CODE_INDEX, unique: true, indexFunc: (o) => specOf(o).code },
   { name: TAGS_INDEX, indexFunc: (o) => specOf(o).tags },
-  { name: COLOR_INDEX, indexFunc: (o) => specOf(o).color },
+  { name: COLOR_INDEX, valueSets: true, indexFunc: (o) => specOf(o).color },
   { name: RANK_INDEX, indexFunc: (o) => specOf(o).rank },
 ];
 

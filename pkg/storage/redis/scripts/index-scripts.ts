@@ -3,33 +3,24 @@ import { LUA_HELPERS } from './lua-helpers';
 /**
  * Records a type's index list. An index not yet recorded is `ready` when it
  * is always maintained (a default index) or the type holds no object, else
- * `building`; its value sets are `ready` when the type holds no object.
- * Dropped indexes lose their state, their sorted set and their value sets.
+ * `building`. The value sets of an index that has them are `ready` when the
+ * type holds no object, else `filling` until a build or fill marks them
+ * `ready`; an index that no longer has them (`IndexSpec.valueSets` turned off)
+ * loses them and their state. Dropped indexes lose their state, their sorted
+ * set and their value sets.
  *
- * KEYS: objects, index states, value set states, then the sorted sets of the dropped indexes.
+ * KEYS: objects, index states, value set states, then the sorted sets of the
+ * dropped indexes, then those of the indexes in `unset`.
  * ARGV[1]: JSON `{"add": [[name, always maintained (1 | 0), value sets (1 | 0)], ...],
- * "drop": [name, ...], "prefix": value set key prefix}`.
+ * "drop": [name, ...], "unset": [name, ...], "prefix": value set key prefix}`; `unset` names the
+ * indexes of `add` without value sets that have a value set state.
  * Returns the number of objects, then for each index of `add`, in order, its
- * state and the state of its value sets (`ready` or `''`).
+ * state and the state of its value sets (`ready`, `filling` or `''`).
  */
 export const DEFINE_INDEXES_SCRIPT = `${LUA_HELPERS}
 local spec = cjson.decode(ARGV[1])
-local count = redis.call('HLEN', KEYS[1])
-local empty = count == 0
-local states = {count}
-for _, index in ipairs(spec.add) do
-  local state = redis.call('HGET', KEYS[2], index[1])
-  if not state then
-    if empty or index[2] == 1 then state = 'ready' else state = 'building' end
-    redis.call('HSET', KEYS[2], index[1], state)
-    if empty and index[3] == 1 then redis.call('HSET', KEYS[3], index[1], 'ready') end
-  end
-  states[#states + 1] = state
-  states[#states + 1] = redis.call('HGET', KEYS[3], index[1]) or ''
-end
-for i, name in ipairs(spec.drop) do
-  local key = KEYS[3 + i]
-  -- One value set per distinct value: jump from each value past its members.
+-- Deletes the value sets of an index, one per distinct value: jumps from each value past its members.
+local function delete_value_sets(key, name)
   local min = '-'
   while true do
     local first = redis.call('ZRANGEBYLEX', key, min, '+', 'LIMIT', 0, 1)[1]
@@ -38,9 +29,30 @@ for i, name in ipairs(spec.drop) do
     redis.call('DEL', spec.prefix .. name .. NUL .. value)
     min = '(' .. value .. NUL .. HIGH
   end
-  redis.call('HDEL', KEYS[2], name)
   redis.call('HDEL', KEYS[3], name)
-  redis.call('DEL', key)
+end
+local count = redis.call('HLEN', KEYS[1])
+local empty = count == 0
+for i, name in ipairs(spec.unset) do delete_value_sets(KEYS[3 + #spec.drop + i], name) end
+local states = {count}
+for _, index in ipairs(spec.add) do
+  local state = redis.call('HGET', KEYS[2], index[1])
+  if not state then
+    if empty or index[2] == 1 then state = 'ready' else state = 'building' end
+    redis.call('HSET', KEYS[2], index[1], state)
+  end
+  local sets = redis.call('HGET', KEYS[3], index[1])
+  if index[3] == 1 and not sets then
+    if empty and state == 'ready' then sets = 'ready' else sets = 'filling' end
+    redis.call('HSET', KEYS[3], index[1], sets)
+  end
+  states[#states + 1] = state
+  states[#states + 1] = sets or ''
+end
+for i, name in ipairs(spec.drop) do
+  delete_value_sets(KEYS[3 + i], name)
+  redis.call('HDEL', KEYS[2], name)
+  redis.call('DEL', KEYS[3 + i])
 end
 return states
 `;

@@ -51,7 +51,8 @@ local rev = tostring(redis.call('INCR', revkey))
 local json = ARGV[4] .. rev .. ARGV[5]
 redis.call('HSET', objects, name, json)
 redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
-local ready = ready_indexes(KEYS[5 + #indexes])
+-- A create has no old entries, so whether an index is ready changes nothing for it.
+local ready = old_values and ready_indexes(KEYS[5 + #indexes]) or {}
 local old_member, new_member = order_member(created_of(old_values), name), order_member(created_of(new_values), name)
 for i, index in ipairs(indexes) do
   local all = not ready[index[1]]
