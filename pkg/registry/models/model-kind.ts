@@ -39,6 +39,8 @@ export const MODEL_KIND: Model = {
               properties: {
                 name: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 },
                 unique: { type: 'boolean' }, order: { type: 'string', enum: ['ASC', 'DESC'] },
+                // Redis: pages filtered by one value of this index cost O(log n + page) (one more write per value).
+                valueSets: { type: 'boolean' },
               },
             },
           },

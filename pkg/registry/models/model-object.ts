@@ -8,7 +8,7 @@ interface ModelSpec {
   version: string;
   names: { kind: string; singular?: string; plural: string; shortNames?: string[] };
   schema?: JsonSchema;
-  indexes?: { name: string; path: string; unique?: boolean; order?: 'ASC' | 'DESC' }[];
+  indexes?: { name: string; path: string; unique?: boolean; order?: 'ASC' | 'DESC'; valueSets?: boolean }[];
   printerColumns?: PrinterColumn[];
 }
 
@@ -19,7 +19,7 @@ interface ModelSpec {
 export function modelFromObject(object: ApiObject): Model {
   const spec = object.spec as ModelSpec;
   const indexes: IndexSpec[] = (spec.indexes ?? []).map((i) => ({
-    name: i.name, unique: i.unique ?? false, order: i.order ?? 'ASC', indexFunc: indexFuncFromPath(i.path),
+    name: i.name, unique: i.unique ?? false, order: i.order ?? 'ASC', valueSets: i.valueSets ?? false, indexFunc: indexFuncFromPath(i.path),
   }));
   return {
     group: spec.group,
