@@ -9,7 +9,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
 TLS ?=
 
-.PHONY: install build run test bench lint clean
+.PHONY: install build run test bench lint format clean
 
 install: $(NPM_STAMP)
 
@@ -36,6 +36,11 @@ bench: build
 lint: install
 	npx tsc -p tsconfig.json --noEmit
 	npx eslint --max-warnings 0 .
+	npx prettier --check --log-level warn .
+
+# Rewrites every file the formatter owns (.prettierrc.json; what it leaves alone is in .prettierignore).
+format: install
+	npx prettier --write --log-level warn .
 
 clean:
 	rm -rf dist coverage .jest-cache
