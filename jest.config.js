@@ -9,8 +9,19 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],
-    '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true, module: 'commonjs',
-      target: 'ES2022', esModuleInterop: true, skipLibCheck: true } }],
+    '^.+\\.m?js$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          allowJs: true,
+          isolatedModules: true,
+          module: 'commonjs',
+          target: 'ES2022',
+          esModuleInterop: true,
+          skipLibCheck: true,
+        },
+      },
+    ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

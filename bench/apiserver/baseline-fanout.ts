@@ -20,7 +20,11 @@ export class BaselineFanout {
   /** The running loop, resolved with once it knows where to start reading. */
   private loop: Promise<void> | undefined;
 
-  constructor(private readonly redisUrl: string, private readonly streamKey: string, private readonly revisionKey: string) {}
+  constructor(
+    private readonly redisUrl: string,
+    private readonly streamKey: string,
+    private readonly revisionKey: string,
+  ) {}
 
   /**
    * Starts streaming to `res` (200, chunked) until the client goes away. The
@@ -31,7 +35,9 @@ export class BaselineFanout {
     this.watchers.add(res);
     res.on('close', () => this.watchers.delete(res));
     this.loop ??= new Promise<void>((started) => {
-      void this.read(started).finally(() => { this.loop = undefined; });
+      void this.read(started).finally(() => {
+        this.loop = undefined;
+      });
     });
     await this.loop;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
@@ -50,7 +56,15 @@ export class BaselineFanout {
       let position = (await connection.get(this.revisionKey)) ?? '0';
       started();
       while (this.watchers.size > 0) {
-        const reply = await connection.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', this.streamKey, `${position}-0`);
+        const reply = await connection.xread(
+          'COUNT',
+          READ_COUNT,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          this.streamKey,
+          `${position}-0`,
+        );
         for (const [id, fields] of reply?.[0]?.[1] ?? []) {
           position = id.slice(0, id.indexOf('-'));
           const line = Buffer.from(`{"type":"${field(fields, 't')}","object":${field(fields, 'o')}}\n`);

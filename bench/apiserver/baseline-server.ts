@@ -33,10 +33,19 @@ const LIST_API_VERSION = 'example.com/v1alpha1';
 const LIST_KIND = 'PersonList';
 
 async function main(): Promise<void> {
-  const opts = program.opts<{ listen: string; redis: string; keyPrefix: string; model: string; watchRetention: string }>();
+  const opts = program.opts<{
+    listen: string;
+    redis: string;
+    keyPrefix: string;
+    model: string;
+    watchRetention: string;
+  }>();
   const store = await BaselineStore.open({
-    redisUrl: opts.redis, keyPrefix: opts.keyPrefix, type: PERSONS_TYPE,
-    indexes: indexesOfModelFile(opts.model), watchRetention: Number(opts.watchRetention),
+    redisUrl: opts.redis,
+    keyPrefix: opts.keyPrefix,
+    type: PERSONS_TYPE,
+    indexes: indexesOfModelFile(opts.model),
+    watchRetention: Number(opts.watchRetention),
   });
   const keys = typeKeys(opts.keyPrefix, PERSONS_TYPE);
   const fanout = new BaselineFanout(opts.redis, keys.stream, keys.revision);

@@ -27,7 +27,11 @@ describe('BaselineStore writes what the Redis storage writes', () => {
     const model = modelFromObject(load(readFileSync(MODEL_FILE, 'utf8')) as ApiObject);
     await storage.defineType(PERSONS_TYPE, model.indexes ?? []);
     baseline = await BaselineStore.open({
-      redisUrl: url.split('?')[0], keyPrefix, type: PERSONS_TYPE, indexes: indexesOfModelFile(MODEL_FILE), watchRetention: 1000,
+      redisUrl: url.split('?')[0],
+      keyPrefix,
+      type: PERSONS_TYPE,
+      indexes: indexesOfModelFile(MODEL_FILE),
+      watchRetention: 1000,
     });
   });
 
@@ -43,10 +47,18 @@ describe('BaselineStore writes what the Redis storage writes', () => {
     expect(outcome.created).toBe(true);
     const stored = await storage.get(PERSONS_TYPE, 'ada');
     expect(outcome.created && outcome.object).toEqual(stored);
-    expect(stored.metadata).toMatchObject({ version: 1, generation: 1, resourceVersion: await storage.currentRevision(PERSONS_TYPE) });
-    const byName = await storage.list(PERSONS_TYPE, { fieldSelector: [{ field: 'spec.name', op: 'in', values: ['Person number 3'] }] });
+    expect(stored.metadata).toMatchObject({
+      version: 1,
+      generation: 1,
+      resourceVersion: await storage.currentRevision(PERSONS_TYPE),
+    });
+    const byName = await storage.list(PERSONS_TYPE, {
+      fieldSelector: [{ field: 'spec.name', op: 'in', values: ['Person number 3'] }],
+    });
     expect(byName.items.map((o) => o.metadata.name)).toEqual(['ada']);
-    const byTag = await storage.list(PERSONS_TYPE, { fieldSelector: [{ field: 'spec.tags', op: 'in', values: ['chess'] }] });
+    const byTag = await storage.list(PERSONS_TYPE, {
+      fieldSelector: [{ field: 'spec.tags', op: 'in', values: ['chess'] }],
+    });
     expect(byTag.items.map((o) => o.metadata.name)).toEqual(['ada']);
   });
 
@@ -73,6 +85,8 @@ describe('BaselineStore writes what the Redis storage writes', () => {
     const page = JSON.parse(await baseline.pageJson('example.com/v1alpha1', 'PersonList', 2)) as { items: ApiObject[] };
     const newest = await storage.list(PERSONS_TYPE, { limit: 3 });
     expect(page.items).toHaveLength(2);
-    expect(newest.items.map((o) => o.metadata.name)).toEqual(expect.arrayContaining(page.items.map((o) => o.metadata.name)));
+    expect(newest.items.map((o) => o.metadata.name)).toEqual(
+      expect.arrayContaining(page.items.map((o) => o.metadata.name)),
+    );
   });
 });

@@ -39,7 +39,10 @@ export class BaselineStore {
   private readonly keys: TypeKeys;
   private readonly indexList: string;
 
-  private constructor(private readonly client: ScriptedRedis, private readonly config: BaselineStoreConfig) {
+  private constructor(
+    private readonly client: ScriptedRedis,
+    private readonly config: BaselineStoreConfig,
+  ) {
     this.keys = typeKeys(config.keyPrefix, config.type);
     this.indexList = JSON.stringify(scriptIndexList(config.indexes));
   }
@@ -63,8 +66,10 @@ export class BaselineStore {
     ]);
     const names = members.map((m) => m.slice(m.indexOf('\0') + 1));
     const items = names.length ? await this.client.hmget(this.keys.objects, ...names) : [];
-    return `{"apiVersion":"${apiVersion}","kind":"${listKind}","metadata":{"resourceVersion":"${revision ?? '0'}"},` +
-      `"items":[${items.filter((i): i is string => i !== null).join(',')}]}`;
+    return (
+      `{"apiVersion":"${apiVersion}","kind":"${listKind}","metadata":{"resourceVersion":"${revision ?? '0'}"},` +
+      `"items":[${items.filter((i): i is string => i !== null).join(',')}]}`
+    );
   }
 
   /** Creates `object` under its `metadata.name` through the backend's write script. */
@@ -74,12 +79,25 @@ export class BaselineStore {
     const values = computeIndexValues(this.config.indexes, stamped);
     const { head, tail } = splitAtRevision(stamped);
     const k = this.keys;
-    const reply = await this.client.svcWrite(
-      5 + this.config.indexes.length, k.objects, k.indexValues, k.revision, k.stream,
-      ...this.config.indexes.map((s) => k.index(s.name)), k.indexStates,
-      'create', name, '', head, tail, JSON.stringify(values), this.config.watchRetention, 0, this.indexList,
+    const reply = (await this.client.svcWrite(
+      5 + this.config.indexes.length,
+      k.objects,
+      k.indexValues,
+      k.revision,
+      k.stream,
+      ...this.config.indexes.map((s) => k.index(s.name)),
+      k.indexStates,
+      'create',
+      name,
+      '',
+      head,
+      tail,
+      JSON.stringify(values),
+      this.config.watchRetention,
+      0,
+      this.indexList,
       k.valueSetPrefix,
-    ) as string[];
+    )) as string[];
     if (reply[0] === 'EXISTS') return { created: false };
     if (reply[0] !== 'OK') throw new Error(`the write script answered ${reply.join(' ')}`);
     stamped.metadata.resourceVersion = reply[1];

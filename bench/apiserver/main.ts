@@ -54,14 +54,33 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
   say(`\nLoaded ${options.objects} persons through the apiserver at ${Math.round(loadRate)} creates/s.`);
 
   const comparisons = await compareOperations(session, options.objects, {
-    concurrency: options.concurrency, requests: options.requests, warmup: options.warmup, runs: options.runs,
+    concurrency: options.concurrency,
+    requests: options.requests,
+    warmup: options.warmup,
+    runs: options.runs,
     redisPid: session.redisPid,
   });
   const targets = [svcWatchTarget(session), baselineWatchTarget(session)];
   const cases: WatchCaseResult[] = [];
   for (const [name, spec] of [
-    ['many watchers', { watchers: options.watchers, rate: options.watchRate, seconds: options.seconds, warmupSeconds: options.watchWarmup }],
-    ['fast writes', { watchers: options.fastWatchers, rate: options.fastRate, seconds: options.seconds, warmupSeconds: options.watchWarmup }],
+    [
+      'many watchers',
+      {
+        watchers: options.watchers,
+        rate: options.watchRate,
+        seconds: options.seconds,
+        warmupSeconds: options.watchWarmup,
+      },
+    ],
+    [
+      'fast writes',
+      {
+        watchers: options.fastWatchers,
+        rate: options.fastRate,
+        seconds: options.seconds,
+        warmupSeconds: options.watchWarmup,
+      },
+    ],
   ] as const) {
     for (const target of targets) cases.push(await runWatchCase(target, spec, name));
   }
@@ -70,7 +89,9 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
   say(throughputTable(comparisons));
   say('\nPer server (CPU per request as measured from /proc over the median run):');
   say(throughputDetailTable(comparisons));
-  say(`\nWatch delivery (write sent → event received), ${options.seconds} s of creates per case after ${options.watchWarmup} s unmeasured:`);
+  say(
+    `\nWatch delivery (write sent → event received), ${options.seconds} s of creates per case after ${options.watchWarmup} s unmeasured:`,
+  );
   say(watchTable(cases));
   for (const w of cases.filter((c) => c.firstFailure !== undefined)) {
     say(`  ${w.server}, ${w.watchers} watchers: ${w.failedWatchers} watchers failed; first: ${w.firstFailure}`);
@@ -84,6 +105,8 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`apiserver benchmark failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(
+    `apiserver benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

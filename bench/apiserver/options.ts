@@ -28,12 +28,28 @@ export interface BenchOptions {
 
 /** The full benchmark of issue 4 §7. */
 export const FULL: BenchOptions = {
-  objects: 10_000, requests: 20_000, warmup: 3_000, concurrency: 32, runs: 3,
-  watchers: 1_000, watchRate: 100, fastWatchers: 10, fastRate: 1_000, seconds: 10, watchWarmup: 2,
+  objects: 10_000,
+  requests: 20_000,
+  warmup: 3_000,
+  concurrency: 32,
+  runs: 3,
+  watchers: 1_000,
+  watchRate: 100,
+  fastWatchers: 10,
+  fastRate: 1_000,
+  seconds: 10,
+  watchWarmup: 2,
 };
 
 /** `--quick`: the same phases, small enough for a check that everything works. */
-export const QUICK: Partial<BenchOptions> = { objects: 1_000, requests: 2_000, warmup: 500, watchers: 100, seconds: 3, watchWarmup: 1 };
+export const QUICK: Partial<BenchOptions> = {
+  objects: 1_000,
+  requests: 2_000,
+  warmup: 500,
+  watchers: 100,
+  seconds: 3,
+  watchWarmup: 1,
+};
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -51,8 +67,10 @@ const nonNegativeInt = (value: string): number => (value === '0' ? 0 : positiveI
  */
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const program = new Command('bench-apiserver')
-    .description('Benchmarks the apiserver against bare Node http servers on the same Redis (issue 4 §7). ' +
-      'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.')
+    .description(
+      'Benchmarks the apiserver against bare Node http servers on the same Redis (issue 4 §7). ' +
+        'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.',
+    )
     .option('--quick', `small settings: ${JSON.stringify(QUICK)}`)
     .option('--objects <n>', `persons loaded before measuring (default ${FULL.objects})`, positiveInt)
     .option('--requests <n>', `requests per measured run (default ${FULL.requests})`, positiveInt)
@@ -64,8 +82,15 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     .option('--fast-watchers <n>', `watchers in the fast-writes case (default ${FULL.fastWatchers})`, positiveInt)
     .option('--fast-rate <n>', `creates/s in the fast-writes case (default ${FULL.fastRate})`, positiveInt)
     .option('--seconds <n>', `seconds of measured writing per watch case (default ${FULL.seconds})`, positiveInt)
-    .option('--watch-warmup <n>', `seconds of writing before each watch case is measured (default ${FULL.watchWarmup}; 0: none)`, nonNegativeInt)
-    .option('--profile <dir>', 'run both servers with --cpu-prof; their profiles land in <dir> (open in Chrome DevTools)')
+    .option(
+      '--watch-warmup <n>',
+      `seconds of writing before each watch case is measured (default ${FULL.watchWarmup}; 0: none)`,
+      nonNegativeInt,
+    )
+    .option(
+      '--profile <dir>',
+      'run both servers with --cpu-prof; their profiles land in <dir> (open in Chrome DevTools)',
+    )
     .parse(argv);
   const { quick, ...given } = program.opts<Partial<BenchOptions> & { quick?: boolean }>();
   return { ...FULL, ...(quick ? QUICK : {}), ...given };

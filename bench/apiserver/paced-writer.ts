@@ -61,12 +61,14 @@ export async function writeAtRate(settings: WriterSettings): Promise<WriterResul
         const seq = result.sent++;
         inFlight++;
         const sentAt = performance.now();
-        answers.push(create(agent, target, settings.createPath, `${settings.namePrefix}-${seq}`, seq).then((outcome) => {
-          createLatencies.record(performance.now() - sentAt);
-          inFlight--;
-          if (outcome === 'created') result.created++;
-          else result.firstError ??= outcome;
-        }));
+        answers.push(
+          create(agent, target, settings.createPath, `${settings.namePrefix}-${seq}`, seq).then((outcome) => {
+            createLatencies.record(performance.now() - sentAt);
+            inFlight--;
+            if (outcome === 'created') result.created++;
+            else result.firstError ??= outcome;
+          }),
+        );
       }
       if (now - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = now;
@@ -92,15 +94,25 @@ export async function writeAtRate(settings: WriterSettings): Promise<WriterResul
 function create(agent: Agent, target: URL, path: string, name: string, seq: number): Promise<string> {
   const body = personBody(name, seq, performance.now());
   return new Promise((resolve) => {
-    const req = httpRequest({
-      agent, host: target.hostname, port: target.port, method: 'POST', path,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(res.statusCode === 201
-        ? 'created' : `${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`));
-    });
+    const req = httpRequest(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        method: 'POST',
+        path,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve(
+            res.statusCode === 201 ? 'created' : `${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`,
+          ),
+        );
+      },
+    );
     req.on('error', (err) => resolve(err.message));
     req.end(body);
   });

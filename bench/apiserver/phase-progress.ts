@@ -14,7 +14,11 @@ const NOT_TTY_EVERY_MS = 5_000;
  *
  * @example await withPhaseProgress('loading 10000 persons', 10_000, (update) => load(update));
  */
-export async function withPhaseProgress<T>(label: string, total: number, work: (update: ProgressUpdate) => Promise<T>): Promise<T> {
+export async function withPhaseProgress<T>(
+  label: string,
+  total: number,
+  work: (update: ProgressUpdate) => Promise<T>,
+): Promise<T> {
   const bar = new SingleBar({
     format: `${label.padEnd(44)} [{bar}] {value}/{total} {note}`,
     barsize: 30,

@@ -34,23 +34,39 @@ export const watchPasses = (w: WatchCaseResult): boolean =>
 
 /** The throughput summary: each operation's median req/s on both servers, the ratio and the goal. */
 export function throughputTable(comparisons: Comparison[]): string {
-  return renderTable(['operation', 'svc req/s', 'baseline req/s', 'svc/baseline', 'goal', 'result'],
+  return renderTable(
+    ['operation', 'svc req/s', 'baseline req/s', 'svc/baseline', 'goal', 'result'],
     comparisons.map((c) => {
       const goal = GOALS.ratio[c.label];
-      return [c.label, rate(c.svc.median.perSecond), rate(c.baseline.median.perSecond), percent(c.ratio),
-        goal === undefined ? '—' : `≥ ${percent(goal)}`, goal === undefined ? '—' : verdict(comparisonPasses(c))];
-    }));
+      return [
+        c.label,
+        rate(c.svc.median.perSecond),
+        rate(c.baseline.median.perSecond),
+        percent(c.ratio),
+        goal === undefined ? '—' : `≥ ${percent(goal)}`,
+        goal === undefined ? '—' : verdict(comparisonPasses(c)),
+      ];
+    }),
+  );
 }
 
 /** Per side: every run's req/s, the median run's latency, and the CPU each process spent per request. */
 export function throughputDetailTable(comparisons: Comparison[]): string {
-  return renderTable(['operation', 'server', 'req/s of each run', 'p50', 'p99', 'server CPU/req', 'Redis CPU/req', 'client CPU/req'],
-    comparisons.flatMap((c) => [c.svc, c.baseline].map((side) => [
-      c.label, side.name, side.runs.map((r) => rate(r.perSecond)).join(' / '),
-      formatMs(side.median.latency.p50), formatMs(side.median.latency.p99),
-      perRequest(side.cpu, 'server', side.median), perRequest(side.cpu, 'redis', side.median),
-      perRequest(side.cpu, 'generator', side.median),
-    ])));
+  return renderTable(
+    ['operation', 'server', 'req/s of each run', 'p50', 'p99', 'server CPU/req', 'Redis CPU/req', 'client CPU/req'],
+    comparisons.flatMap((c) =>
+      [c.svc, c.baseline].map((side) => [
+        c.label,
+        side.name,
+        side.runs.map((r) => rate(r.perSecond)).join(' / '),
+        formatMs(side.median.latency.p50),
+        formatMs(side.median.latency.p99),
+        perRequest(side.cpu, 'server', side.median),
+        perRequest(side.cpu, 'redis', side.median),
+        perRequest(side.cpu, 'generator', side.median),
+      ]),
+    ),
+  );
 }
 
 /**
@@ -59,18 +75,43 @@ export function throughputDetailTable(comparisons: Comparison[]): string {
  * verdict (svc only; the baseline fan-out is a floor to compare with).
  */
 export function watchTable(cases: WatchCaseResult[]): string {
-  return renderTable(['watchers', 'creates/s (sent)', 'server', 'events delivered', 'p50', 'p99', 'max', 'create p99',
-    'server CPU', 'Redis CPU', 'client CPU', 'client loop p99', 'goal', 'result'],
-  cases.map((w) => {
-    const judged = w.server === 'svc';
-    return [
-      rate(w.watchers), `${rate(w.rate)} (${rate(w.writer.achievedRate)})`, w.server,
-      `${rate(w.receivedEvents)}/${rate(w.expectedEvents)}`,
-      formatMs(w.latency.p50), formatMs(w.latency.p99), formatMs(w.latency.max), formatMs(w.writer.createLatency.p99),
-      share(w.cpu.server, w.seconds), share(w.cpu.redis, w.seconds), share(w.cpu.generator, w.seconds),
-      formatMs(w.generatorLoopDelayP99), judged ? `p99 < ${GOALS.watchP99Ms} ms` : '—', judged ? verdict(watchPasses(w)) : '—',
-    ];
-  }));
+  return renderTable(
+    [
+      'watchers',
+      'creates/s (sent)',
+      'server',
+      'events delivered',
+      'p50',
+      'p99',
+      'max',
+      'create p99',
+      'server CPU',
+      'Redis CPU',
+      'client CPU',
+      'client loop p99',
+      'goal',
+      'result',
+    ],
+    cases.map((w) => {
+      const judged = w.server === 'svc';
+      return [
+        rate(w.watchers),
+        `${rate(w.rate)} (${rate(w.writer.achievedRate)})`,
+        w.server,
+        `${rate(w.receivedEvents)}/${rate(w.expectedEvents)}`,
+        formatMs(w.latency.p50),
+        formatMs(w.latency.p99),
+        formatMs(w.latency.max),
+        formatMs(w.writer.createLatency.p99),
+        share(w.cpu.server, w.seconds),
+        share(w.cpu.redis, w.seconds),
+        share(w.cpu.generator, w.seconds),
+        formatMs(w.generatorLoopDelayP99),
+        judged ? `p99 < ${GOALS.watchP99Ms} ms` : '—',
+        judged ? verdict(watchPasses(w)) : '—',
+      ];
+    }),
+  );
 }
 
 /** CPU milliseconds over a phase as a share of one core, e.g. `63%`. */

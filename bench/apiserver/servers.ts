@@ -28,7 +28,8 @@ export interface ServerOutput {
 }
 
 /** Node options that write a CPU profile into `dir`, or none. */
-const profiling = (dir: string | undefined): string[] => (dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', dir]);
+const profiling = (dir: string | undefined): string[] =>
+  dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', dir];
 
 /** The apiserver's `--watch-retention`, which the baseline's write script is given too. */
 export const WATCH_RETENTION = 100_000;
@@ -47,9 +48,19 @@ export async function startApiserver(target: StoreTarget, output: ServerOutput):
   const process = await startNodeProcess({
     script: PATHS.apiserver,
     // The generic API's cost, beside a bare server that checks nobody: RBAC's own cost is measured in bench/rbac.
-    args: ['--listen', `127.0.0.1:${port}`, '--store', store.href, '--watch-retention', String(WATCH_RETENTION),
-      '--authorization-mode', 'AlwaysAllow'],
-    readyUrl: `${url}/readyz`, logFile: join(output.logDir, 'apiserver.log'), nodeArgs: profiling(output.profileDir),
+    args: [
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--store',
+      store.href,
+      '--watch-retention',
+      String(WATCH_RETENTION),
+      '--authorization-mode',
+      'AlwaysAllow',
+    ],
+    readyUrl: `${url}/readyz`,
+    logFile: join(output.logDir, 'apiserver.log'),
+    nodeArgs: profiling(output.profileDir),
   });
   try {
     const status = await post(`${url}${MODELS_PATH}`, readFileSync(PATHS.personModel, 'utf8'), 'application/yaml');
@@ -68,9 +79,21 @@ export async function startBaseline(target: StoreTarget, output: ServerOutput): 
   const url = `http://127.0.0.1:${port}`;
   const process = await startNodeProcess({
     script: PATHS.baselineServer,
-    args: ['--listen', `127.0.0.1:${port}`, '--redis', target.redisUrl, '--key-prefix', target.keyPrefix,
-      '--model', PATHS.personModel, '--watch-retention', String(WATCH_RETENTION)],
-    readyUrl: `${url}/healthz`, logFile: join(output.logDir, 'baseline.log'), nodeArgs: profiling(output.profileDir),
+    args: [
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--redis',
+      target.redisUrl,
+      '--key-prefix',
+      target.keyPrefix,
+      '--model',
+      PATHS.personModel,
+      '--watch-retention',
+      String(WATCH_RETENTION),
+    ],
+    readyUrl: `${url}/healthz`,
+    logFile: join(output.logDir, 'baseline.log'),
+    nodeArgs: profiling(output.profileDir),
   });
   return { url, process };
 }
@@ -78,13 +101,18 @@ export async function startBaseline(target: StoreTarget, output: ServerOutput): 
 /** Sends a body with POST; resolves with the status and the body of the answer. */
 export function post(url: string, body: string, contentType: string): Promise<{ code: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, {
-      method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ code: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -2,10 +2,11 @@ import { SENT_AT_ANNOTATION } from './persons';
 import { StampScanner } from './stamp-scanner';
 
 /** One watch event line carrying a send time (or none), as the apiserver writes it. */
-const eventLine = (sentAt?: string): string => JSON.stringify({
-  type: 'ADDED',
-  object: { kind: 'Person', metadata: { name: 'p', annotations: sentAt ? { [SENT_AT_ANNOTATION]: sentAt } : {} } },
-}) + '\n';
+const eventLine = (sentAt?: string): string =>
+  JSON.stringify({
+    type: 'ADDED',
+    object: { kind: 'Person', metadata: { name: 'p', annotations: sentAt ? { [SENT_AT_ANNOTATION]: sentAt } : {} } },
+  }) + '\n';
 
 /** The lines as an HTTP/1.1 chunked body, one chunk per line. */
 const chunked = (lines: string[]): Buffer =>
@@ -14,7 +15,10 @@ const chunked = (lines: string[]): Buffer =>
 function scan(pieces: Buffer[]): { stamps: number[]; errors: string[] } {
   const stamps: number[] = [];
   const errors: string[] = [];
-  const scanner = new StampScanner((sentAt) => stamps.push(sentAt), (line) => errors.push(line));
+  const scanner = new StampScanner(
+    (sentAt) => stamps.push(sentAt),
+    (line) => errors.push(line),
+  );
   for (const piece of pieces) scanner.feed(piece);
   return { stamps, errors };
 }

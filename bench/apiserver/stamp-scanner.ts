@@ -23,7 +23,10 @@ export class StampScanner {
   /** Unscanned bytes from the last read: part of a stamp, or what may be the start of one. */
   private carry = Buffer.alloc(0);
 
-  constructor(private readonly onStamp: (sentAt: number) => void, private readonly onError: (line: string) => void) {}
+  constructor(
+    private readonly onStamp: (sentAt: number) => void,
+    private readonly onError: (line: string) => void,
+  ) {}
 
   /** Scans the next piece of the body. */
   feed(chunk: Buffer): void {
@@ -43,7 +46,9 @@ export class StampScanner {
     const error = bytes.indexOf(ERROR_EVENT);
     if (error !== -1) {
       const lineEnd = bytes.indexOf(NEWLINE, error);
-      this.onError(bytes.toString('utf8', error, Math.min(lineEnd === -1 ? bytes.length : lineEnd, error + ERROR_CHARS)));
+      this.onError(
+        bytes.toString('utf8', error, Math.min(lineEnd === -1 ? bytes.length : lineEnd, error + ERROR_CHARS)),
+      );
     }
     // Keep what may be the start of a stamp split across reads.
     this.carry = Buffer.from(bytes.subarray(Math.max(from, bytes.length - SENT_AT.length + 1)));

@@ -52,25 +52,38 @@ export interface Comparison {
  * hits both alike, and reports each side's median run.
  */
 export async function compareThroughput(
-  label: string, svc: Side, baseline: Side, settings: ThroughputSettings,
+  label: string,
+  svc: Side,
+  baseline: Side,
+  settings: ThroughputSettings,
 ): Promise<Comparison> {
-  const sequences = new Map<string, number>([[svc.name, 0], [baseline.name, 0]]);
+  const sequences = new Map<string, number>([
+    [svc.name, 0],
+    [baseline.name, 0],
+  ]);
   const measure = (side: Side, requests: number, what: string) =>
-    withPhaseProgress(`${label}: ${side.name} ${what}`, requests, (update) => measureCpu(
-      { server: side.pid, redis: settings.redisPid, generator: process.pid },
-      () => runLoad({
-        url: side.url, concurrency: settings.concurrency, requests, expectStatus: side.expectStatus,
-        requestAt: () => {
-          const seq = sequences.get(side.name) ?? 0;
-          sequences.set(side.name, seq + 1);
-          return side.request(seq);
-        },
-        onProgress: (done) => update(done),
-      }),
-    ));
+    withPhaseProgress(`${label}: ${side.name} ${what}`, requests, (update) =>
+      measureCpu({ server: side.pid, redis: settings.redisPid, generator: process.pid }, () =>
+        runLoad({
+          url: side.url,
+          concurrency: settings.concurrency,
+          requests,
+          expectStatus: side.expectStatus,
+          requestAt: () => {
+            const seq = sequences.get(side.name) ?? 0;
+            sequences.set(side.name, seq + 1);
+            return side.request(seq);
+          },
+          onProgress: (done) => update(done),
+        }),
+      ),
+    );
 
   for (const side of [svc, baseline]) checked(side, (await measure(side, settings.warmup, 'warm-up')).result);
-  const measured = new Map<string, { result: LoadResult; cpu: CpuUsage }[]>([[svc.name, []], [baseline.name, []]]);
+  const measured = new Map<string, { result: LoadResult; cpu: CpuUsage }[]>([
+    [svc.name, []],
+    [baseline.name, []],
+  ]);
   for (let run = 1; run <= settings.runs; run++) {
     for (const side of [svc, baseline]) {
       const outcome = await measure(side, settings.requests, `run ${run}/${settings.runs}`);
@@ -80,13 +93,20 @@ export async function compareThroughput(
   }
   const svcResult = sideResult(svc.name, measured.get(svc.name) ?? []);
   const baselineResult = sideResult(baseline.name, measured.get(baseline.name) ?? []);
-  return { label, svc: svcResult, baseline: baselineResult, ratio: svcResult.median.perSecond / baselineResult.median.perSecond };
+  return {
+    label,
+    svc: svcResult,
+    baseline: baselineResult,
+    ratio: svcResult.median.perSecond / baselineResult.median.perSecond,
+  };
 }
 
 /** A run with errors measures the wrong thing: stop and say what the server answered. */
 function checked(side: Side, result: LoadResult): void {
   if (result.errors > 0) {
-    throw new Error(`${side.name}: ${result.errors} of ${result.requests} requests failed; first: ${result.firstError}`);
+    throw new Error(
+      `${side.name}: ${result.errors} of ${result.requests} requests failed; first: ${result.firstError}`,
+    );
   }
 }
 

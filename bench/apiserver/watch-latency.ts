@@ -63,7 +63,11 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
   const watchUrl = `${target.url}${await target.watchPath()}`;
   const latencies = new LatencyRecorder();
   let measuring = false;
-  const recorder = { record: (ms: number) => { if (measuring) latencies.record(ms); } };
+  const recorder = {
+    record: (ms: number) => {
+      if (measuring) latencies.record(ms);
+    },
+  };
   const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, recorder));
   try {
     await withPhaseProgress(`${caseName}: ${target.name} opening watches`, spec.watchers, async (update) => {
@@ -77,22 +81,35 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const total = Math.round(spec.rate * spec.seconds);
-    const { result: writer, cpu } = await withPhaseProgress(`${caseName}: ${target.name} writing`, total, (update) => measureCpu(
-      { server: target.serverPid, redis: target.redisPid, generator: process.pid },
-      () => writeAtRate({
-        url: target.url, createPath: target.createPath, rate: spec.rate, seconds: spec.seconds,
-        namePrefix: `w-${target.name}-${caseName.replace(/\W+/g, '-')}`,
-        onProgress: (sent) => update(sent, `events received ${sum(streams)}`),
-      }),
-    ));
+    const { result: writer, cpu } = await withPhaseProgress(`${caseName}: ${target.name} writing`, total, (update) =>
+      measureCpu({ server: target.serverPid, redis: target.redisPid, generator: process.pid }, () =>
+        writeAtRate({
+          url: target.url,
+          createPath: target.createPath,
+          rate: spec.rate,
+          seconds: spec.seconds,
+          namePrefix: `w-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+          onProgress: (sent) => update(sent, `events received ${sum(streams)}`),
+        }),
+      ),
+    );
     const expectedEvents = writer.created * spec.watchers;
-    await withPhaseProgress(`${caseName}: ${target.name} draining`, expectedEvents, (update) => untilDelivered(streams, writer.created, update));
+    await withPhaseProgress(`${caseName}: ${target.name} draining`, expectedEvents, (update) =>
+      untilDelivered(streams, writer.created, update),
+    );
     loopDelay.disable();
     const failed = streams.filter((s) => s.failure !== undefined);
     return {
-      ...spec, server: target.name, writer, expectedEvents, receivedEvents: sum(streams), latency: summarizeLatencies(latencies.values()),
-      failedWatchers: failed.length, firstFailure: failed[0]?.failure,
-      generatorLoopDelayP99: loopDelay.percentile(99) / 1e6, cpu,
+      ...spec,
+      server: target.name,
+      writer,
+      expectedEvents,
+      receivedEvents: sum(streams),
+      latency: summarizeLatencies(latencies.values()),
+      failedWatchers: failed.length,
+      firstFailure: failed[0]?.failure,
+      generatorLoopDelayP99: loopDelay.percentile(99) / 1e6,
+      cpu,
     };
   } finally {
     for (const s of streams) s.close();
@@ -107,10 +124,16 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
  */
 async function warmUp(target: WatchTarget, spec: WatchCase, caseName: string, streams: WatchStream[]): Promise<void> {
   const total = Math.round(spec.rate * spec.warmupSeconds);
-  const writer = await withPhaseProgress(`${caseName}: ${target.name} warming up`, total, (update) => writeAtRate({
-    url: target.url, createPath: target.createPath, rate: spec.rate, seconds: spec.warmupSeconds,
-    namePrefix: `warm-${target.name}-${caseName.replace(/\W+/g, '-')}`, onProgress: (sent) => update(sent),
-  }));
+  const writer = await withPhaseProgress(`${caseName}: ${target.name} warming up`, total, (update) =>
+    writeAtRate({
+      url: target.url,
+      createPath: target.createPath,
+      rate: spec.rate,
+      seconds: spec.warmupSeconds,
+      namePrefix: `warm-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+      onProgress: (sent) => update(sent),
+    }),
+  );
   if (writer.firstError !== undefined) throw new Error(`a warm-up create failed: ${writer.firstError}`);
   await untilDelivered(streams, writer.created, () => undefined);
   for (const s of streams) s.received = 0;
@@ -120,7 +143,11 @@ async function warmUp(target: WatchTarget, spec: WatchCase, caseName: string, st
  * Waits until every watcher has received `perWatcher` events or has failed
  * (a failed one gets no more), or DRAIN_DEADLINE_MS passes.
  */
-async function untilDelivered(streams: WatchStream[], perWatcher: number, update: (done: number) => void): Promise<void> {
+async function untilDelivered(
+  streams: WatchStream[],
+  perWatcher: number,
+  update: (done: number) => void,
+): Promise<void> {
   const deadline = performance.now() + DRAIN_DEADLINE_MS;
   for (;;) {
     update(sum(streams));

@@ -6,12 +6,17 @@ import { LatencyRecorder } from '../support/latency-stats';
 import { SENT_AT_ANNOTATION } from './persons';
 import { WatchStream } from './watch-stream';
 
-const eventLine = (sentAt: number): string => JSON.stringify({
-  type: 'ADDED', object: { metadata: { annotations: { [SENT_AT_ANNOTATION]: sentAt.toFixed(3) } } },
-}) + '\n';
+const eventLine = (sentAt: number): string =>
+  JSON.stringify({
+    type: 'ADDED',
+    object: { metadata: { annotations: { [SENT_AT_ANNOTATION]: sentAt.toFixed(3) } } },
+  }) + '\n';
 
 /** A server on a free port whose watch answers `status` and hands its response to `onWatch`. */
-async function watchServer(status: number, onWatch: (res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+async function watchServer(
+  status: number,
+  onWatch: (res: ServerResponse) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
     if (status !== 200) {
@@ -35,7 +40,9 @@ describe('WatchStream', () => {
 
   it('records the delivery latency of every stamped event', async () => {
     let response: ServerResponse | undefined;
-    const started = await watchServer(200, (res) => { response = res; });
+    const started = await watchServer(200, (res) => {
+      response = res;
+    });
     server = started.server;
     const latencies = new LatencyRecorder();
     const stream = new WatchStream(started.url, latencies);

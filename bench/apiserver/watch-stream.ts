@@ -33,11 +33,19 @@ export class WatchStream {
   private arrived = 0;
   private readonly scanner: StampScanner;
 
-  constructor(private readonly url: string, latencies: Pick<LatencyRecorder, 'record'>) {
-    this.scanner = new StampScanner((sentAt) => {
-      latencies.record(this.arrived - sentAt);
-      this.received++;
-    }, (line) => { this.failure ??= line; });
+  constructor(
+    private readonly url: string,
+    latencies: Pick<LatencyRecorder, 'record'>,
+  ) {
+    this.scanner = new StampScanner(
+      (sentAt) => {
+        latencies.record(this.arrived - sentAt);
+        this.received++;
+      },
+      (line) => {
+        this.failure ??= line;
+      },
+    );
   }
 
   /** Opens the watch; resolves once the server has answered 200. */
@@ -47,7 +55,8 @@ export class WatchStream {
       // Reads land in one buffer shared by every watcher (each read is scanned before the next one is taken),
       // with no stream machinery or allocation per read: the generator must stay far cheaper than the server.
       const socket = connect({
-        port: Number(target.port), host: target.hostname,
+        port: Number(target.port),
+        host: target.hostname,
         onread: {
           buffer: READ_BUFFER,
           callback: (bytes) => {
@@ -58,8 +67,11 @@ export class WatchStream {
       });
       this.socket = socket;
       socket.setNoDelay(true);
-      socket.on('connect', () => socket.write(
-        `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`));
+      socket.on('connect', () =>
+        socket.write(
+          `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+        ),
+      );
       const onBytes = (chunk: Buffer) => {
         this.arrived = performance.now();
         if (this.headDone) return this.scanner.feed(chunk);

@@ -7,7 +7,11 @@ import type { WatchTarget } from './watch-latency';
 export function svcWatchTarget(session: ApiBenchSession): WatchTarget {
   const { url, process } = session.apiserver;
   return {
-    name: 'svc', url, serverPid: process.pid, redisPid: session.redisPid, createPath: PERSONS_PATH,
+    name: 'svc',
+    url,
+    serverPid: process.pid,
+    redisPid: session.redisPid,
+    createPath: PERSONS_PATH,
     watchPath: async () => `${PERSONS_PATH}?watch=true&resourceVersion=${await currentRevision(url)}`,
   };
 }
@@ -16,7 +20,11 @@ export function svcWatchTarget(session: ApiBenchSession): WatchTarget {
 export function baselineWatchTarget(session: ApiBenchSession): WatchTarget {
   const { url, process } = session.baseline;
   return {
-    name: 'baseline', url, serverPid: process.pid, redisPid: session.redisPid, createPath: '/objects',
+    name: 'baseline',
+    url,
+    serverPid: process.pid,
+    redisPid: session.redisPid,
+    createPath: '/objects',
     watchPath: () => Promise.resolve('/watch'),
   };
 }

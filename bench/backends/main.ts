@@ -40,8 +40,14 @@ const positive = (value: string): number => {
 
 async function main(): Promise<void> {
   const options = new Command('bench-backends')
-    .addOption(new Option('--objects <n>', 'objects the lists and the reopen are measured at').argParser(positive).default(100_000))
-    .addOption(new Option('--ops <n>', 'creates, then as many updates, per write round').argParser(positive).default(10_000))
+    .addOption(
+      new Option('--objects <n>', 'objects the lists and the reopen are measured at')
+        .argParser(positive)
+        .default(100_000),
+    )
+    .addOption(
+      new Option('--ops <n>', 'creates, then as many updates, per write round').argParser(positive).default(10_000),
+    )
     .parse(process.argv)
     .opts<{ objects: number; ops: number }>();
   const scratch = mkdtempSync(join(tmpdir(), 'svc-bench-backends-'));
@@ -56,16 +62,30 @@ async function main(): Promise<void> {
     for (const [name, open] of backends) figures.push(await measureBackend(name, open, options));
     const reopen = await measureReopen(join(scratch, 'reopen'), options.objects);
 
-    process.stdout.write(`\nBackends benchmark: ${options.ops} creates then updates (${WRITE_CONCURRENCY} in flight), ` +
-      `lists at ${options.objects} objects; ${cpus()[0]?.model.trim()}, ${cpus().length} cores, Node ${process.version}, ` +
-      `Redis ${redis.origin}\n\n`);
-    process.stdout.write(`${renderTable(
-      ['backend', 'creates/s', 'updates/s', `load to ${options.objects}/s`, 'list 20', 'list 20, 1% label'],
-      figures.map((f) => [f.name, formatRate(f.createsPerSecond), formatRate(f.updatesPerSecond),
-        formatRate(f.loadPerSecond), formatMs(f.listMs), formatMs(f.filteredListMs)]),
-    )}\n\n`);
-    process.stdout.write(`${renderTable(['file:// reopen at ' + options.objects + ' objects', 'files', 'open', 'open + defineType + first list'],
-      reopen.map((r) => [r.what, `${r.mib.toFixed(1)} MiB`, formatMs(r.openMs), formatMs(r.readyMs)]))}\n`);
+    process.stdout.write(
+      `\nBackends benchmark: ${options.ops} creates then updates (${WRITE_CONCURRENCY} in flight), ` +
+        `lists at ${options.objects} objects; ${cpus()[0]?.model.trim()}, ${cpus().length} cores, Node ${process.version}, ` +
+        `Redis ${redis.origin}\n\n`,
+    );
+    process.stdout.write(
+      `${renderTable(
+        ['backend', 'creates/s', 'updates/s', `load to ${options.objects}/s`, 'list 20', 'list 20, 1% label'],
+        figures.map((f) => [
+          f.name,
+          formatRate(f.createsPerSecond),
+          formatRate(f.updatesPerSecond),
+          formatRate(f.loadPerSecond),
+          formatMs(f.listMs),
+          formatMs(f.filteredListMs),
+        ]),
+      )}\n\n`,
+    );
+    process.stdout.write(
+      `${renderTable(
+        ['file:// reopen at ' + options.objects + ' objects', 'files', 'open', 'open + defineType + first list'],
+        reopen.map((r) => [r.what, `${r.mib.toFixed(1)} MiB`, formatMs(r.openMs), formatMs(r.readyMs)]),
+      )}\n`,
+    );
   } finally {
     await redis.stop();
     rmSync(scratch, { recursive: true, force: true });
@@ -74,7 +94,9 @@ async function main(): Promise<void> {
 
 /** Writes, then loads to `objects` and times two lists, on one backend. */
 async function measureBackend(
-  name: string, open: () => Promise<Storage>, { objects, ops }: { objects: number; ops: number },
+  name: string,
+  open: () => Promise<Storage>,
+  { objects, ops }: { objects: number; ops: number },
 ): Promise<BackendFigures> {
   process.stderr.write(`${name}: writes\n`);
   const storage = await open();
@@ -82,8 +104,9 @@ async function measureBackend(
     await storage.defineType(TYPE, BENCH_INDEXES);
     collectGarbage();
     const createMs = await runConcurrently(ops, WRITE_CONCURRENCY, (i) => storage.create(TYPE, benchObject(i)));
-    const updateMs = await runConcurrently(ops, WRITE_CONCURRENCY,
-      (i) => storage.update(TYPE, benchObject(i).metadata.name ?? '', (current) => updatedObject(current, i)));
+    const updateMs = await runConcurrently(ops, WRITE_CONCURRENCY, (i) =>
+      storage.update(TYPE, benchObject(i).metadata.name ?? '', (current) => updatedObject(current, i)),
+    );
     process.stderr.write(`${name}: loading to ${objects}\n`);
     const load = Math.max(0, objects - ops);
     const loadMs = await runConcurrently(load, LOAD_CONCURRENCY, (i) => storage.create(TYPE, benchObject(ops + i)));
@@ -94,8 +117,12 @@ async function measureBackend(
     await warmUp(filtered, 10);
     const filteredListMs = median(await timeCalls(filtered, 35));
     return {
-      name, createsPerSecond: ops / (createMs / 1000), updatesPerSecond: ops / (updateMs / 1000),
-      loadPerSecond: load / (loadMs / 1000), listMs, filteredListMs,
+      name,
+      createsPerSecond: ops / (createMs / 1000),
+      updatesPerSecond: ops / (updateMs / 1000),
+      loadPerSecond: load / (loadMs / 1000),
+      listMs,
+      filteredListMs,
     };
   } finally {
     await storage.close();
@@ -126,7 +153,8 @@ async function timeReopen(dir: string, what: string, options: { snapshotBytes: n
   await storage.defineType(TYPE, BENCH_INDEXES);
   const page = await storage.list(TYPE, { limit: 20 });
   const readyMs = performance.now() - started;
-  if (page.total !== storage.openStats.objects) throw new Error(`reopened with ${page.total} objects, expected ${storage.openStats.objects}`);
+  if (page.total !== storage.openStats.objects)
+    throw new Error(`reopened with ${page.total} objects, expected ${storage.openStats.objects}`);
   await storage.close();
   const mib = readdirSync(dir).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) / 2 ** 20;
   return { what, mib, openMs, readyMs };
@@ -139,6 +167,8 @@ function withKeyPrefix(redisUrl: string, keyPrefix: string): string {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`backends benchmark failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(
+    `backends benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

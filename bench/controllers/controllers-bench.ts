@@ -9,8 +9,10 @@ import { RemovalLog } from './removal-log';
 export const PERSONS: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
 
 const person = (name: string, batch: string) => ({
-  apiVersion: 'example.com/v1alpha1', kind: 'Person',
-  metadata: { name, labels: { batch } }, spec: { name: name.toUpperCase(), age: 30 },
+  apiVersion: 'example.com/v1alpha1',
+  kind: 'Person',
+  metadata: { name, labels: { batch } },
+  spec: { name: name.toUpperCase(), age: 30 },
 });
 
 /** Creates `count` Persons labelled `batch=<batch>`, 64 in flight, with a progress bar; returns their names. */
@@ -20,7 +22,8 @@ export async function createBatch(client: ApiClient, batch: string, count: numbe
     runConcurrently(names.length, 64, async (i) => {
       await client.create(PERSONS, person(names[i], batch));
       counter.done++;
-    }));
+    }),
+  );
   return names;
 }
 
@@ -63,7 +66,11 @@ export interface MassResult {
  * baseline, which is called once the marking is done).
  */
 export async function massDeletion(
-  client: ApiClient, server: string, batch: string, count: number, remover?: (names: string[]) => Promise<void>,
+  client: ApiClient,
+  server: string,
+  batch: string,
+  count: number,
+  remover?: (names: string[]) => Promise<void>,
 ): Promise<MassResult> {
   const names = await createBatch(client, batch, count);
   const log = new RemovalLog();
@@ -71,7 +78,9 @@ export async function massDeletion(
   try {
     const start = performance.now();
     await withProgress(`removing ${count} marked Persons (${batch})`, count, async (counter) => {
-      const progress = setInterval(() => { counter.done = log.removedAt.size; }, 200);
+      const progress = setInterval(() => {
+        counter.done = log.removedAt.size;
+      }, 200);
       try {
         await markAll(server, batch);
         if (remover) await remover(names);

@@ -38,7 +38,10 @@ export class RemovalLog {
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 1000));
-        this.waiters.push(() => { clearTimeout(timer); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
   }

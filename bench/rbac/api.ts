@@ -31,7 +31,8 @@ export class Api {
 
   /** Sends `call`; rejects only on a network error. */
   call(call: ApiCall): Promise<ApiAnswer> {
-    const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+    const body =
+      call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
     const headers: Record<string, string | number> = { Accept: 'application/json' };
     if (call.authorization) headers.Authorization = call.authorization;
     if (body !== undefined) {
@@ -63,7 +64,9 @@ export class Api {
   async expect<T>(expect: number, call: ApiCall): Promise<T> {
     const answer = await this.call(call);
     if (answer.status !== expect) {
-      throw new Error(`${call.method} ${this.url}${call.path} answered ${answer.status} (expected ${expect}): ${answer.text.slice(0, 300)}`);
+      throw new Error(
+        `${call.method} ${this.url}${call.path} answered ${answer.status} (expected ${expect}): ${answer.text.slice(0, 300)}`,
+      );
     }
     return answer.json as T;
   }

@@ -89,7 +89,8 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
   };
 
   return {
-    redis, redisPid: await localPid(client, redis.url),
+    redis,
+    redisPid: await localPid(client, redis.url),
     redisDescription: `${redisVersion(await client.info('server'))} (${redis.origin})`,
     adminBasic: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`,
     async startApiserver(name, mode) {
@@ -97,10 +98,26 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
       const url = `http://127.0.0.1:${port}`;
       const child = await startNodeProcess({
         script: PATHS.apiserver,
-        args: ['--listen', `127.0.0.1:${port}`, '--store', store.href, '--watch-retention', String(WATCH_RETENTION),
-          '--authorization-mode', mode, '--admin-password-file', passwordFile, '--controller-manager-token-file', tokenFile],
-        readyUrl: `${url}/readyz`, logFile: join(dir, `${name}.log`),
-        nodeArgs: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`],
+        args: [
+          '--listen',
+          `127.0.0.1:${port}`,
+          '--store',
+          store.href,
+          '--watch-retention',
+          String(WATCH_RETENTION),
+          '--authorization-mode',
+          mode,
+          '--admin-password-file',
+          passwordFile,
+          '--controller-manager-token-file',
+          tokenFile,
+        ],
+        readyUrl: `${url}/readyz`,
+        logFile: join(dir, `${name}.log`),
+        nodeArgs:
+          profileDir === undefined
+            ? []
+            : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`],
       });
       processes.push(child);
       const server = { name, mode, url, pid: child.pid, api: new Api(url) };
@@ -111,9 +128,19 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
       const port = await freePort();
       const child = await startNodeProcess({
         script: CONTROLLER_MANAGER,
-        args: ['--server', server.url, '--token-file', tokenFile, '--controllers', 'rbac-aggregation',
-          '--leader-elect=false', '--metrics-listen', `127.0.0.1:${port}`],
-        readyUrl: `http://127.0.0.1:${port}/healthz`, logFile: join(dir, 'controller-manager.log'),
+        args: [
+          '--server',
+          server.url,
+          '--token-file',
+          tokenFile,
+          '--controllers',
+          'rbac-aggregation',
+          '--leader-elect=false',
+          '--metrics-listen',
+          `127.0.0.1:${port}`,
+        ],
+        readyUrl: `http://127.0.0.1:${port}/healthz`,
+        logFile: join(dir, 'controller-manager.log'),
       });
       processes.push(child);
       return { process: child, metricsUrl: `http://127.0.0.1:${port}/metrics` };
@@ -129,11 +156,20 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
 export async function servePersons(cluster: RbacCluster, servers: readonly ClusterServer[]): Promise<void> {
   const admin = cluster.adminBasic;
   const created = await servers[0].api.call({
-    method: 'POST', path: MODELS_PATH, body: readFileSync(PATHS.personModel, 'utf8'), contentType: 'application/yaml', authorization: admin,
+    method: 'POST',
+    path: MODELS_PATH,
+    body: readFileSync(PATHS.personModel, 'utf8'),
+    contentType: 'application/yaml',
+    authorization: admin,
   });
-  if (created.status !== 201 && created.status !== 409) throw new Error(`registering the Person model answered ${created.status}: ${created.text}`);
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`registering the Person model answered ${created.status}: ${created.text}`);
   for (const server of servers) {
-    await until(async () => (await server.api.call({ method: 'GET', path: `${PERSONS_PATH}?limit=1`, authorization: admin })).status === 200,
-      `${server.name} to serve the persons API`);
+    await until(
+      async () =>
+        (await server.api.call({ method: 'GET', path: `${PERSONS_PATH}?limit=1`, authorization: admin })).status ===
+        200,
+      `${server.name} to serve the persons API`,
+    );
   }
 }

@@ -29,8 +29,13 @@ async function main(): Promise<void> {
   console.log(`  Parts:  ${opts.parts.join(', ')}`);
   const goals: [Part, boolean][] = [];
   if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
-  if (opts.parts.includes('get') || opts.parts.includes('propagation')) goals.push(...await endToEnd(opts));
-  console.log(`\n${renderTable(['part', 'result'], goals.map(([part, met]) => [part, verdict(met)]))}`);
+  if (opts.parts.includes('get') || opts.parts.includes('propagation')) goals.push(...(await endToEnd(opts)));
+  console.log(
+    `\n${renderTable(
+      ['part', 'result'],
+      goals.map(([part, met]) => [part, verdict(met)]),
+    )}`,
+  );
   console.log(`${goals.filter(([, met]) => met).length} of ${goals.length} goals met.`);
 }
 
@@ -54,26 +59,33 @@ async function endToEnd(opts: RbacBenchOptions): Promise<[Part, boolean][]> {
 }
 
 async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Promise<[Part, boolean][]> {
-  console.log(`\nEnd to end: Redis ${cluster.redisDescription}; apiservers and the controller-manager are processes of their own`);
+  console.log(
+    `\nEnd to end: Redis ${cluster.redisDescription}; apiservers and the controller-manager are processes of their own`,
+  );
   const first = await cluster.startApiserver('rbac-1', 'RBAC');
   const open = opts.parts.includes('get') ? await cluster.startApiserver('always-allow', 'AlwaysAllow') : undefined;
   await servePersons(cluster, open ? [first, open] : [first]);
   const admin = `Bearer ${await createToken(first, cluster.adminBasic)}`;
   const noise = await loadNoise(first, admin, buildWorld(worldSize(opts)));
-  console.log(`Noise: ${noise.roles} roles of ${opts.rules} rules and ${noise.bindings} bindings of ${opts.users} other users, `
-    + `stored through the RBAC apiserver as admin in ${noise.seconds.toFixed(1)} s`);
+  console.log(
+    `Noise: ${noise.roles} roles of ${opts.rules} rules and ${noise.bindings} bindings of ${opts.users} other users, ` +
+      `stored through the RBAC apiserver as admin in ${noise.seconds.toFixed(1)} s`,
+  );
 
   const goals: [Part, boolean][] = [];
   if (open) goals.push(['get', await runGetBench(cluster, first, open, admin, opts)]);
   if (opts.parts.includes('propagation')) {
     const replicas: ClusterServer[] = [first];
     for (let i = 2; i <= opts.replicas; i++) replicas.push(await cluster.startApiserver(`rbac-${i}`, 'RBAC'));
-    goals.push(['propagation', await runPropagation(replicas, () => cluster.startControllerManager(first), admin, opts.changes)]);
+    goals.push([
+      'propagation',
+      await runPropagation(replicas, () => cluster.startControllerManager(first), admin, opts.changes),
+    ]);
   }
   return goals;
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`RBAC benchmark failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`RBAC benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -21,15 +21,23 @@ export interface NoiseLoaded {
 /** A RoleBinding of `user` to `role`, as the API takes it. */
 export function bindingBody(name: string, role: string, user: string): string {
   return JSON.stringify({
-    apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { name },
-    roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
+    apiVersion: 'v1alpha1',
+    kind: 'RoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: '', kind: 'Role', name: role },
+    subjects: [{ kind: 'User', apiGroup: '', name: user }],
   });
 }
 
 /** A Role as the API takes it: a name, labels, annotations and rules. */
 export function roleBody(role: Pick<Role, 'metadata' | 'rules'>): string {
   const { name, labels, annotations } = role.metadata;
-  return JSON.stringify({ apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, labels, annotations }, rules: role.rules });
+  return JSON.stringify({
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name, labels, annotations },
+    rules: role.rules,
+  });
 }
 
 /**
@@ -41,11 +49,16 @@ export async function loadNoise(server: ClusterServer, authorization: string, wo
   const headers = { Authorization: authorization };
   const roles = world.roles.filter((r) => !BUILT_IN.has(r.metadata.name!));
   const bindings = new Map<string, { role: string; user: string }>();
-  for (const [user, list] of world.bindings) for (const { binding, role } of list) bindings.set(binding, { role, user });
+  for (const [user, list] of world.bindings)
+    for (const { binding, role } of list) bindings.set(binding, { role, user });
   const bindingList = [...bindings];
   const started = performance.now();
-  await store(server, `storing ${roles.length} roles`, roles.length,
-    (i) => ({ method: 'POST', path: ROLES_PATH, body: roleBody(roles[i]), headers }));
+  await store(server, `storing ${roles.length} roles`, roles.length, (i) => ({
+    method: 'POST',
+    path: ROLES_PATH,
+    body: roleBody(roles[i]),
+    headers,
+  }));
   await store(server, `storing ${bindingList.length} bindings`, bindingList.length, (i) => {
     const [name, { role, user }] = bindingList[i];
     return { method: 'POST', path: BINDINGS_PATH, body: bindingBody(name, role, user), headers };
@@ -53,9 +66,21 @@ export async function loadNoise(server: ClusterServer, authorization: string, wo
   return { roles: roles.length, bindings: bindingList.length, seconds: (performance.now() - started) / 1000 };
 }
 
-async function store(server: ClusterServer, label: string, count: number, requestAt: (i: number) => LoadRequest): Promise<void> {
-  const result = await withPhaseProgress(label, count, (update) => runLoad({
-    url: server.url, concurrency: LOAD_CONCURRENCY, requests: count, expectStatus: 201, requestAt, onProgress: update,
-  }));
+async function store(
+  server: ClusterServer,
+  label: string,
+  count: number,
+  requestAt: (i: number) => LoadRequest,
+): Promise<void> {
+  const result = await withPhaseProgress(label, count, (update) =>
+    runLoad({
+      url: server.url,
+      concurrency: LOAD_CONCURRENCY,
+      requests: count,
+      expectStatus: 201,
+      requestAt,
+      onProgress: update,
+    }),
+  );
   if (result.errors > 0) throw new Error(`${label}: ${result.errors} failed; first: ${result.firstError}`);
 }

@@ -31,9 +31,18 @@ export interface RbacBenchOptions {
 
 /** The defaults: issue 8 §6 and §7's sizes. */
 export const DEFAULTS: Omit<RbacBenchOptions, 'parts'> = {
-  roles: 1_000, rules: 100, users: 2_000, bindings: 10_000, decisions: 200_000,
-  objects: 1_000, requests: 20_000, warmup: 3_000, concurrency: 32, runs: 3,
-  replicas: 3, changes: 100,
+  roles: 1_000,
+  rules: 100,
+  users: 2_000,
+  bindings: 10_000,
+  decisions: 200_000,
+  objects: 1_000,
+  requests: 20_000,
+  warmup: 3_000,
+  concurrency: 32,
+  runs: 3,
+  replicas: 3,
+  changes: 100,
 };
 
 const positiveInt = (value: string): number => {
@@ -44,9 +53,13 @@ const positiveInt = (value: string): number => {
 
 /** `decisions,get` → those parts in PARTS order; an unknown name is refused. */
 const partList = (value: string): Part[] => {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
-  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`must be a comma list of ${PARTS.join(', ')}`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(`must be a comma list of ${PARTS.join(', ')}`);
   return PARTS.filter((p) => names.includes(p));
 };
 
@@ -59,9 +72,11 @@ const partList = (value: string): Part[] => {
 export function parseRbacBenchOptions(argv: string[]): RbacBenchOptions {
   const d = DEFAULTS;
   const program = new Command('bench-rbac')
-    .description('Benchmarks RBAC (issue 8 §6, §7): in-process decisions against a linear scan; end to end, GET with RBAC '
-      + 'against AlwaysAllow, and how fast a role template\'s change is enforced on every apiserver replica. '
-      + 'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.')
+    .description(
+      'Benchmarks RBAC (issue 8 §6, §7): in-process decisions against a linear scan; end to end, GET with RBAC ' +
+        "against AlwaysAllow, and how fast a role template's change is enforced on every apiserver replica. " +
+        'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.',
+    )
     .option('--only <parts>', `comma list of the parts to run: ${PARTS.join(', ')} (default: all)`, partList)
     .option('--roles <n>', `roles (default ${d.roles})`, positiveInt)
     .option('--rules <n>', `rules per role (default ${d.rules})`, positiveInt)
@@ -75,7 +90,10 @@ export function parseRbacBenchOptions(argv: string[]): RbacBenchOptions {
     .option('--runs <n>', `get: measured runs per server, the median is reported (default ${d.runs})`, positiveInt)
     .option('--replicas <n>', `propagation: apiserver replicas on the same Redis (default ${d.replicas})`, positiveInt)
     .option('--changes <n>', `propagation: changes of the role template (default ${d.changes})`, positiveInt)
-    .option('--profile <dir>', 'run the apiservers with --cpu-prof; each leaves <name>.cpuprofile in <dir> (open in Chrome DevTools)')
+    .option(
+      '--profile <dir>',
+      'run the apiservers with --cpu-prof; each leaves <name>.cpuprofile in <dir> (open in Chrome DevTools)',
+    )
     .parse(argv);
   const { only, ...given } = program.opts<Partial<RbacBenchOptions> & { only?: Part[] }>();
   return { ...DEFAULTS, ...given, parts: only ?? [...PARTS] };

@@ -21,13 +21,15 @@ const USER = 'bench-aggregated-user';
 const REVIEWS_PATH = '/apis/authorization.svc.run/v1alpha1/accessreviews';
 /** What every access review asks: may USER get a Person? */
 const REVIEW = JSON.stringify({
-  apiVersion: 'authorization.svc.run/v1alpha1', kind: 'AccessReview',
+  apiVersion: 'authorization.svc.run/v1alpha1',
+  kind: 'AccessReview',
   spec: { user: USER, verb: 'get', group: 'example.com', resource: 'persons' },
 });
 
 /** The template's rules: `get` on persons (the user may get them), or `list` only (they may not). */
-const templateRules = (allowGet: boolean): PolicyRule[] =>
-  [{ apiGroups: ['example.com'], resources: ['persons'], verbs: [allowGet ? 'get' : 'list'] }];
+const templateRules = (allowGet: boolean): PolicyRule[] => [
+  { apiGroups: ['example.com'], resources: ['persons'], verbs: [allowGet ? 'get' : 'list'] },
+];
 
 /** One replica's delays, write answered → the replica's access review answers by the new rules. */
 interface ReplicaDelays {
@@ -47,22 +49,48 @@ interface ReplicaDelays {
  * the goal was met.
  */
 export async function runPropagation(
-  replicas: readonly ClusterServer[], controllerManager: () => Promise<RunningControllerManager>, admin: string, changes: number,
+  replicas: readonly ClusterServer[],
+  controllerManager: () => Promise<RunningControllerManager>,
+  admin: string,
+  changes: number,
 ): Promise<boolean> {
   const writer = replicas[0];
   const started = performance.now();
   const cm = await controllerManager();
-  await withPhaseProgress('controller-manager: first sync of every role', 1, async (update) => untilIdle(cm.metricsUrl, update));
+  await withPhaseProgress('controller-manager: first sync of every role', 1, async (update) =>
+    untilIdle(cm.metricsUrl, update),
+  );
   const synced = performance.now() - started;
 
-  await writer.api.expect(201, { method: 'POST', path: ROLES_PATH, authorization: admin, body: roleBody({ metadata: { name: TARGET }, rules: [] }) });
-  await writer.api.expect(201, { method: 'POST', path: ROLES_PATH, authorization: admin, body: roleBody({
-    metadata: { name: TEMPLATE, labels: { [`${AGGREGATE_TO_PREFIX}${TARGET}`]: 'true', [ROLE_TEMPLATE_LABEL]: 'true' } },
-    rules: templateRules(true),
-  }) });
-  await writer.api.expect(201, { method: 'POST', path: BINDINGS_PATH, authorization: admin, body: bindingBody(`${USER}-${TARGET}`, TARGET, USER) });
+  await writer.api.expect(201, {
+    method: 'POST',
+    path: ROLES_PATH,
+    authorization: admin,
+    body: roleBody({ metadata: { name: TARGET }, rules: [] }),
+  });
+  await writer.api.expect(201, {
+    method: 'POST',
+    path: ROLES_PATH,
+    authorization: admin,
+    body: roleBody({
+      metadata: {
+        name: TEMPLATE,
+        labels: { [`${AGGREGATE_TO_PREFIX}${TARGET}`]: 'true', [ROLE_TEMPLATE_LABEL]: 'true' },
+      },
+      rules: templateRules(true),
+    }),
+  });
+  await writer.api.expect(201, {
+    method: 'POST',
+    path: BINDINGS_PATH,
+    authorization: admin,
+    body: bindingBody(`${USER}-${TARGET}`, TARGET, USER),
+  });
   for (const replica of replicas) {
-    await until(async () => (await reviewAllows(replica, admin)) === true, `${replica.name} to enforce ${TARGET}'s aggregated rule`);
+    await until(
+      async () => (await reviewAllows(replica, admin)) === true,
+      `${replica.name} to enforce ${TARGET}'s aggregated rule`,
+    );
   }
 
   const delays: ReplicaDelays[] = replicas.map((r) => ({ name: r.name, samples: [], late: 0 }));
@@ -71,7 +99,10 @@ export async function runPropagation(
       const allowGet = change % 2 === 0;
       const via = replicas[change % replicas.length];
       await via.api.expect(200, {
-        method: 'PATCH', path: `${ROLES_PATH}/${TEMPLATE}`, authorization: admin, contentType: 'application/merge-patch+json',
+        method: 'PATCH',
+        path: `${ROLES_PATH}/${TEMPLATE}`,
+        authorization: admin,
+        contentType: 'application/merge-patch+json',
         body: { rules: templateRules(allowGet) },
       });
       const written = performance.now();
@@ -87,18 +118,31 @@ export async function runPropagation(
   const all = summarizeLatencies(delays.flatMap((d) => d.samples));
   const late = delays.reduce((n, d) => n + d.late, 0);
   const met = late === 0 && all.p99 < PROPAGATION_GOAL_MS;
-  console.log(`\nRole-template change → enforced on every replica: ${replicas.length} apiserver replicas on one Redis, `
-    + `one controller-manager (rbac-aggregation) on ${writer.name}, ${changes} changes written through the replicas in turn; `
-    + `access review polled every ${POLL_INTERVAL_MS} ms on each replica, deadline ${DEADLINE_MS} ms`);
+  console.log(
+    `\nRole-template change → enforced on every replica: ${replicas.length} apiserver replicas on one Redis, ` +
+      `one controller-manager (rbac-aggregation) on ${writer.name}, ${changes} changes written through the replicas in turn; ` +
+      `access review polled every ${POLL_INTERVAL_MS} ms on each replica, deadline ${DEADLINE_MS} ms`,
+  );
   console.log(`Controller-manager start → first sync of every role done (work queue empty): ${formatMs(synced)}`);
   const row = (name: string, s: LatencySummary, lateCount: number, judged: boolean) => [
-    name, String(s.count), String(lateCount), formatMs(s.p50), formatMs(s.p99), formatMs(s.max),
-    judged ? `p99 < ${formatMs(PROPAGATION_GOAL_MS)}` : '', judged ? verdict(met) : '',
+    name,
+    String(s.count),
+    String(lateCount),
+    formatMs(s.p50),
+    formatMs(s.p99),
+    formatMs(s.max),
+    judged ? `p99 < ${formatMs(PROPAGATION_GOAL_MS)}` : '',
+    judged ? verdict(met) : '',
   ];
-  console.log(renderTable(['replica', 'changes seen', `late (> ${DEADLINE_MS / 1000} s)`, 'p50', 'p99', 'max', 'goal', 'result'], [
-    ...delays.map((d) => row(d.name, summarizeLatencies(d.samples), d.late, false)),
-    row('all replicas', all, late, true),
-  ]));
+  console.log(
+    renderTable(
+      ['replica', 'changes seen', `late (> ${DEADLINE_MS / 1000} s)`, 'p50', 'p99', 'max', 'goal', 'result'],
+      [
+        ...delays.map((d) => row(d.name, summarizeLatencies(d.samples), d.late, false)),
+        row('all replicas', all, late, true),
+      ],
+    ),
+  );
   return met;
 }
 
@@ -106,7 +150,12 @@ export async function runPropagation(
  * Milliseconds from `written` until `replica`'s access review answers
  * `allowGet`, polling; undefined past DEADLINE_MS.
  */
-async function firstAnswer(replica: ClusterServer, admin: string, allowGet: boolean, written: number): Promise<number | undefined> {
+async function firstAnswer(
+  replica: ClusterServer,
+  admin: string,
+  allowGet: boolean,
+  written: number,
+): Promise<number | undefined> {
   for (;;) {
     const allows = await reviewAllows(replica, admin);
     const now = performance.now();
@@ -119,7 +168,10 @@ async function firstAnswer(replica: ClusterServer, admin: string, allowGet: bool
 /** Whether `replica` says USER may get persons. */
 async function reviewAllows(replica: ClusterServer, admin: string): Promise<boolean> {
   const review = await replica.api.expect<{ status: { allowed: boolean } }>(201, {
-    method: 'POST', path: REVIEWS_PATH, authorization: admin, body: REVIEW,
+    method: 'POST',
+    path: REVIEWS_PATH,
+    authorization: admin,
+    body: REVIEW,
   });
   return review.status.allowed;
 }
@@ -132,13 +184,18 @@ async function reviewAllows(replica: ClusterServer, admin: string): Promise<bool
 async function untilIdle(metricsUrl: string, update: ProgressUpdate): Promise<void> {
   let previous = -1;
   let quietReads = 0;
-  await until(async () => {
-    const { depth, reconciles } = await controllerMetrics(metricsUrl);
-    quietReads = depth === 0 && reconciles > 0 && reconciles === previous ? quietReads + 1 : 0;
-    previous = reconciles;
-    update(quietReads >= 3 ? 1 : 0, `${reconciles} reconciles, ${Number.isNaN(depth) ? '?' : depth} queued`);
-    return quietReads >= 3;
-  }, 'the role-aggregation controller to go idle', 120_000, 100);
+  await until(
+    async () => {
+      const { depth, reconciles } = await controllerMetrics(metricsUrl);
+      quietReads = depth === 0 && reconciles > 0 && reconciles === previous ? quietReads + 1 : 0;
+      previous = reconciles;
+      update(quietReads >= 3 ? 1 : 0, `${reconciles} reconciles, ${Number.isNaN(depth) ? '?' : depth} queued`);
+      return quietReads >= 3;
+    },
+    'the role-aggregation controller to go idle',
+    120_000,
+    100,
+  );
 }
 
 /** The work queue depth and the reconciles so far of rbac-aggregation, from the controller-manager's /metrics. */
@@ -147,16 +204,22 @@ function controllerMetrics(metricsUrl: string): Promise<{ depth: number; reconci
     httpRequest(metricsUrl, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => {
-        const values = (metric: string) => text.split('\n')
-          .filter((l) => l.startsWith(`${metric}{`) && l.includes('controller="rbac-aggregation"'))
-          .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+        const values = (metric: string) =>
+          text
+            .split('\n')
+            .filter((l) => l.startsWith(`${metric}{`) && l.includes('controller="rbac-aggregation"'))
+            .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
         resolve({
           depth: values('svc_controller_workqueue_depth')[0] ?? Number.NaN,
           reconciles: values('svc_controller_reconcile_total').reduce((a, b) => a + b, 0),
         });
       });
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }

@@ -1,7 +1,11 @@
 import type { RequestAttributes } from '../../pkg/auth/attributes';
 import type { UserInfo } from '../../pkg/auth/user';
 import {
-  AGGREGATE_TO_PREFIX, DEPENDENCIES_ANNOTATION, RESOURCE_VERBS, type PolicyRule, type Role,
+  AGGREGATE_TO_PREFIX,
+  DEPENDENCIES_ANNOTATION,
+  RESOURCE_VERBS,
+  type PolicyRule,
+  type Role,
 } from '../../pkg/auth/rbac';
 
 /**
@@ -55,7 +59,9 @@ const TEMPLATE_SHARE = 0.7;
 export function buildWorld(size: WorldSize, seed = 1): World {
   const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-  const several = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(xs)))];
+  const several = <T>(xs: readonly T[], max: number): T[] => [
+    ...new Set(Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(xs))),
+  ];
 
   const resource = (): string => {
     const r = rnd();
@@ -83,25 +89,35 @@ export function buildWorld(size: WorldSize, seed = 1): World {
     const labels: Record<string, string> = {};
     if (i < templates) {
       // a template: 15% aggregate into an assignable role, 10% depend on another template
-      if (rnd() < 0.15) labels[`${AGGREGATE_TO_PREFIX}${roleName(templates + Math.floor(rnd() * (size.roles - templates)))}`] = 'true';
-      if (rnd() < 0.1) annotations[DEPENDENCIES_ANNOTATION] = JSON.stringify([roleName(2 + Math.floor(rnd() * (templates - 2)))]);
+      if (rnd() < 0.15)
+        labels[`${AGGREGATE_TO_PREFIX}${roleName(templates + Math.floor(rnd() * (size.roles - templates)))}`] = 'true';
+      if (rnd() < 0.1)
+        annotations[DEPENDENCIES_ANNOTATION] = JSON.stringify([roleName(2 + Math.floor(rnd() * (templates - 2)))]);
     } else {
       // an assignable role: depends on 1–3 templates
       annotations[DEPENDENCIES_ANNOTATION] = JSON.stringify(
-        Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => roleName(2 + Math.floor(rnd() * (templates - 2)))));
+        Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => roleName(2 + Math.floor(rnd() * (templates - 2)))),
+      );
     }
     roles.push({
-      apiVersion: 'v1alpha1', kind: 'Role',
+      apiVersion: 'v1alpha1',
+      kind: 'Role',
       metadata: { name: roleName(i), generation: 1, annotations, labels },
       rules: Array.from({ length: i < GROUP_ROLES ? GROUP_ROLE_RULES : size.rulesPerRole }, rule),
     });
   }
 
-  const users: UserInfo[] = Array.from({ length: size.users }, (_, i) => ({ name: `user-${i}`, groups: ['authenticated', 'anonymous'] }));
+  const users: UserInfo[] = Array.from({ length: size.users }, (_, i) => ({
+    name: `user-${i}`,
+    groups: ['authenticated', 'anonymous'],
+  }));
   const bindings = new Map<string, { binding: string; role: string }[]>();
   for (let b = 0; b < size.bindings; b++) {
     const user = users[b % size.users].name;
-    const role = rnd() < 0.8 ? roleName(templates + Math.floor(rnd() * (size.roles - templates))) : roleName(2 + Math.floor(rnd() * (templates - 2)));
+    const role =
+      rnd() < 0.8
+        ? roleName(templates + Math.floor(rnd() * (size.roles - templates)))
+        : roleName(2 + Math.floor(rnd() * (templates - 2)));
     const list = bindings.get(user) ?? [];
     list.push({ binding: `${user}-${role}`, role });
     bindings.set(user, list);
@@ -115,8 +131,13 @@ function requestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): Reques
     const url = pick(rule.nonResourceURLs);
     const verb = pick(rule.verbs);
     return {
-      isResourceRequest: false, path: url.endsWith('*') ? `${url.slice(0, -1)}x` : url,
-      verb: verb === '*' ? pick(URL_VERBS) : verb, apiGroup: '', resource: '', subresource: '', name: '',
+      isResourceRequest: false,
+      path: url.endsWith('*') ? `${url.slice(0, -1)}x` : url,
+      verb: verb === '*' ? pick(URL_VERBS) : verb,
+      apiGroup: '',
+      resource: '',
+      subresource: '',
+      name: '',
     };
   }
   let verb = pick(rule.verbs);
@@ -125,7 +146,9 @@ function requestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): Reques
   const [plural, subresource = ''] = pick(rule.resources!).split('/');
   const named = rule.resourceNames !== undefined || !['list', 'create', 'deletecollection', 'watch'].includes(verb);
   return {
-    isResourceRequest: true, path: '/apis/bench', verb,
+    isResourceRequest: true,
+    path: '/apis/bench',
+    verb,
     apiGroup: group === '*' ? pick(GROUPS) : group,
     resource: plural === '*' ? pick(PLURALS) : plural,
     subresource: subresource === '*' ? pick(SUBRESOURCES) : subresource,
@@ -136,11 +159,23 @@ function requestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): Reques
 /** A random request from the pools (mostly denied). */
 function randomRequest(rnd: () => number, pick: <T>(xs: readonly T[]) => T): RequestAttributes {
   if (rnd() < 0.05) {
-    return { isResourceRequest: false, path: pick(['/healthz', '/version', '/debug', '/apis']), verb: pick(URL_VERBS), apiGroup: '', resource: '', subresource: '', name: '' };
+    return {
+      isResourceRequest: false,
+      path: pick(['/healthz', '/version', '/debug', '/apis']),
+      verb: pick(URL_VERBS),
+      apiGroup: '',
+      resource: '',
+      subresource: '',
+      name: '',
+    };
   }
   const verb = pick(RESOURCE_VERBS);
   return {
-    isResourceRequest: true, path: '/apis/bench', verb, apiGroup: pick(GROUPS), resource: pick(PLURALS),
+    isResourceRequest: true,
+    path: '/apis/bench',
+    verb,
+    apiGroup: pick(GROUPS),
+    resource: pick(PLURALS),
     subresource: rnd() < 0.1 ? pick(SUBRESOURCES) : '',
     name: ['list', 'create', 'deletecollection', 'watch'].includes(verb) ? '' : pick(NAMES),
   };
@@ -151,7 +186,10 @@ function randomRequest(rnd: () => number, pick: <T>(xs: readonly T[]) => T): Req
  * user's roles' effective rules (`rulesOf`), half random.
  */
 export function buildRequests(
-  world: World, rulesOf: (role: string) => readonly PolicyRule[], count: number, seed = 2,
+  world: World,
+  rulesOf: (role: string) => readonly PolicyRule[],
+  count: number,
+  seed = 2,
 ): { user: UserInfo; attrs: RequestAttributes }[] {
   const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];

@@ -7,7 +7,12 @@ const DEADLINE_MS = 30_000;
  *
  * @example await until(async () => (await api.call(get)).status === 200, 'the persons API');
  */
-export async function until(condition: () => Promise<boolean>, what: string, deadlineMs = DEADLINE_MS, intervalMs = 20): Promise<void> {
+export async function until(
+  condition: () => Promise<boolean>,
+  what: string,
+  deadlineMs = DEADLINE_MS,
+  intervalMs = 20,
+): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);

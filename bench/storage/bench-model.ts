@@ -56,7 +56,8 @@ export function benchObject(index: number): ApiObject {
       age: index % 100,
       tags: [tag(index), tag(index * 7 + 3), tag(index * 13 + 5)],
       email: `person-${index}@example.com`,
-      bio: `Person number ${index} is one of many generated for the storage benchmark; ` +
+      bio:
+        `Person number ${index} is one of many generated for the storage benchmark; ` +
         'this sentence gives the object a realistic size.',
     } satisfies BenchSpec,
   };

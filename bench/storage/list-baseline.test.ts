@@ -2,7 +2,8 @@ import type { ApiObject } from '../../pkg/api/object';
 import { firstPage } from './list-baseline';
 
 const object = (name: string, creationTimestamp: string, group: string): ApiObject => ({
-  apiVersion: 'bench.svc.run/v1', kind: 'BenchPerson',
+  apiVersion: 'bench.svc.run/v1',
+  kind: 'BenchPerson',
   metadata: { name, creationTimestamp, labels: { group } },
 });
 
@@ -34,14 +35,24 @@ describe('the list baseline picks the page Storage.list would return', () => {
     for (let i = 0; i < 500; i++) {
       // A scrambled order with many shared timestamps.
       const n = (i * 7919) % 500;
-      many.push(object(`p-${String(n).padStart(3, '0')}`, `2026-01-01T00:00:00.${String(n % 37).padStart(3, '0')}Z`,
-        `g${n % 5}`));
+      many.push(
+        object(
+          `p-${String(n).padStart(3, '0')}`,
+          `2026-01-01T00:00:00.${String(n % 37).padStart(3, '0')}Z`,
+          `g${n % 5}`,
+        ),
+      );
     }
-    const sorted = many.filter((o) => o.metadata.labels?.group === 'g3').sort((a, b) =>
-      (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
-      ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+    const sorted = many
+      .filter((o) => o.metadata.labels?.group === 'g3')
+      .sort(
+        (a, b) =>
+          (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
+          ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1),
+      );
     expect(firstPage(many, group('g3'), 20)).toEqual({
-      names: sorted.slice(0, 20).map((o) => o.metadata.name), total: sorted.length,
+      names: sorted.slice(0, 20).map((o) => o.metadata.name),
+      total: sorted.length,
     });
   });
 

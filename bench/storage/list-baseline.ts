@@ -16,7 +16,10 @@ export interface NamedPage {
  * and picks the first page in the order `Storage.list` uses by default.
  */
 export async function baselineFirstPage(
-  redis: Redis, keys: TypeKeys, filter: LabelRequirement | undefined, size: number,
+  redis: Redis,
+  keys: TypeKeys,
+  filter: LabelRequirement | undefined,
+  size: number,
 ): Promise<NamedPage> {
   const objects = (await redis.hvals(keys.objects)).map((json) => JSON.parse(json) as ApiObject);
   return firstPage(objects, filter, size);
@@ -29,7 +32,11 @@ export async function baselineFirstPage(
  * `size` so far (a partial sort: cheaper than sorting every match, so that the
  * baseline is not slowed by a sort it does not need).
  */
-export function firstPage(objects: readonly ApiObject[], filter: LabelRequirement | undefined, size: number): NamedPage {
+export function firstPage(
+  objects: readonly ApiObject[],
+  filter: LabelRequirement | undefined,
+  size: number,
+): NamedPage {
   const best: ApiObject[] = [];
   let total = 0;
   for (const object of objects) {

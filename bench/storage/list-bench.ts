@@ -51,15 +51,19 @@ export interface ListTarget {
  * doing the same job.
  */
 export async function benchLists(
-  target: ListTarget, objects: number, warmups: number, runs: number,
+  target: ListTarget,
+  objects: number,
+  warmups: number,
+  runs: number,
 ): Promise<ListFigures[]> {
   for (const variant of LIST_VARIANTS) await checkSamePage(target, variant.filter);
   const svc: { ms: number; redisMs: number }[] = [];
   for (const variant of LIST_VARIANTS) {
     const list = () => svcFirstPage(target, variant.filter);
     await warmUp(list, warmups * SVC_CALLS_PER_RUN);
-    const { result, msPerCall } = await withRedisTime(target.redis, 'evalsha',
-      () => timeCalls(list, runs * SVC_CALLS_PER_RUN));
+    const { result, msPerCall } = await withRedisTime(target.redis, 'evalsha', () =>
+      timeCalls(list, runs * SVC_CALLS_PER_RUN),
+    );
     svc.push({ ms: median(result), redisMs: msPerCall });
   }
   const baseline: number[] = [];
@@ -69,7 +73,11 @@ export async function benchLists(
     baseline.push(median(await timeCalls(load, runs)));
   }
   return LIST_VARIANTS.map((variant, at) => ({
-    variant: variant.id, objects, svcMs: svc[at].ms, svcRedisMs: svc[at].redisMs, baselineMs: baseline[at],
+    variant: variant.id,
+    objects,
+    svcMs: svc[at].ms,
+    svcRedisMs: svc[at].redisMs,
+    baselineMs: baseline[at],
   }));
 }
 
@@ -87,7 +95,9 @@ async function checkSamePage(target: ListTarget, filter: LabelRequirement | unde
   const svc = await svcFirstPage(target, filter);
   const baseline = await baselineFirstPage(target.redis, target.keys, filter, PAGE_SIZE);
   if (svc.total !== baseline.total || svc.names.join() !== baseline.names.join()) {
-    throw new Error(`svc and the baseline disagree on the page (filter ${JSON.stringify(filter)}): ` +
-      `svc ${svc.total} [${svc.names.join(', ')}], baseline ${baseline.total} [${baseline.names.join(', ')}]`);
+    throw new Error(
+      `svc and the baseline disagree on the page (filter ${JSON.stringify(filter)}): ` +
+        `svc ${svc.total} [${svc.names.join(', ')}], baseline ${baseline.total} [${baseline.names.join(', ')}]`,
+    );
   }
 }

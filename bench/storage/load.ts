@@ -21,6 +21,7 @@ export interface LoadFigures {
 export async function loadObjects(storage: Storage, type: string, from: number, to: number): Promise<LoadFigures> {
   const count = to - from;
   const ms = await withProgress(`loading objects ${from}…${to} (Storage.create)`, count, (progress) =>
-    runConcurrently(count, LOAD_CONCURRENCY, (i) => storage.create(type, benchObject(from + i)), progress));
+    runConcurrently(count, LOAD_CONCURRENCY, (i) => storage.create(type, benchObject(from + i)), progress),
+  );
   return { from, to, ms };
 }

@@ -6,8 +6,11 @@ describe('the storage benchmark options', () => {
   });
 
   it('take a quick run', () => {
-    expect(parseBenchOptions(['--sizes', '2000', '--ops', '2000', '--runs', '3']))
-      .toEqual({ sizes: [2000], ops: 2000, runs: 3 });
+    expect(parseBenchOptions(['--sizes', '2000', '--ops', '2000', '--runs', '3'])).toEqual({
+      sizes: [2000],
+      ops: 2000,
+      runs: 3,
+    });
   });
 
   it('sort sizes and drop repeats', () => {

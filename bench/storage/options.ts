@@ -31,7 +31,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
 
 /** `10000,100000` → `[10000, 100000]`: positive integers, de-duplicated, ascending. */
 export function parseSizes(text: string): number[] {
-  const sizes = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
+  const sizes = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
     .map((part) => integerAtLeast(1)(part));
   if (sizes.length === 0) throw new InvalidArgumentError('expected object counts such as 10000,100000');
   return [...new Set(sizes)].sort((a, b) => a - b);

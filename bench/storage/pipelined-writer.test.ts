@@ -62,7 +62,7 @@ describe('the pipelined write baseline', () => {
     await storage.close();
   });
 
-  it('leaves exactly what svc\'s creates and updates leave: objects, index entries, revisions, stream', async () => {
+  it("leaves exactly what svc's creates and updates leave: objects, index entries, revisions, stream", async () => {
     const svcType = 'svc.bench.svc.run';
     const baselineType = 'baseline.bench.svc.run';
     await storage.defineType(svcType, BENCH_INDEXES);

@@ -28,8 +28,10 @@ export class PipelinedWriter {
   private readonly written = new Map<string, Written>();
 
   constructor(
-    private readonly redis: Redis, private readonly keys: TypeKeys,
-    private readonly specs: readonly IndexSpec[], private readonly retention: number,
+    private readonly redis: Redis,
+    private readonly keys: TypeKeys,
+    private readonly specs: readonly IndexSpec[],
+    private readonly retention: number,
   ) {}
 
   /** Writes a new object as svc would store it (uid, timestamps, generation, version, resourceVersion). */
@@ -38,8 +40,12 @@ export class PipelinedWriter {
     const stored: ApiObject = {
       ...object,
       metadata: {
-        ...object.metadata, uid: randomUUID(), creationTimestamp: new Date().toISOString(),
-        generation: 1, version: 1, resourceVersion: revision,
+        ...object.metadata,
+        uid: randomUUID(),
+        creationTimestamp: new Date().toISOString(),
+        generation: 1,
+        version: 1,
+        resourceVersion: revision,
       },
     };
     const written = this.encode(stored);
@@ -67,7 +73,9 @@ export class PipelinedWriter {
     const stored: ApiObject = {
       ...next,
       metadata: {
-        ...next.metadata, generation: (meta.generation ?? 0) + 1, version: (meta.version ?? 0) + 1,
+        ...next.metadata,
+        generation: (meta.generation ?? 0) + 1,
+        version: (meta.version ?? 0) + 1,
         resourceVersion: revision,
       },
     };
@@ -82,8 +90,19 @@ export class PipelinedWriter {
       if (gone.length > 0) pipeline.zrem(key, ...gone);
       pipeline.zadd(key, ...scored(now));
     }
-    pipeline.xadd(this.keys.stream, 'MAXLEN', '~', this.retention, `${revision}-0`,
-      't', 'MODIFIED', 'o', written.json, 'p', current.valuesJson);
+    pipeline.xadd(
+      this.keys.stream,
+      'MAXLEN',
+      '~',
+      this.retention,
+      `${revision}-0`,
+      't',
+      'MODIFIED',
+      'o',
+      written.json,
+      'p',
+      current.valuesJson,
+    );
     await execOrThrow(pipeline);
     this.written.set(name, written);
   }

@@ -1,8 +1,15 @@
 import { formatMs, formatRate, formatRatio } from '../support/stats';
 import { renderTable } from '../support/table';
 import {
-  LIST_GROWTH_GOAL, LIST_GROWTH_SPAN, LIST_SPEEDUP_AT, LIST_SPEEDUP_GOAL, WRITE_SHARE_GOAL,
-  listGrowthVerdict, listSpeedupVerdict, writeShareVerdict, type Verdict,
+  LIST_GROWTH_GOAL,
+  LIST_GROWTH_SPAN,
+  LIST_SPEEDUP_AT,
+  LIST_SPEEDUP_GOAL,
+  WRITE_SHARE_GOAL,
+  listGrowthVerdict,
+  listSpeedupVerdict,
+  writeShareVerdict,
+  type Verdict,
 } from './goals';
 import { LIST_VARIANTS, type ListFigures } from './list-bench';
 import type { LoadFigures } from './load';
@@ -27,12 +34,21 @@ export function listReport(figures: readonly ListFigures[]): ReportSection {
     const speedup = f.baselineMs / f.svcMs;
     const result = listSpeedupVerdict(f.objects, speedup);
     verdicts.push(result);
-    return [labelOf(f.variant), String(f.objects), formatMs(f.svcMs), formatMs(f.svcRedisMs),
-      formatMs(f.baselineMs), formatRatio(speedup), `≥ ${LIST_SPEEDUP_GOAL}× at ${LIST_SPEEDUP_AT}`, result];
+    return [
+      labelOf(f.variant),
+      String(f.objects),
+      formatMs(f.svcMs),
+      formatMs(f.svcRedisMs),
+      formatMs(f.baselineMs),
+      formatRatio(speedup),
+      `≥ ${LIST_SPEEDUP_GOAL}× at ${LIST_SPEEDUP_AT}`,
+      result,
+    ];
   });
   const text = renderTable(
     ['operation', 'objects', 'svc (median)', 'of it in Redis', 'baseline (median)', 'svc faster by', 'goal', 'result'],
-    rows);
+    rows,
+  );
   return { text, verdicts };
 }
 
@@ -55,12 +71,22 @@ export function growthReport(figures: readonly ListFigures[]): ReportSection | u
     const growth = large.svcMs / small.svcMs;
     const result = listGrowthVerdict(smaller, larger, growth);
     verdicts.push(result);
-    return [[variant.label, formatMs(small.svcMs), formatMs(large.svcMs), formatRatio(growth),
-      `≤ ${LIST_GROWTH_GOAL}× for ${LIST_GROWTH_SPAN}× the objects`, result,
-      formatRatio(large.svcRedisMs / small.svcRedisMs)]];
+    return [
+      [
+        variant.label,
+        formatMs(small.svcMs),
+        formatMs(large.svcMs),
+        formatRatio(growth),
+        `≤ ${LIST_GROWTH_GOAL}× for ${LIST_GROWTH_SPAN}× the objects`,
+        result,
+        formatRatio(large.svcRedisMs / small.svcRedisMs),
+      ],
+    ];
   });
   const text = renderTable(
-    ['operation', `svc at ${smaller}`, `svc at ${larger}`, 'growth', 'goal', 'result', 'growth in Redis'], rows);
+    ['operation', `svc at ${smaller}`, `svc at ${larger}`, 'growth', 'goal', 'result', 'growth in Redis'],
+    rows,
+  );
   return { text, verdicts };
 }
 
@@ -74,21 +100,42 @@ export function writeReport(figures: readonly WriteFigures[], concurrency: numbe
     const share = f.svcOpsPerSecond / f.baselineOpsPerSecond;
     const result = writeShareVerdict(share);
     verdicts.push(result);
-    return [f.operation, String(f.ops), String(concurrency), formatRate(f.svcOpsPerSecond),
-      formatRate(f.baselineOpsPerSecond), `${(share * 100).toFixed(0)}%`,
-      `≥ ${(WRITE_SHARE_GOAL * 100).toFixed(0)}% of baseline`, result,
-      `${f.svcRedisMicrosPerOp.toFixed(0)} µs / ${f.baselineRedisMicrosPerOp.toFixed(0)} µs`];
+    return [
+      f.operation,
+      String(f.ops),
+      String(concurrency),
+      formatRate(f.svcOpsPerSecond),
+      formatRate(f.baselineOpsPerSecond),
+      `${(share * 100).toFixed(0)}%`,
+      `≥ ${(WRITE_SHARE_GOAL * 100).toFixed(0)}% of baseline`,
+      result,
+      `${f.svcRedisMicrosPerOp.toFixed(0)} µs / ${f.baselineRedisMicrosPerOp.toFixed(0)} µs`,
+    ];
   });
   const text = renderTable(
-    ['operation', 'ops', 'in flight', 'svc (median)', 'baseline (median)', 'svc / baseline', 'goal', 'result',
-      'Redis CPU per write, svc / baseline'],
-    rows);
+    [
+      'operation',
+      'ops',
+      'in flight',
+      'svc (median)',
+      'baseline (median)',
+      'svc / baseline',
+      'goal',
+      'result',
+      'Redis CPU per write, svc / baseline',
+    ],
+    rows,
+  );
   return { text, verdicts };
 }
 
 /** One line per load: how the list data was written. */
 export function loadReport(loads: readonly LoadFigures[], concurrency: number): string {
-  return loads.map((l) =>
-    `loaded objects ${l.from}…${l.to} through Storage.create, ${concurrency} in flight: ` +
-    `${(l.ms / 1000).toFixed(1)} s (${formatRate((l.to - l.from) / (l.ms / 1000))})`).join('\n');
+  return loads
+    .map(
+      (l) =>
+        `loaded objects ${l.from}…${l.to} through Storage.create, ${concurrency} in flight: ` +
+        `${(l.ms / 1000).toFixed(1)} s (${formatRate((l.to - l.from) / (l.ms / 1000))})`,
+    )
+    .join('\n');
 }

@@ -27,9 +27,11 @@ export async function runStorageBench(session: BenchSession, options: BenchOptio
 
   print(`svc storage benchmark, ${new Date().toISOString()}`);
   for (const line of describeMachine(await machineInfo(redis), session.server.origin)) print(`  ${line}`);
-  print(`  Run:    sizes ${options.sizes.join(', ')}; ${options.ops} writes per round; ` +
-    `each figure the median of ${options.runs} runs (svc lists: ${options.runs * SVC_CALLS_PER_RUN} calls), ` +
-    `after warm-up calls (lists) or a warm-up round of ${WRITE_WARMUP_OPS} (writes)`);
+  print(
+    `  Run:    sizes ${options.sizes.join(', ')}; ${options.ops} writes per round; ` +
+      `each figure the median of ${options.runs} runs (svc lists: ${options.runs * SVC_CALLS_PER_RUN} calls), ` +
+      `after warm-up calls (lists) or a warm-up round of ${WRITE_WARMUP_OPS} (writes)`,
+  );
   print();
 
   await storage.defineType(LIST_TYPE, BENCH_INDEXES);
@@ -41,7 +43,7 @@ export async function runStorageBench(session: BenchSession, options: BenchOptio
     loads.push(await loadObjects(storage, LIST_TYPE, loaded, size));
     loaded = size;
     process.stderr.write(`measuring lists at ${size} objects…\n`);
-    lists.push(...await benchLists(target, size, WARMUPS, options.runs));
+    lists.push(...(await benchLists(target, size, WARMUPS, options.runs)));
   }
   const sections: ReportSection[] = [];
   const show = (section: ReportSection) => {
@@ -57,11 +59,15 @@ export async function runStorageBench(session: BenchSession, options: BenchOptio
   if (growth !== undefined) show(growth);
 
   const writes = await benchWrites({ storage, redis, keyPrefix }, options.ops, WRITE_WARMUP_OPS, options.runs);
-  print(`Writes, ${WRITE_CONCURRENCY} in flight (baseline: the same Redis commands as bare pipelines, no Lua, no checks)`);
+  print(
+    `Writes, ${WRITE_CONCURRENCY} in flight (baseline: the same Redis commands as bare pipelines, no Lua, no checks)`,
+  );
   show(writeReport(writes, WRITE_CONCURRENCY));
 
   const verdicts = sections.flatMap((s) => s.verdicts);
   const count = (verdict: string) => verdicts.filter((v) => v === verdict).length;
-  print(`Goals: ${count('PASS')} PASS, ${count('MISS')} MISS` +
-    (verdicts.includes('—') ? ' (— : this run has no figure the goal is stated for)' : ''));
+  print(
+    `Goals: ${count('PASS')} PASS, ${count('MISS')} MISS` +
+      (verdicts.includes('—') ? ' (— : this run has no figure the goal is stated for)' : ''),
+  );
 }

@@ -55,7 +55,10 @@ interface RoundTimes {
  * are removed after it.
  */
 export async function benchWrites(
-  target: WriteTarget, ops: number, warmupOps: number, rounds: number,
+  target: WriteTarget,
+  ops: number,
+  warmupOps: number,
+  rounds: number,
 ): Promise<WriteFigures[]> {
   await writeRound(target, 0, warmupOps, 'warm-up');
   const times: RoundTimes[] = [];
@@ -66,21 +69,31 @@ export async function benchWrites(
   const redisPerOp = (pick: (t: RoundTimes) => PhaseCost) => median(times.map((t) => pick(t).redisMicros / ops));
   return [
     {
-      operation: 'create', ops,
-      svcOpsPerSecond: rate((t) => t.svcCreate), baselineOpsPerSecond: rate((t) => t.baselineCreate),
-      svcRedisMicrosPerOp: redisPerOp((t) => t.svcCreate), baselineRedisMicrosPerOp: redisPerOp((t) => t.baselineCreate),
+      operation: 'create',
+      ops,
+      svcOpsPerSecond: rate((t) => t.svcCreate),
+      baselineOpsPerSecond: rate((t) => t.baselineCreate),
+      svcRedisMicrosPerOp: redisPerOp((t) => t.svcCreate),
+      baselineRedisMicrosPerOp: redisPerOp((t) => t.baselineCreate),
     },
     {
-      operation: 'update', ops,
-      svcOpsPerSecond: rate((t) => t.svcUpdate), baselineOpsPerSecond: rate((t) => t.baselineUpdate),
-      svcRedisMicrosPerOp: redisPerOp((t) => t.svcUpdate), baselineRedisMicrosPerOp: redisPerOp((t) => t.baselineUpdate),
+      operation: 'update',
+      ops,
+      svcOpsPerSecond: rate((t) => t.svcUpdate),
+      baselineOpsPerSecond: rate((t) => t.baselineUpdate),
+      svcRedisMicrosPerOp: redisPerOp((t) => t.svcUpdate),
+      baselineRedisMicrosPerOp: redisPerOp((t) => t.baselineUpdate),
     },
   ];
 }
 
 /** One round: both writers create `ops` objects in fresh types, then update each once. Returns each phase's cost. */
 async function writeRound(
-  target: WriteTarget, round: number, ops: number, label: string, checkLayout = false,
+  target: WriteTarget,
+  round: number,
+  ops: number,
+  label: string,
+  checkLayout = false,
 ): Promise<RoundTimes> {
   const { storage, redis, keyPrefix } = target;
   const svcType = `svcwrites${round}.bench.svc.run`;
@@ -102,15 +115,16 @@ async function writeRound(
   const phases: Record<keyof RoundTimes, () => Promise<PhaseCost>> = {
     svcCreate: () => phase('svc create', (i) => storage.create(svcType, benchObject(i))),
     baselineCreate: () => phase('baseline create', (i) => writer.create(benchObject(i))),
-    svcUpdate: () => phase('svc update', (i) =>
-      storage.update(svcType, benchName(i), (current) => updatedObject(current, i))),
-    baselineUpdate: () => phase('baseline update', (i) =>
-      writer.update(benchName(i), (current) => updatedObject(current, i))),
+    svcUpdate: () =>
+      phase('svc update', (i) => storage.update(svcType, benchName(i), (current) => updatedObject(current, i))),
+    baselineUpdate: () =>
+      phase('baseline update', (i) => writer.update(benchName(i), (current) => updatedObject(current, i))),
   };
   // Creates before updates (the updates change the created objects); who goes first alternates by round.
-  const order: (keyof RoundTimes)[] = round % 2 === 1
-    ? ['svcCreate', 'baselineCreate', 'svcUpdate', 'baselineUpdate']
-    : ['baselineCreate', 'svcCreate', 'baselineUpdate', 'svcUpdate'];
+  const order: (keyof RoundTimes)[] =
+    round % 2 === 1
+      ? ['svcCreate', 'baselineCreate', 'svcUpdate', 'baselineUpdate']
+      : ['baselineCreate', 'svcCreate', 'baselineUpdate', 'svcUpdate'];
   const times = {} as RoundTimes;
   for (const key of order) times[key] = await phases[key]();
   if (checkLayout) await checkSameLayout(redis, svcKeys, baselineKeys, indexNames);
@@ -119,8 +133,14 @@ async function writeRound(
 }
 
 /** Every key of a type. */
-const allKeys = (keys: TypeKeys, indexes: readonly string[]): string[] =>
-  [keys.objects, keys.indexValues, keys.revision, keys.stream, keys.indexStates, ...indexes.map(keys.index)];
+const allKeys = (keys: TypeKeys, indexes: readonly string[]): string[] => [
+  keys.objects,
+  keys.indexValues,
+  keys.revision,
+  keys.stream,
+  keys.indexStates,
+  ...indexes.map(keys.index),
+];
 
 /** What a type's keys hold, counted: objects, stored index values, revision, stream entries, members per index. */
 async function layoutOf(redis: Redis, keys: TypeKeys, indexes: readonly string[]): Promise<Record<string, string>> {
@@ -136,13 +156,18 @@ async function layoutOf(redis: Redis, keys: TypeKeys, indexes: readonly string[]
 
 /** Throws when the baseline's keys do not hold as much as svc's: then it would not be doing the same work. */
 async function checkSameLayout(
-  redis: Redis, svcKeys: TypeKeys, baselineKeys: TypeKeys, indexes: readonly string[],
+  redis: Redis,
+  svcKeys: TypeKeys,
+  baselineKeys: TypeKeys,
+  indexes: readonly string[],
 ): Promise<void> {
   const svc = await layoutOf(redis, svcKeys, indexes);
   const baseline = await layoutOf(redis, baselineKeys, indexes);
   const differences = Object.keys(svc).filter((what) => svc[what] !== baseline[what]);
   if (differences.length > 0) {
-    throw new Error('the write baseline does not mirror svc\'s writes: ' +
-      differences.map((what) => `${what}: svc ${svc[what]}, baseline ${baseline[what]}`).join('; '));
+    throw new Error(
+      "the write baseline does not mirror svc's writes: " +
+        differences.map((what) => `${what}: svc ${svc[what]}, baseline ${baseline[what]}`).join('; '),
+    );
   }
 }

@@ -10,7 +10,9 @@ import type { ProgressCounter } from './progress';
  * @example const ms = await runConcurrently(20_000, 32, (i) => storage.create(type, item(i)));
  */
 export async function runConcurrently(
-  count: number, concurrency: number, operation: (index: number) => Promise<unknown>,
+  count: number,
+  concurrency: number,
+  operation: (index: number) => Promise<unknown>,
   progress: ProgressCounter = { done: 0 },
 ): Promise<number> {
   const started = performance.now();

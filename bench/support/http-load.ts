@@ -94,7 +94,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const seconds = (performance.now() - started) / 1000;
   options.onProgress?.(done);
   return {
-    requests: done, seconds, perSecond: done / seconds, latency: summarizeLatencies(latencies), errors, firstError,
+    requests: done,
+    seconds,
+    perSecond: done / seconds,
+    latency: summarizeLatencies(latencies),
+    errors,
+    firstError,
   };
 }
 
@@ -112,14 +117,22 @@ function send(agent: Agent, target: URL, req: LoadRequest): Promise<Answer> {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(req.body);
     }
-    const outgoing = httpRequest({
-      agent, host: target.hostname, port: target.port, method: req.method, path: req.path, headers,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: () => Buffer.concat(chunks).toString() }));
-      res.on('error', (err) => resolve({ status: 0, body: () => err.message }));
-    });
+    const outgoing = httpRequest(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.path,
+        headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: () => Buffer.concat(chunks).toString() }));
+        res.on('error', (err) => resolve({ status: 0, body: () => err.message }));
+      },
+    );
     outgoing.on('error', (err) => resolve({ status: 0, body: () => err.message }));
     outgoing.end(req.body);
   });

@@ -41,7 +41,9 @@ export interface NodeProcessSpec {
 export async function startNodeProcess(spec: NodeProcessSpec): Promise<NodeProcess> {
   const { script, logFile } = spec;
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), script, ...spec.args], { stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), script, ...spec.args], {
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const exited = new Promise<never>((_, reject) => {
     child.once('error', (err) => reject(new Error(`${script} did not start: ${err.message}`)));
@@ -78,7 +80,8 @@ export async function untilOk(url: string, what: string, deadlineMs = READY_DEAD
   for (;;) {
     last = await statusOf(url);
     if (last === '200') return;
-    if (Date.now() > deadline) throw new Error(`${what} did not answer 200 at ${url} within ${deadlineMs} ms (last: ${last})`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not answer 200 at ${url} within ${deadlineMs} ms (last: ${last})`);
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
 }

@@ -33,10 +33,13 @@ export type CpuUsage = Record<string, number | undefined>;
  * @example const { result, cpu } = await measureCpu({ apiserver: pid, redis: redisPid }, () => runLoad(…));
  */
 export async function measureCpu<T>(
-  pids: Record<string, number | undefined>, work: () => Promise<T>,
+  pids: Record<string, number | undefined>,
+  work: () => Promise<T>,
 ): Promise<{ result: T; cpu: CpuUsage }> {
-  const read = () => Object.fromEntries(Object.entries(pids).map(([label, pid]) =>
-    [label, pid === undefined ? undefined : cpuMillis(pid)]));
+  const read = () =>
+    Object.fromEntries(
+      Object.entries(pids).map(([label, pid]) => [label, pid === undefined ? undefined : cpuMillis(pid)]),
+    );
   const before = read();
   const result = await work();
   const after = read();

@@ -15,14 +15,19 @@ export interface ProgressCounter {
  * @example await withProgress('loading', 100_000, (counter) => load(counter));
  */
 export async function withProgress<T>(
-  label: string, total: number, work: (counter: ProgressCounter) => Promise<T>,
+  label: string,
+  total: number,
+  work: (counter: ProgressCounter) => Promise<T>,
 ): Promise<T> {
   const counter: ProgressCounter = { done: 0 };
-  const bar = new SingleBar({
-    format: `${label.padEnd(40)} [{bar}] {value}/{total} {percentage}% {duration}s`,
-    hideCursor: true,
-    clearOnComplete: true,
-  }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      format: `${label.padEnd(40)} [{bar}] {value}/{total} {percentage}% {duration}s`,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   const timer = setInterval(() => bar.update(counter.done), REDRAW_INTERVAL_MS);
   try {

@@ -9,7 +9,9 @@ import type Redis from 'ioredis';
  * @example const { result, msPerCall } = await withRedisTime(redis, 'evalsha', () => timeCalls(list, 35));
  */
 export async function withRedisTime<T>(
-  redis: Redis, command: string, work: () => Promise<T>,
+  redis: Redis,
+  command: string,
+  work: () => Promise<T>,
 ): Promise<{ result: T; msPerCall: number }> {
   const before = commandStats(await redis.info('commandstats'), command);
   const result = await work();

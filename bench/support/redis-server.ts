@@ -21,5 +21,9 @@ export async function benchRedis(): Promise<BenchRedis> {
   const external = process.env.REDIS_URL;
   if (external) return { url: external, origin: 'REDIS_URL', stop: async () => undefined };
   const server = await startRedisServer();
-  return { url: server.url, origin: `private redis-server on port ${server.port}, no persistence`, stop: server.destroy };
+  return {
+    url: server.url,
+    origin: `private redis-server on port ${server.port}, no persistence`,
+    stop: server.destroy,
+  };
 }

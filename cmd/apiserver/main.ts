@@ -29,71 +29,174 @@ const positiveDuration = (value: string) => {
 const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
 
 const program = new Command('svc-apiserver')
-  .description('The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.')
+  .description(
+    'The svc API server: generated APIs for every registered model, backed by Redis, a local directory or memory.',
+  )
   .addOption(new Option('--listen <host:port>', 'address to serve on').env('SVC_LISTEN').default('127.0.0.1:8080'))
-  .addOption(new Option('--tls-cert-file <file>', 'serve HTTPS with this certificate (PEM, chain first to last); needs --tls-private-key-file')
-    .env('SVC_TLS_CERT_FILE'))
-  .addOption(new Option('--tls-private-key-file <file>', 'the private key (PEM) of --tls-cert-file')
-    .env('SVC_TLS_PRIVATE_KEY_FILE'))
-  .addOption(new Option('--tls-self-signed [dir]', 'serve HTTPS with a local CA and certificate made in <dir> on first use, reused later (ca.crt is the file a kubeconfig names)')
-    .env('SVC_TLS_SELF_SIGNED').preset(DEFAULT_SELF_SIGNED_DIR))
-  .addOption(new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
-    .env('SVC_STORE').default('memory://'))
-  .addOption(new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
-    .env('SVC_AUTHORIZATION_MODE').choices(['AlwaysAllow', 'RBAC']).default('RBAC'))
-  .addOption(new Option('--admin-password-file <file>', 'first start only: the super administrator\'s password (else SVC_ADMIN_PASSWORD, else a random one printed once)')
-    .env('SVC_ADMIN_PASSWORD_FILE'))
-  .addOption(new Option('--controller-manager-token-file <file>', 'the token of the user system:controller-manager: read from the file, or made and written there (0600)')
-    .env('SVC_CONTROLLER_MANAGER_TOKEN_FILE'))
-  .addOption(new Option('--login-failures-per-user <n>', 'failed logins a minute for one user before 429')
-    .env('SVC_LOGIN_FAILURES_PER_USER').argParser(positiveInt).default(10))
-  .addOption(new Option('--login-failures-per-address <n>', 'failed logins a minute from one address before 429')
-    .env('SVC_LOGIN_FAILURES_PER_ADDRESS').argParser(positiveInt).default(100))
-  .addOption(new Option('--max-body-bytes <n>', 'largest request body accepted (413 beyond)')
-    .env('SVC_MAX_BODY_BYTES').argParser(positiveInt).default(3 * 1024 * 1024))
-  .addOption(new Option('--watch-timeout <duration>', 'the server ends a watch after this long (e.g. 30m)')
-    .env('SVC_WATCH_TIMEOUT').argParser(duration).default(1800, '30m'))
-  .addOption(new Option('--watch-retention <n>', 'changes per type kept replayable for watches')
-    .env('SVC_WATCH_RETENTION').argParser(positiveInt).default(100000))
-  .addOption(new Option('--watch-bookmark-interval <duration>', 'how often a watch with allowWatchBookmarks=true gets a BOOKMARK')
-    .env('SVC_WATCH_BOOKMARK_INTERVAL').argParser(positiveDuration).default(30, '30s'))
-  .addOption(new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
-    .env('SVC_REQUEST_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
-  .addOption(new Option('--plugins-dir <dir>', 'load every plugin folder in <dir> at start (see docs/plugins.md)')
-    .env('SVC_PLUGINS_DIR'))
-  .addOption(new Option('--plugin-start-timeout <duration>', 'a plugin whose start(ctx) takes longer is stopped and FAILED')
-    .env('SVC_PLUGIN_START_TIMEOUT').argParser(positiveDuration).default(60, '60s'))
-  .addOption(new Option('--plugin-route-timeout <duration>', 'a plugin route handler that takes longer is answered with 504')
-    .env('SVC_PLUGIN_ROUTE_TIMEOUT').argParser(positiveDuration).default(30, '30s'))
-  .addHelpText('after', '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info); SVC_LOG_FORMAT=json|text (default: text on a terminal, else JSON).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).')
+  .addOption(
+    new Option(
+      '--tls-cert-file <file>',
+      'serve HTTPS with this certificate (PEM, chain first to last); needs --tls-private-key-file',
+    ).env('SVC_TLS_CERT_FILE'),
+  )
+  .addOption(
+    new Option('--tls-private-key-file <file>', 'the private key (PEM) of --tls-cert-file').env(
+      'SVC_TLS_PRIVATE_KEY_FILE',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--tls-self-signed [dir]',
+      'serve HTTPS with a local CA and certificate made in <dir> on first use, reused later (ca.crt is the file a kubeconfig names)',
+    )
+      .env('SVC_TLS_SELF_SIGNED')
+      .preset(DEFAULT_SELF_SIGNED_DIR),
+  )
+  .addOption(
+    new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
+      .env('SVC_STORE')
+      .default('memory://'),
+  )
+  .addOption(
+    new Option('--authorization-mode <mode>', 'RBAC (roles and bindings decide) or AlwaysAllow (everything is allowed)')
+      .env('SVC_AUTHORIZATION_MODE')
+      .choices(['AlwaysAllow', 'RBAC'])
+      .default('RBAC'),
+  )
+  .addOption(
+    new Option(
+      '--admin-password-file <file>',
+      "first start only: the super administrator's password (else SVC_ADMIN_PASSWORD, else a random one printed once)",
+    ).env('SVC_ADMIN_PASSWORD_FILE'),
+  )
+  .addOption(
+    new Option(
+      '--controller-manager-token-file <file>',
+      'the token of the user system:controller-manager: read from the file, or made and written there (0600)',
+    ).env('SVC_CONTROLLER_MANAGER_TOKEN_FILE'),
+  )
+  .addOption(
+    new Option('--login-failures-per-user <n>', 'failed logins a minute for one user before 429')
+      .env('SVC_LOGIN_FAILURES_PER_USER')
+      .argParser(positiveInt)
+      .default(10),
+  )
+  .addOption(
+    new Option('--login-failures-per-address <n>', 'failed logins a minute from one address before 429')
+      .env('SVC_LOGIN_FAILURES_PER_ADDRESS')
+      .argParser(positiveInt)
+      .default(100),
+  )
+  .addOption(
+    new Option('--max-body-bytes <n>', 'largest request body accepted (413 beyond)')
+      .env('SVC_MAX_BODY_BYTES')
+      .argParser(positiveInt)
+      .default(3 * 1024 * 1024),
+  )
+  .addOption(
+    new Option('--watch-timeout <duration>', 'the server ends a watch after this long (e.g. 30m)')
+      .env('SVC_WATCH_TIMEOUT')
+      .argParser(duration)
+      .default(1800, '30m'),
+  )
+  .addOption(
+    new Option('--watch-retention <n>', 'changes per type kept replayable for watches')
+      .env('SVC_WATCH_RETENTION')
+      .argParser(positiveInt)
+      .default(100000),
+  )
+  .addOption(
+    new Option(
+      '--watch-bookmark-interval <duration>',
+      'how often a watch with allowWatchBookmarks=true gets a BOOKMARK',
+    )
+      .env('SVC_WATCH_BOOKMARK_INTERVAL')
+      .argParser(positiveDuration)
+      .default(30, '30s'),
+  )
+  .addOption(
+    new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
+      .env('SVC_REQUEST_TIMEOUT')
+      .argParser(positiveDuration)
+      .default(60, '60s'),
+  )
+  .addOption(
+    new Option('--plugins-dir <dir>', 'load every plugin folder in <dir> at start (see docs/plugins.md)').env(
+      'SVC_PLUGINS_DIR',
+    ),
+  )
+  .addOption(
+    new Option('--plugin-start-timeout <duration>', 'a plugin whose start(ctx) takes longer is stopped and FAILED')
+      .env('SVC_PLUGIN_START_TIMEOUT')
+      .argParser(positiveDuration)
+      .default(60, '60s'),
+  )
+  .addOption(
+    new Option('--plugin-route-timeout <duration>', 'a plugin route handler that takes longer is answered with 504')
+      .env('SVC_PLUGIN_ROUTE_TIMEOUT')
+      .argParser(positiveDuration)
+      .default(30, '30s'),
+  )
+  .addHelpText(
+    'after',
+    '\nLogging: SVC_LOG_LEVEL=debug|info|warn|error (default info); SVC_LOG_FORMAT=json|text (default: text on a terminal, else JSON).\nFirst admin password: SVC_ADMIN_PASSWORD (the file flag wins).',
+  )
   .parse();
 
 async function main(): Promise<void> {
   const opts = program.opts<{
-    listen: string; store: string; authorizationMode: ApiServerConfig['authorizationMode'];
-    maxBodyBytes: number; watchTimeout: number; watchRetention: number;
-    adminPasswordFile?: string; controllerManagerTokenFile?: string; loginFailuresPerUser: number; loginFailuresPerAddress: number;
-    watchBookmarkInterval: number; requestTimeout: number;
-    tlsCertFile?: string; tlsPrivateKeyFile?: string; tlsSelfSigned?: string;
-    pluginsDir?: string; pluginStartTimeout: number; pluginRouteTimeout: number;
+    listen: string;
+    store: string;
+    authorizationMode: ApiServerConfig['authorizationMode'];
+    maxBodyBytes: number;
+    watchTimeout: number;
+    watchRetention: number;
+    adminPasswordFile?: string;
+    controllerManagerTokenFile?: string;
+    loginFailuresPerUser: number;
+    loginFailuresPerAddress: number;
+    watchBookmarkInterval: number;
+    requestTimeout: number;
+    tlsCertFile?: string;
+    tlsPrivateKeyFile?: string;
+    tlsSelfSigned?: string;
+    pluginsDir?: string;
+    pluginStartTimeout: number;
+    pluginRouteTimeout: number;
   }>();
-  const running = await startApiServer({
-    listen: opts.listen, store: opts.store, authorizationMode: opts.authorizationMode,
-    maxBodyBytes: opts.maxBodyBytes, watchTimeoutSeconds: opts.watchTimeout, watchRetention: opts.watchRetention,
-    adminPassword: adminPassword(opts.adminPasswordFile), controllerManagerTokenFile: opts.controllerManagerTokenFile,
-    loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
-    watchBookmarkIntervalSeconds: opts.watchBookmarkInterval, requestTimeoutSeconds: opts.requestTimeout,
-    tlsCertFile: opts.tlsCertFile, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, tlsSelfSignedDir: opts.tlsSelfSigned,
-    pluginsDir: opts.pluginsDir, pluginStartTimeoutSeconds: opts.pluginStartTimeout, pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
-  }, logger);
+  const running = await startApiServer(
+    {
+      listen: opts.listen,
+      store: opts.store,
+      authorizationMode: opts.authorizationMode,
+      maxBodyBytes: opts.maxBodyBytes,
+      watchTimeoutSeconds: opts.watchTimeout,
+      watchRetention: opts.watchRetention,
+      adminPassword: adminPassword(opts.adminPasswordFile),
+      controllerManagerTokenFile: opts.controllerManagerTokenFile,
+      loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
+      watchBookmarkIntervalSeconds: opts.watchBookmarkInterval,
+      requestTimeoutSeconds: opts.requestTimeout,
+      tlsCertFile: opts.tlsCertFile,
+      tlsPrivateKeyFile: opts.tlsPrivateKeyFile,
+      tlsSelfSignedDir: opts.tlsSelfSigned,
+      pluginsDir: opts.pluginsDir,
+      pluginStartTimeoutSeconds: opts.pluginStartTimeout,
+      pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
+    },
+    logger,
+  );
   // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
   process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
-    running.stop().then(() => process.exit(0), (err: Error) => {
-      logger.error({ err: err.message }, 'shutdown failed');
-      process.exit(1);
-    });
+    running.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        logger.error({ err: err.message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   });
 }
 

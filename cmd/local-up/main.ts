@@ -14,20 +14,41 @@ import { setupSignalHandler } from '../../pkg/util/signals';
 const program = new Command('svc-local-up')
   .description('Runs the apiserver and the controller-manager together for local work.')
   .addOption(new Option('--listen <host:port>', 'apiserver address').env('SVC_LISTEN').default('127.0.0.1:8080'))
-  .addOption(new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
-    .env('SVC_STORE').default('file://./data'))
-  .addOption(new Option('--data-dir <dir>', 'where local state is kept (the controller-manager\'s token, the TLS files)').env('SVC_DATA_DIR').default('data'))
-  .addOption(new Option('--metrics-listen <host:port>', 'the controller-manager\'s /metrics and /healthz; port 0 for a free one (it is logged), "off" for none')
-    .env('SVC_METRICS_LISTEN').default('127.0.0.1:0'))
-  .addOption(new Option('--tls', 'serve HTTPS with a self-signed certificate kept in <data-dir>/tls (for kubectl with a token)'))
+  .addOption(
+    new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
+      .env('SVC_STORE')
+      .default('file://./data'),
+  )
+  .addOption(
+    new Option('--data-dir <dir>', "where local state is kept (the controller-manager's token, the TLS files)")
+      .env('SVC_DATA_DIR')
+      .default('data'),
+  )
+  .addOption(
+    new Option(
+      '--metrics-listen <host:port>',
+      'the controller-manager\'s /metrics and /healthz; port 0 for a free one (it is logged), "off" for none',
+    )
+      .env('SVC_METRICS_LISTEN')
+      .default('127.0.0.1:0'),
+  )
+  .addOption(
+    new Option('--tls', 'serve HTTPS with a self-signed certificate kept in <data-dir>/tls (for kubectl with a token)'),
+  )
   .parse();
 
 const { listen, store, dataDir, metricsListen, tls } = program.opts<{
-  listen: string; store: string; dataDir: string; metricsListen: string; tls?: boolean;
+  listen: string;
+  store: string;
+  dataDir: string;
+  metricsListen: string;
+  tls?: boolean;
 }>();
 const node = (script: string, args: string[]): ChildProcess =>
   // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver).
-  spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
 
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
@@ -45,8 +66,20 @@ async function main(): Promise<void> {
   const url = reported === undefined ? undefined : reachable(reported);
   if (url !== undefined) await waitUntilReady(`${url}/readyz`, tls ? caFile : undefined, signal, apiserver);
   if (url !== undefined && !signal.aborted && apiserver.exitCode === null) {
-    if (tls) logger.info({ server: url, certificateAuthority: caFile }, 'serving HTTPS: docs/kubectl.md shows how to point kubectl at it');
-    const cmArgs = ['--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen];
+    if (tls)
+      logger.info(
+        { server: url, certificateAuthority: caFile },
+        'serving HTTPS: docs/kubectl.md shows how to point kubectl at it',
+      );
+    const cmArgs = [
+      '--server',
+      url,
+      '--token-file',
+      tokenFile,
+      '--leader-elect=false',
+      '--metrics-listen',
+      metricsListen,
+    ];
     const cm = node('controller-manager', tls ? [...cmArgs, '--certificate-authority', caFile] : cmArgs);
     children.push(cm);
     exited.push(new Promise<number>((r) => cm.once('exit', (code) => r(code ?? 1))));
@@ -95,7 +128,12 @@ function reachable(url: string): string {
  * Polls the apiserver's /readyz until it answers 200, the user stops, or the
  * apiserver exits. Over HTTPS, trusting `caFile` (once the apiserver has written it).
  */
-async function waitUntilReady(url: string, caFile: string | undefined, signal: AbortSignal, apiserver: ChildProcess): Promise<void> {
+async function waitUntilReady(
+  url: string,
+  caFile: string | undefined,
+  signal: AbortSignal,
+  apiserver: ChildProcess,
+): Promise<void> {
   while (!signal.aborted && apiserver.exitCode === null) {
     if (await isReady(url, caFile)) return;
     await new Promise((r) => setTimeout(r, 100));
@@ -104,10 +142,13 @@ async function waitUntilReady(url: string, caFile: string | undefined, signal: A
 
 async function isReady(url: string, caFile: string | undefined): Promise<boolean> {
   const get = () => (caFile ? trustingFetch(readFileSync(caFile))(url, {}) : fetch(url));
-  return new Promise<Response>((r) => r(get())).then(async (res) => {
-    await res.arrayBuffer();
-    return res.ok;
-  }, () => false);
+  return new Promise<Response>((r) => r(get())).then(
+    async (res) => {
+      await res.arrayBuffer();
+      return res.ok;
+    },
+    () => false,
+  );
 }
 
 main().catch((err: Error) => {

@@ -2,7 +2,8 @@ import type { ApiObject } from '../../pkg/api/object';
 import { deepFreeze, type ObjectEvent } from '../../pkg/controller';
 import { isCollectable, notARemoval, withoutFinalizers } from './collectable';
 
-const object = (metadata: ApiObject['metadata']) => deepFreeze<ApiObject>({ apiVersion: 'example.com/v1', kind: 'Thing', metadata });
+const object = (metadata: ApiObject['metadata']) =>
+  deepFreeze<ApiObject>({ apiVersion: 'example.com/v1', kind: 'Thing', metadata });
 const MARKED = '2026-11-22T02:28:01.123Z';
 
 describe('isCollectable', () => {
@@ -27,7 +28,11 @@ describe('the gc predicates', () => {
   });
 
   it('notARemoval skips the event of a removal and nothing else', () => {
-    const events: ObjectEvent[] = [{ type: 'add', object: free }, { type: 'update', old: held, object: free }, { type: 'delete', object: free }];
+    const events: ObjectEvent[] = [
+      { type: 'add', object: free },
+      { type: 'update', old: held, object: free },
+      { type: 'delete', object: free },
+    ];
     expect(events.map(notARemoval)).toEqual([true, true, false]);
   });
 });

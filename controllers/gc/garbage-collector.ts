@@ -1,7 +1,13 @@
 import type { ApiObject } from '../../pkg/api/object';
 import { describeResource, type ResourceRef } from '../../pkg/client';
 import {
-  Backoff, controller, deletionTimestampSet, sleep, type DeepReadonly, type Manager, type Runnable,
+  Backoff,
+  controller,
+  deletionTimestampSet,
+  sleep,
+  type DeepReadonly,
+  type Manager,
+  type Runnable,
 } from '../../pkg/controller';
 import type { Logger } from '../../pkg/util/log';
 import { notARemoval, withoutFinalizers } from './collectable';
@@ -56,9 +62,14 @@ export class GarbageCollector implements Runnable {
   private unfollowModels: (() => void) | undefined;
   private started = false;
 
-  constructor(private readonly manager: Manager, log: Logger, options: GarbageCollectorOptions = {}) {
+  constructor(
+    private readonly manager: Manager,
+    log: Logger,
+    options: GarbageCollectorOptions = {},
+  ) {
     this.workers = options.workers ?? DEFAULT_WORKERS;
-    if (!Number.isInteger(this.workers) || this.workers < 1) throw new Error(`gc workers must be an integer ≥ 1, got ${this.workers}`);
+    if (!Number.isInteger(this.workers) || this.workers < 1)
+      throw new Error(`gc workers must be an integer ≥ 1, got ${this.workers}`);
     this.discoveryBackoff = options.discoveryBackoff ?? new Backoff(250, 10_000);
     this.log = log.child({ controller: GC_CONTROLLER });
   }
@@ -124,7 +135,9 @@ export class GarbageCollector implements Runnable {
 
   /** Queues a change behind the previous ones; a failure is logged, never blocks the next. */
   private change(step: () => Promise<void>): void {
-    this.changes = this.changes.then(step).catch((err: unknown) => this.log.error({ err }, 'could not change what the gc collects'));
+    this.changes = this.changes
+      .then(step)
+      .catch((err: unknown) => this.log.error({ err }, 'could not change what the gc collects'));
   }
 
   /** Starts the controller of a resource, unless one runs already (one of another version is replaced). */

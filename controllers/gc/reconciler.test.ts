@@ -58,7 +58,11 @@ const exists = async (name: string) => {
     throw err;
   }
 };
-const failureOf = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (err: unknown) => err);
+const failureOf = async (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 
 describe('GarbageCollectReconciler', () => {
   it('removes a marked object without finalizers', async () => {

@@ -1,6 +1,12 @@
 import type { ApiObject } from '../../pkg/api/object';
 import type { ApiClient, ResourceRef } from '../../pkg/client';
-import { TerminalError, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request } from '../../pkg/controller';
+import {
+  TerminalError,
+  type ReadonlyCache,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+} from '../../pkg/controller';
 import { isCollectable } from './collectable';
 
 /**
@@ -27,7 +33,8 @@ export class GarbageCollectReconciler implements Reconciler {
     if (!object || !isCollectable(object)) return;
     const { resourceVersion } = object.metadata;
     // Without a version to hold it to, the DELETE would be unconditional: never send that.
-    if (!resourceVersion) throw new TerminalError(`"${name}" has no metadata.resourceVersion; not removing it unconditionally`);
+    if (!resourceVersion)
+      throw new TerminalError(`"${name}" has no metadata.resourceVersion; not removing it unconditionally`);
     const result = await this.client.delete(this.resource, name, { preconditions: { resourceVersion }, signal });
     if (result.removed) log.debug({ resourceVersion }, 'removed');
     else log.info({ resourceVersion }, 'the server kept the object (finalizers); waiting for its next change');

@@ -2,14 +2,29 @@ import type { ApiObject } from '../../pkg/api/object';
 import type { DiscoveredResource } from '../../pkg/client';
 import { collectableResources, collectorName, resourceOfModel } from './resources';
 
-const discovered = (group: string, version: string, plural: string, extra: Partial<DiscoveredResource> = {}): DiscoveredResource => ({
-  group, version, plural, kind: plural.replace(/s$/, ''), singular: '', shortNames: [], preferred: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], ...extra,
+const discovered = (
+  group: string,
+  version: string,
+  plural: string,
+  extra: Partial<DiscoveredResource> = {},
+): DiscoveredResource => ({
+  group,
+  version,
+  plural,
+  kind: plural.replace(/s$/, ''),
+  singular: '',
+  shortNames: [],
+  preferred: true,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  ...extra,
 });
 
 describe('collectableResources', () => {
   it('keeps every resource that can be listed, watched and deleted, the core group included', () => {
-    const found = collectableResources([discovered('', 'v1alpha1', 'roles'), discovered('example.com', 'v1alpha1', 'persons')]);
+    const found = collectableResources([
+      discovered('', 'v1alpha1', 'roles'),
+      discovered('example.com', 'v1alpha1', 'persons'),
+    ]);
     expect(found).toEqual([
       { group: '', version: 'v1alpha1', plural: 'roles', kind: 'role' },
       { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'person' },
@@ -35,11 +50,19 @@ describe('collectableResources', () => {
 });
 
 describe('resourceOfModel', () => {
-  const model = (spec: unknown): ApiObject => ({ apiVersion: 'apiextensions.svc.run/v1alpha1', kind: 'Model', metadata: { name: 'm' }, spec });
+  const model = (spec: unknown): ApiObject => ({
+    apiVersion: 'apiextensions.svc.run/v1alpha1',
+    kind: 'Model',
+    metadata: { name: 'm' },
+    spec,
+  });
 
   it('reads group, version, plural and kind from the spec', () => {
-    expect(resourceOfModel(model({ group: 'example.com', version: 'v1alpha1', names: { kind: 'Person', plural: 'persons' } })))
-      .toEqual({ group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' });
+    expect(
+      resourceOfModel(
+        model({ group: 'example.com', version: 'v1alpha1', names: { kind: 'Person', plural: 'persons' } }),
+      ),
+    ).toEqual({ group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' });
   });
 
   it.each([
@@ -54,7 +77,9 @@ describe('resourceOfModel', () => {
 
 describe('collectorName', () => {
   it('names the per-resource controller after the resource', () => {
-    expect(collectorName({ group: 'example.com', version: 'v1alpha1', plural: 'persons' })).toBe('gc/persons.example.com');
+    expect(collectorName({ group: 'example.com', version: 'v1alpha1', plural: 'persons' })).toBe(
+      'gc/persons.example.com',
+    );
     expect(collectorName({ group: '', version: 'v1alpha1', plural: 'roles' })).toBe('gc/roles');
   });
 });

@@ -3,7 +3,12 @@ import { describeResource, type DiscoveredResource, type ResourceRef } from '../
 import type { DeepReadonly } from '../../pkg/controller';
 
 /** Where `Model` objects are served: `/apis/apiextensions.svc.run/v1alpha1/models`. */
-export const MODELS: ResourceRef = { group: 'apiextensions.svc.run', version: 'v1alpha1', plural: 'models', kind: 'Model' };
+export const MODELS: ResourceRef = {
+  group: 'apiextensions.svc.run',
+  version: 'v1alpha1',
+  plural: 'models',
+  kind: 'Model',
+};
 
 /** What the gc controller needs of a resource: listing and watching its objects, and deleting them. */
 const NEEDED_VERBS = ['list', 'watch', 'delete'];

@@ -30,7 +30,11 @@ export interface PersonStatusOptions {
  * register(manager);
  * await manager.run(signal);
  */
-export function register(manager: Manager, client: ApiClient = manager.client, options: PersonStatusOptions = {}): Controller {
+export function register(
+  manager: Manager,
+  client: ApiClient = manager.client,
+  options: PersonStatusOptions = {},
+): Controller {
   // Reading from the manager's shared cache, not the API: every controller that watches Persons shares one watch.
   const persons = manager.cacheFor<Person>(PERSONS);
   // No predicates: marking a Person for deletion does not change its generation, so

@@ -79,7 +79,9 @@ describe('PersonStatusReconciler', () => {
   });
 
   it('is done when the Person is not in the cache (it was removed)', async () => {
-    await expect(new PersonStatusReconciler(client, cacheOf()).reconcile({ name: 'r-gone' }, ctx)).resolves.toBeUndefined();
+    await expect(
+      new PersonStatusReconciler(client, cacheOf()).reconcile({ name: 'r-gone' }, ctx),
+    ).resolves.toBeUndefined();
   });
 
   it('fails with Conflict, writing nothing, when its cache is behind the server', async () => {
@@ -126,7 +128,9 @@ describe('PersonStatusReconciler', () => {
     await client.delete(PERSONS, 'r-not-ours');
     const marked = await get('r-not-ours');
     const cleaned: DeepReadonly<Person>[] = [];
-    await reconcileFresh('r-not-ours', async (p) => { cleaned.push(p); });
+    await reconcileFresh('r-not-ours', async (p) => {
+      cleaned.push(p);
+    });
     expect(cleaned).toEqual([]);
     const after = await get('r-not-ours');
     expect(after.metadata.resourceVersion).toBe(marked.metadata.resourceVersion);

@@ -1,7 +1,14 @@
 import type { ApiClient } from '../../pkg/client';
 import {
-  addFinalizer, hasFinalizer, removeFinalizer, updateStatus,
-  type DeepReadonly, type ReadonlyCache, type Reconciler, type ReconcileContext, type Request,
+  addFinalizer,
+  hasFinalizer,
+  removeFinalizer,
+  updateStatus,
+  type DeepReadonly,
+  type ReadonlyCache,
+  type Reconciler,
+  type ReconcileContext,
+  type Request,
 } from '../../pkg/controller';
 import { PERSONS, type Person } from './person';
 import { personStatus } from './status';
@@ -65,7 +72,9 @@ export class PersonStatusReconciler implements Reconciler {
     if (!hasFinalizer(person, PERSON_STATUS_FINALIZER)) return; // finalized already, or never ours
     await this.cleanUp(person, ctx);
     // The update carries the cached resourceVersion: if the Person changed meanwhile it is a Conflict and we look again.
-    await this.client.update(PERSONS, removeFinalizer<Person>(person, PERSON_STATUS_FINALIZER).object, { signal: ctx.signal });
+    await this.client.update(PERSONS, removeFinalizer<Person>(person, PERSON_STATUS_FINALIZER).object, {
+      signal: ctx.signal,
+    });
     ctx.log.info('finalized; the gc controller may remove it now');
   }
 }

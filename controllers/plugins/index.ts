@@ -11,8 +11,13 @@ import { PluginExtensionsReconciler } from './reconciler';
 export { PluginExtensionsReconciler } from './reconciler';
 export { declarationProblem, labelKeyProblem, type DeclaredObject } from './declared-objects';
 export {
-  EXTENSIONS_CONDITION, PLUGIN_EXTENSIONS_FINALIZER, PLUGIN_NAME_LABEL, PLUGINS,
-  type ExtensionRef, type Plugin, type PluginCondition,
+  EXTENSIONS_CONDITION,
+  PLUGIN_EXTENSIONS_FINALIZER,
+  PLUGIN_NAME_LABEL,
+  PLUGINS,
+  type ExtensionRef,
+  type Plugin,
+  type PluginCondition,
 } from './plugins';
 
 /** The name the controller-manager runs it by: `--controllers plugins`. */
@@ -31,7 +36,8 @@ export function register(manager: Manager, client: ApiClient = manager.client): 
   return controller(PLUGINS_CONTROLLER, manager)
     .for(PLUGINS)
     .watches(ROLES, (role) => [role.metadata.labels?.[PLUGIN_NAME_LABEL] ?? ''].filter(Boolean), {
-      labelSelector: PLUGIN_NAME_LABEL, predicates: [generationChanged],
+      labelSelector: PLUGIN_NAME_LABEL,
+      predicates: [generationChanged],
     })
     .complete(new PluginExtensionsReconciler(client, manager.cacheFor<Plugin>(PLUGINS)));
 }

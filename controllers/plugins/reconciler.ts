@@ -1,16 +1,36 @@
 import type { ApiObject } from '../../pkg/api/object';
 import {
-  ApiError, apiVersionOf, isConflict, isNotFound, objectPath, type ApiClient, type DiscoveredResource,
+  ApiError,
+  apiVersionOf,
+  isConflict,
+  isNotFound,
+  objectPath,
+  type ApiClient,
+  type DiscoveredResource,
 } from '../../pkg/client';
 import {
-  addFinalizer, copyOf, hasFinalizer, removeFinalizer, updateStatus,
-  type DeepReadonly, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request,
+  addFinalizer,
+  copyOf,
+  hasFinalizer,
+  removeFinalizer,
+  updateStatus,
+  type DeepReadonly,
+  type ReadonlyCache,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
 } from '../../pkg/controller';
 import { jsonEqual } from '../../pkg/util/json-equal';
 import { declarationProblem, type DeclaredObject } from './declared-objects';
 import {
-  describeExtension, EXTENSIONS_CONDITION, PLUGIN_EXTENSIONS_FINALIZER, PLUGIN_NAME_LABEL, PLUGINS,
-  type ExtensionRef, type Plugin, type PluginCondition,
+  describeExtension,
+  EXTENSIONS_CONDITION,
+  PLUGIN_EXTENSIONS_FINALIZER,
+  PLUGIN_NAME_LABEL,
+  PLUGINS,
+  type ExtensionRef,
+  type Plugin,
+  type PluginCondition,
 } from './plugins';
 
 /** What applying a plugin's extension objects came to: what is applied, and why the others are not. */
@@ -30,7 +50,10 @@ interface Outcome {
  * Plugin marked for deletion until they are.
  */
 export class PluginExtensionsReconciler implements Reconciler {
-  constructor(private readonly client: ApiClient, private readonly plugins: ReadonlyCache<Plugin>) {}
+  constructor(
+    private readonly client: ApiClient,
+    private readonly plugins: ReadonlyCache<Plugin>,
+  ) {}
 
   async reconcile({ name }: Request, { signal, log }: ReconcileContext): Promise<void> {
     const cached = this.plugins.get(name);
@@ -38,7 +61,9 @@ export class PluginExtensionsReconciler implements Reconciler {
     if (cached.metadata.deletionTimestamp) {
       if (!hasFinalizer(cached, PLUGIN_EXTENSIONS_FINALIZER)) return;
       await this.deleteAll(name, cached.status?.extensions ?? [], signal);
-      await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, { signal });
+      await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, {
+        signal,
+      });
       log.info('extension objects deleted; the Plugin may go');
       return;
     }
@@ -51,21 +76,31 @@ export class PluginExtensionsReconciler implements Reconciler {
       await this.writeStatus(plugin, { applied: [], problems: [] }, 'Stopped', signal);
     } else if (phase === 'STARTED') {
       const outcome = await this.apply(plugin, signal);
-      const { changed } = await this.writeStatus(plugin, outcome, outcome.problems.length ? 'NotApplied' : 'Applied', signal);
-      if (changed) log.info({ applied: outcome.applied.length, refused: outcome.problems.length }, 'extension objects applied');
+      const { changed } = await this.writeStatus(
+        plugin,
+        outcome,
+        outcome.problems.length ? 'NotApplied' : 'Applied',
+        signal,
+      );
+      if (changed)
+        log.info({ applied: outcome.applied.length, refused: outcome.problems.length }, 'extension objects applied');
     }
   }
 
   private async apply(plugin: DeepReadonly<Plugin> | Plugin, signal: AbortSignal): Promise<Outcome> {
     const name = plugin.metadata.name!;
     const { items } = await this.client.request<{ items: (DeclaredObject & ApiObject)[] }>({
-      method: 'GET', path: objectPath(PLUGINS, name, 'extensions'), signal,
+      method: 'GET',
+      path: objectPath(PLUGINS, name, 'extensions'),
+      signal,
     });
     const resources = await this.client.discover({ signal });
     const outcome: Outcome = { applied: [], problems: [] };
     for (const object of items) {
       const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
-      const problem = declarationProblem(name, object) ?? (resourceOf(resources, ref) ? undefined : `${ref.apiVersion} ${ref.kind} is not served`);
+      const problem =
+        declarationProblem(name, object) ??
+        (resourceOf(resources, ref) ? undefined : `${ref.apiVersion} ${ref.kind} is not served`);
       if (problem) {
         outcome.problems.push(`${describeExtension(ref)}: ${problem}`);
         continue;
@@ -79,13 +114,20 @@ export class PluginExtensionsReconciler implements Reconciler {
         outcome.problems.push(`${describeExtension(ref)}: ${err.message}`);
       }
     }
-    const dropped = (plugin.status?.extensions ?? []).filter((old) => !outcome.applied.some((now) => sameRef(old, now)));
+    const dropped = (plugin.status?.extensions ?? []).filter(
+      (old) => !outcome.applied.some((now) => sameRef(old, now)),
+    );
     await this.deleteAll(name, dropped, signal, resources);
     return outcome;
   }
 
   /** Creates the object, or updates it over the stored one when that differs from what the plugin declares. */
-  private async applyOne(res: DiscoveredResource, pluginName: string, declared: ApiObject, signal: AbortSignal): Promise<void> {
+  private async applyOne(
+    res: DiscoveredResource,
+    pluginName: string,
+    declared: ApiObject,
+    signal: AbortSignal,
+  ): Promise<void> {
     const labels = { ...declared.metadata.labels, [PLUGIN_NAME_LABEL]: pluginName };
     const desired: ApiObject = { ...declared, metadata: { ...declared.metadata, labels } };
     let stored: ApiObject;
@@ -97,20 +139,31 @@ export class PluginExtensionsReconciler implements Reconciler {
       return;
     }
     const { metadata: _desiredMeta, ...desiredBody } = desired;
-    const upToDate = Object.entries(desiredBody).every(([key, value]) => jsonEqual(stored[key], value))
-      && jsonEqual(stored.metadata.labels ?? {}, labels)
-      && jsonEqual(stored.metadata.annotations ?? {}, declared.metadata.annotations ?? {});
+    const upToDate =
+      Object.entries(desiredBody).every(([key, value]) => jsonEqual(stored[key], value)) &&
+      jsonEqual(stored.metadata.labels ?? {}, labels) &&
+      jsonEqual(stored.metadata.annotations ?? {}, declared.metadata.annotations ?? {});
     if (upToDate) return;
-    await this.client.update(res, {
-      ...desired, status: stored.status,
-      metadata: { ...stored.metadata, labels, annotations: declared.metadata.annotations },
-    }, { signal });
+    await this.client.update(
+      res,
+      {
+        ...desired,
+        status: stored.status,
+        metadata: { ...stored.metadata, labels, annotations: declared.metadata.annotations },
+      },
+      { signal },
+    );
   }
 
   /** Deletes each listed object that carries this plugin's label (one that is already gone is fine). */
-  private async deleteAll(pluginName: string, refs: readonly ExtensionRef[], signal: AbortSignal, known?: DiscoveredResource[]): Promise<void> {
+  private async deleteAll(
+    pluginName: string,
+    refs: readonly ExtensionRef[],
+    signal: AbortSignal,
+    known?: DiscoveredResource[],
+  ): Promise<void> {
     if (refs.length === 0) return;
-    const resources = known ?? await this.client.discover({ signal });
+    const resources = known ?? (await this.client.discover({ signal }));
     for (const ref of refs) {
       const res = resourceOf(resources, ref);
       if (!res) continue;
@@ -131,11 +184,15 @@ export class PluginExtensionsReconciler implements Reconciler {
     const previous = conditions.find((c) => c.type === EXTENSIONS_CONDITION);
     const status = outcome.problems.length ? 'False' : 'True';
     const condition: PluginCondition = {
-      type: EXTENSIONS_CONDITION, status, reason, message,
+      type: EXTENSIONS_CONDITION,
+      status,
+      reason,
+      message,
       lastTransitionTime: previous?.status === status ? previous.lastTransitionTime : new Date().toISOString(),
     };
     const next = {
-      ...current.status, extensions: outcome.applied,
+      ...current.status,
+      extensions: outcome.applied,
       conditions: [...conditions.filter((c) => c.type !== EXTENSIONS_CONDITION), condition],
       ...(reason === 'Stopped' ? {} : { message }),
     };
@@ -143,7 +200,8 @@ export class PluginExtensionsReconciler implements Reconciler {
   }
 }
 
-const sameRef = (a: ExtensionRef, b: ExtensionRef) => a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
+const sameRef = (a: ExtensionRef, b: ExtensionRef) =>
+  a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name;
 
 function resourceOf(resources: DiscoveredResource[], ref: ExtensionRef): DiscoveredResource | undefined {
   return resources.find((r) => r.kind === ref.kind && apiVersionOf(r) === ref.apiVersion);

@@ -83,7 +83,8 @@ async function startController(roles: FakeRoles): Promise<void> {
 }
 
 const role = (name: string, spec: TestRoleSpec) => testRole(name, spec);
-const contributorsOf = (roles: FakeRoles, name: string) => (roles.status(name)?.contributors ?? []).map((c) => `${c.name} ${c.via}`);
+const contributorsOf = (roles: FakeRoles, name: string) =>
+  (roles.status(name)?.contributors ?? []).map((c) => `${c.name} ${c.via}`);
 const resourcesOf = (roles: FakeRoles, name: string) => (roles.status(name)?.rules ?? []).map((r) => r.resources?.[0]);
 
 describe('the rbac-aggregation controller', () => {
@@ -108,7 +109,7 @@ describe('the rbac-aggregation controller', () => {
     await waitFor(() => resourcesOf(roles, 'a').join() === 'a,b2,c,d2', { what: "a's rules to follow b's" });
   });
 
-  it("requeues the former target of a role that leaves it, and the dependents of a removed role", async () => {
+  it('requeues the former target of a role that leaves it, and the dependents of a removed role', async () => {
     const roles = new FakeRoles([
       role('a', { rules: [getRule('a')], dependencies: ['c'] }),
       role('b', { rules: [getRule('b')], aggregateTo: ['a'] }),

@@ -1,7 +1,18 @@
-import { computeEffective, observedDefinitionOf, type Role, type RoleGraph, type RoleStatus } from '../../pkg/auth/rbac';
+import {
+  computeEffective,
+  observedDefinitionOf,
+  type Role,
+  type RoleGraph,
+  type RoleStatus,
+} from '../../pkg/auth/rbac';
 import type { ApiClient } from '../../pkg/client';
 import {
-  updateStatus, type DeepReadonly, type ReadonlyCache, type ReconcileContext, type Reconciler, type Request,
+  updateStatus,
+  type DeepReadonly,
+  type ReadonlyCache,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
 } from '../../pkg/controller';
 import { ROLES } from './roles';
 
@@ -14,8 +25,11 @@ import { ROLES } from './roles';
 export function aggregatedStatus(graph: RoleGraph, role: DeepReadonly<Role>): RoleStatus {
   const { rules, uiPermissions, contributors } = computeEffective(graph, role.metadata.name!);
   return {
-    observedGeneration: role.metadata.generation, observedDefinition: observedDefinitionOf(role as Role),
-    rules, uiPermissions, contributors,
+    observedGeneration: role.metadata.generation,
+    observedDefinition: observedDefinitionOf(role as Role),
+    rules,
+    uiPermissions,
+    contributors,
   };
 }
 
@@ -41,6 +55,7 @@ export class RoleAggregationReconciler implements Reconciler {
     if (!role || role.metadata.deletionTimestamp) return;
     const status = aggregatedStatus(this.graph, role);
     const { changed } = await updateStatus<Role>(this.client, ROLES, role, status, { signal });
-    if (changed) log.debug({ rules: status.rules.length, contributors: status.contributors.length }, 'effective rules written');
+    if (changed)
+      log.debug({ rules: status.rules.length, contributors: status.contributors.length }, 'effective rules written');
   }
 }

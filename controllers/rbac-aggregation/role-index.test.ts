@@ -36,12 +36,18 @@ describe('RoleIndex.keysFor', () => {
       testRole('leaf', { aggregateTo: ['mid'] }),
       testRole('unrelated'),
     );
-    expect(sorted(index.keysFor(cache.put(testRole('leaf', { rules: [getRule('x')], aggregateTo: ['mid'] }))))).toEqual(['leaf', 'mid', 'top']);
+    expect(sorted(index.keysFor(cache.put(testRole('leaf', { rules: [getRule('x')], aggregateTo: ['mid'] }))))).toEqual(
+      ['leaf', 'mid', 'top'],
+    );
     expect(index.keysFor(cache.put(testRole('unrelated', { rules: [getRule('y')] })))).toEqual(['unrelated']);
   });
 
   it('answers the roles that included it before the change: a label dropped, a role removed', () => {
-    const { cache, index } = indexOver(testRole('target'), testRole('part', { aggregateTo: ['target'] }), testRole('dependent', { dependencies: ['part'] }));
+    const { cache, index } = indexOver(
+      testRole('target'),
+      testRole('part', { aggregateTo: ['target'] }),
+      testRole('dependent', { dependencies: ['part'] }),
+    );
     expect(sorted(index.keysFor(cache.put(testRole('part'))))).toEqual(['dependent', 'part', 'target']);
     expect(sorted(index.keysFor(cache.remove('part')))).toEqual(['dependent', 'part']);
     expect(index.graph.role('part')).toBeUndefined();
@@ -49,9 +55,16 @@ describe('RoleIndex.keysFor', () => {
 
   it('answers the roles whose status lists it, even where the graph shows no edge', () => {
     const lister = testRole('lister');
-    lister.status = { rules: [], uiPermissions: [], contributors: [{ name: 'old-part', via: 'aggregation', through: 'lister' }] };
+    lister.status = {
+      rules: [],
+      uiPermissions: [],
+      contributors: [{ name: 'old-part', via: 'aggregation', through: 'lister' }],
+    };
     const { cache, index } = indexOver(lister, testRole('old-part'));
-    expect(sorted(index.keysFor(cache.put(testRole('old-part', { rules: [getRule('z')] }))))).toEqual(['lister', 'old-part']);
+    expect(sorted(index.keysFor(cache.put(testRole('old-part', { rules: [getRule('z')] }))))).toEqual([
+      'lister',
+      'old-part',
+    ]);
 
     lister.status = { rules: [], uiPermissions: [], contributors: [] };
     index.keysFor(cache.put(lister));

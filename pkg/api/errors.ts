@@ -6,10 +6,23 @@
 
 /** The `reason` values of API.md §5. */
 export type StatusReason =
-  | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'MethodNotAllowed'
-  | 'AlreadyExists' | 'Conflict' | 'Gone' | 'Expired' | 'RequestEntityTooLarge'
-  | 'UnsupportedMediaType' | 'NotAcceptable' | 'Invalid' | 'TooManyRequests'
-  | 'InternalError' | 'ServiceUnavailable' | 'Timeout';
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Expired'
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType'
+  | 'NotAcceptable'
+  | 'Invalid'
+  | 'TooManyRequests'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'Timeout';
 
 /** One failing field of an `Invalid` error, e.g. `{field: 'spec.age', reason: 'FieldValueInvalid', message: …}`. */
 export interface StatusCause {
@@ -65,8 +78,14 @@ export class StatusError extends Error {
   /** The error as a Kubernetes `Status`. */
   toStatus(): Status {
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: this.message, reason: this.reason, details: this.details, code: this.code,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      details: this.details,
+      code: this.code,
     };
   }
 
@@ -110,14 +129,18 @@ export const notFound = (subject: ErrorSubject) =>
   new StatusError(404, 'NotFound', `${qualifiedResource(subject)} "${subject.name}" not found`, detailsOf(subject));
 
 /** A path no route serves. */
-export const routeNotFound = () =>
-  new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+export const routeNotFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
 
 export const methodNotAllowed = (method: string, path: string) =>
   new StatusError(405, 'MethodNotAllowed', `the server does not allow ${method} on ${path}`);
 
 export const alreadyExists = (subject: ErrorSubject) =>
-  new StatusError(409, 'AlreadyExists', `${qualifiedResource(subject)} "${subject.name}" already exists`, detailsOf(subject));
+  new StatusError(
+    409,
+    'AlreadyExists',
+    `${qualifiedResource(subject)} "${subject.name}" already exists`,
+    detailsOf(subject),
+  );
 
 export const conflict = (subject: ErrorSubject, message: string, causes?: StatusCause[]) =>
   new StatusError(409, 'Conflict', message, causes ? { ...detailsOf(subject), causes } : detailsOf(subject));
@@ -126,27 +149,39 @@ export const expired = (message: string) => new StatusError(410, 'Expired', mess
 
 /** A client too slow to send its whole request within the server's request timeout. */
 export const requestTimeout = () =>
-  new StatusError(408, 'Timeout', 'the request was not received in full within the server\'s request timeout');
+  new StatusError(408, 'Timeout', "the request was not received in full within the server's request timeout");
 
 export const tooLarge = (limit: number) =>
   new StatusError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limit} bytes`);
 
 export const unsupportedMediaType = (type: string, supported: string[]) =>
-  new StatusError(415, 'UnsupportedMediaType', `the media type "${type}" is not supported; use one of: ${supported.join(', ')}`);
+  new StatusError(
+    415,
+    'UnsupportedMediaType',
+    `the media type "${type}" is not supported; use one of: ${supported.join(', ')}`,
+  );
 
 /** A validation failure: one cause per failing field, all of them. */
 export const invalid = (subject: ErrorSubject & { kind?: string }, causes: StatusCause[]) => {
   const what = subject.kind ?? qualifiedResource(subject);
   const summary = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ');
-  return new StatusError(422, 'Invalid', `${what} "${subject.name ?? ''}" is invalid: ${summary}`,
-    { ...detailsOf(subject), causes });
+  return new StatusError(422, 'Invalid', `${what} "${subject.name ?? ''}" is invalid: ${summary}`, {
+    ...detailsOf(subject),
+    causes,
+  });
 };
 
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
 
 export const serviceUnavailable = (message: string, retryAfterSeconds = 1) =>
-  new StatusError(503, 'ServiceUnavailable', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  new StatusError(
+    503,
+    'ServiceUnavailable',
+    message,
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 
 /** Anything unexpected: the message is generic so that no internals leak. */
 export const internalError = () =>

@@ -38,5 +38,10 @@ export interface ApiObject {
 
 /** The metadata fields only the server may set; a client's values for them are ignored. */
 export const SERVER_OWNED_METADATA = [
-  'uid', 'creationTimestamp', 'deletionTimestamp', 'generation', 'version', 'resourceVersion',
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'generation',
+  'version',
+  'resourceVersion',
 ] as const;

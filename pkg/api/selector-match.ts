@@ -10,10 +10,14 @@ import type { FieldRequirement, LabelRequirement } from './selector-requirements
 export function labelMatches(labels: Record<string, string> | undefined, req: LabelRequirement): boolean {
   const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, req.key);
   switch (req.op) {
-    case 'exists': return has;
-    case '!exists': return !has;
-    case 'in': return has && req.values.includes(labels[req.key]);
-    case 'notin': return !has || !req.values.includes(labels[req.key]);
+    case 'exists':
+      return has;
+    case '!exists':
+      return !has;
+    case 'in':
+      return has && req.values.includes(labels[req.key]);
+    case 'notin':
+      return !has || !req.values.includes(labels[req.key]);
   }
 }
 

@@ -31,16 +31,20 @@ describe('parseLabelSelector', () => {
     ['a key named in', [{ key: 'in', op: 'in', values: ['in'] }], 'in in (in)'],
     ['=(a,b), as Halo writes in', [{ key: 'a', op: 'in', values: ['x', 'y'] }], 'a=(x,y)'],
     ['!=(a,b) as notin', [{ key: 'a', op: 'notin', values: ['x', 'y'] }], 'a!=(x,y)'],
-    ['several terms', [
-      { key: 'app', op: 'in', values: ['web'] },
-      { key: 'tier', op: 'notin', values: ['a', 'b'] },
-      { key: 'legacy', op: '!exists', values: [] },
-    ], 'app=web,tier notin (a,b),!legacy'],
+    [
+      'several terms',
+      [
+        { key: 'app', op: 'in', values: ['web'] },
+        { key: 'tier', op: 'notin', values: ['a', 'b'] },
+        { key: 'legacy', op: '!exists', values: [] },
+      ],
+      'app=web,tier notin (a,b),!legacy',
+    ],
   ])('parses %s', (_what, expected, selector) => {
     expect(parseLabelSelector([selector])).toEqual(expected);
   });
 
-  it('ANDs the repeated parameter\'s values, in order', () => {
+  it("ANDs the repeated parameter's values, in order", () => {
     expect(parseLabelSelector(['app=web', 'tier in (a,b),x'])).toEqual([
       { key: 'app', op: 'in', values: ['web'] },
       { key: 'tier', op: 'in', values: ['a', 'b'] },
@@ -67,7 +71,7 @@ describe('parseLabelSelector', () => {
     ['!key with an operator', '!app=x', 'unexpected "=" after the requirement'],
     ['two words', 'app web', 'expected an operator (=, ==, !=, in, notin) after "app", found "web"'],
     ['a trailing word', 'app=web extra', 'unexpected "extra" after the requirement'],
-    ['Kubernetes\' > (not supported)', 'replicas > 3', 'operator ">" is not supported'],
+    ["Kubernetes' > (not supported)", 'replicas > 3', 'operator ">" is not supported'],
     ['a stray )', 'app=web)', 'unexpected ")" after the requirement'],
     ['=== ', 'app===x', 'expected a value after "==", found "="'],
   ])('refuses %s', (_what, selector, message) => {
@@ -78,13 +82,15 @@ describe('parseLabelSelector', () => {
   });
 
   it.each([['app=web,'], [',app=web'], ['a,,b']])('refuses the empty term in %s, naming the selector', (selector) => {
-    expect(parseError(() => parseLabelSelector([selector])).message)
-      .toBe(`unable to parse label selector ${JSON.stringify(selector)}: it has an empty requirement`);
+    expect(parseError(() => parseLabelSelector([selector])).message).toBe(
+      `unable to parse label selector ${JSON.stringify(selector)}: it has an empty requirement`,
+    );
   });
 
   it('names the bad term, not the whole selector', () => {
-    expect(parseError(() => parseLabelSelector(['app=web,tier in (a', 'x=y'])).message)
-      .toBe('unable to parse requirement "tier in (a": missing ")"');
+    expect(parseError(() => parseLabelSelector(['app=web,tier in (a', 'x=y'])).message).toBe(
+      'unable to parse requirement "tier in (a": missing ")"',
+    );
   });
 });
 
@@ -96,23 +102,35 @@ describe('parseFieldSelector', () => {
     ['field=(a,b)', 'spec.tags=(a,b)', [{ field: 'spec.tags', op: 'in', values: ['a', 'b'] }]],
     ['field!=(a,b)', 'spec.tags!=(a,b)', [{ field: 'spec.tags', op: 'notin', values: ['a', 'b'] }]],
     ['an empty value', 'spec.name=', [{ field: 'spec.name', op: 'in', values: [''] }]],
-    ['whitespace around field and value', ' spec.name = Ada Lovelace ', [{ field: 'spec.name', op: 'in', values: ['Ada Lovelace'] }]],
+    [
+      'whitespace around field and value',
+      ' spec.name = Ada Lovelace ',
+      [{ field: 'spec.name', op: 'in', values: ['Ada Lovelace'] }],
+    ],
     ['whitespace in a list', 'spec.tags=( a , b )', [{ field: 'spec.tags', op: 'in', values: ['a', 'b'] }]],
     ['an escaped comma', 'spec.title=Hello\\, World!', [{ field: 'spec.title', op: 'in', values: ['Hello, World!'] }]],
     ['escaped = and \\', 'spec.expr=a\\=b\\\\c', [{ field: 'spec.expr', op: 'in', values: ['a=b\\c'] }]],
-    ['an escaped ( at the start: a plain value', 'spec.name=\\(x)', [{ field: 'spec.name', op: 'in', values: ['(x)'] }]],
+    [
+      'an escaped ( at the start: a plain value',
+      'spec.name=\\(x)',
+      [{ field: 'spec.name', op: 'in', values: ['(x)'] }],
+    ],
     ['parentheses inside a value', 'spec.name=f(x)', [{ field: 'spec.name', op: 'in', values: ['f(x)'] }]],
     ['the first operator wins', 'spec.a!=b', [{ field: 'spec.a', op: 'notin', values: ['b'] }]],
-    ['two terms, commas outside parentheses only', 'spec.tags=(a,b),spec.name=x', [
-      { field: 'spec.tags', op: 'in', values: ['a', 'b'] },
-      { field: 'spec.name', op: 'in', values: ['x'] },
-    ]],
+    [
+      'two terms, commas outside parentheses only',
+      'spec.tags=(a,b),spec.name=x',
+      [
+        { field: 'spec.tags', op: 'in', values: ['a', 'b'] },
+        { field: 'spec.name', op: 'in', values: ['x'] },
+      ],
+    ],
     ['empty terms, skipped as Kubernetes does', 'spec.name=x,,', [{ field: 'spec.name', op: 'in', values: ['x'] }]],
   ])('parses %s', (_what, selector, expected) => {
     expect(parseFieldSelector([selector])).toEqual(expected);
   });
 
-  it('ANDs the repeated parameter\'s values', () => {
+  it("ANDs the repeated parameter's values", () => {
     expect(parseFieldSelector(['metadata.name=a', 'spec.x!=b'])).toEqual([
       { field: 'metadata.name', op: 'in', values: ['a'] },
       { field: 'spec.x', op: 'notin', values: ['b'] },

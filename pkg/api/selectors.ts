@@ -213,7 +213,10 @@ function unescapeFieldValue(term: string, value: string): string {
     if (c === '\\') {
       const escaped = value[i + 1];
       if (escaped === undefined || !ESCAPABLE.has(escaped)) {
-        throw requirementError(term, `invalid escape sequence "\\${escaped ?? ''}" (escape only \\ , = ( ) with a backslash)`);
+        throw requirementError(
+          term,
+          `invalid escape sequence "\\${escaped ?? ''}" (escape only \\ , = ( ) with a backslash)`,
+        );
       }
       out += escaped;
       i++;

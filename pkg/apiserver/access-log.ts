@@ -11,7 +11,16 @@ export function logAccess(ctx: RequestContext, started: bigint, sentBefore: numb
   const { info, req, res } = ctx;
   const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
   const bytes = (res.socket?.bytesWritten ?? req.socket?.bytesWritten ?? sentBefore) - sentBefore;
-  ctx.log.info({
-    user: ctx.user.name, verb: info.verb, method: req.method, path: info.path, code: res.statusCode, ms, bytes,
-  }, 'request');
+  ctx.log.info(
+    {
+      user: ctx.user.name,
+      verb: info.verb,
+      method: req.method,
+      path: info.path,
+      code: res.statusCode,
+      ms,
+      bytes,
+    },
+    'request',
+  );
 }

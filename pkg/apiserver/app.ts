@@ -57,7 +57,10 @@ export interface RunningApiServer {
 export async function startApiServer(config: ApiServerConfig, log: Logger): Promise<RunningApiServer> {
   const [host, port] = splitHostPort(config.listen);
   const tls = await resolveServingCertificate(config, host);
-  const storage = await openStorage(config.store, { watchRetention: config.watchRetention, log: log.child({ component: 'storage' }) });
+  const storage = await openStorage(config.store, {
+    watchRetention: config.watchRetention,
+    log: log.child({ component: 'storage' }),
+  });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
   await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
   await schemes.register(LEASE_KIND, undefined, { platform: true });
@@ -65,23 +68,49 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const models = new ModelSync(storage, schemes, log.child({ component: 'models' }));
   await models.start();
   const settings: Partial<HandlerSettings> = {
-    maxBodyBytes: config.maxBodyBytes, watchTimeoutMs: config.watchTimeoutSeconds * 1000,
+    maxBodyBytes: config.maxBodyBytes,
+    watchTimeoutMs: config.watchTimeoutSeconds * 1000,
   };
-  if (config.watchBookmarkIntervalSeconds !== undefined) settings.bookmarkIntervalMs = config.watchBookmarkIntervalSeconds * 1000;
+  if (config.watchBookmarkIntervalSeconds !== undefined)
+    settings.bookmarkIntervalMs = config.watchBookmarkIntervalSeconds * 1000;
   if (config.requestTimeoutSeconds !== undefined) settings.requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const routes = new RouteTable();
-  const security = await setupSecurity(storage, schemes, routes, config, config.maxBodyBytes, log.child({ component: 'security' }));
+  const security = await setupSecurity(
+    storage,
+    schemes,
+    routes,
+    config,
+    config.maxBodyBytes,
+    log.child({ component: 'security' }),
+  );
   const server = new ApiServer({
-    storage, schemes, routes, log, settings,
-    authenticators: security.authenticators, authorizer: security.authorizer, watchableNames: security.watchableNames,
+    storage,
+    schemes,
+    routes,
+    log,
+    settings,
+    authenticators: security.authenticators,
+    authorizer: security.authorizer,
+    watchableNames: security.watchableNames,
     tls: tls && { cert: tls.cert, key: tls.key },
   });
   const bound = await server.listen(port, host);
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-  log.info({ url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile }, 'apiserver listening');
-  const plugins = config.pluginsDir ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log) : undefined;
+  log.info(
+    { url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
+    'apiserver listening',
+  );
+  const plugins = config.pluginsDir
+    ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log)
+    : undefined;
   return {
-    url, caFile: tls?.caFile, port: bound, server, schemes, storage, plugins,
+    url,
+    caFile: tls?.caFile,
+    port: bound,
+    server,
+    schemes,
+    storage,
+    plugins,
     stop: async () => {
       if (plugins) {
         // Stopping ends a plugin still starting too (bounded by the stop timeout, not the start timeout).
@@ -98,10 +127,17 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
 
 /** Starts the plugins in the background: the apiserver serves meanwhile, and each plugin's phase tells how it went. */
 function startPlugins(
-  config: ApiServerConfig, pluginsDir: string, schemes: SchemeManager, routes: RouteTable, storage: Storage, log: Logger,
+  config: ApiServerConfig,
+  pluginsDir: string,
+  schemes: SchemeManager,
+  routes: RouteTable,
+  storage: Storage,
+  log: Logger,
 ): { host: PluginHost; started: Promise<void> } {
   const host = new PluginHost(schemes, routes, storage, log.child({ component: 'plugins' }), {
-    pluginsDir, platformVersion: SVC_VERSION, maxBodyBytes: config.maxBodyBytes,
+    pluginsDir,
+    platformVersion: SVC_VERSION,
+    maxBodyBytes: config.maxBodyBytes,
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
   });

@@ -30,15 +30,15 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
-    if (isConnectionClosed(err) || (req.destroyed && !(err instanceof StatusError))) throw badRequest('the connection closed before the whole body arrived');
+    if (isConnectionClosed(err) || (req.destroyed && !(err instanceof StatusError)))
+      throw badRequest('the connection closed before the whole body arrived');
     throw err;
   }
   return Buffer.concat(chunks);
 }
 
 /** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
-export const mediaType = (header: string | undefined): string =>
-  (header ?? '').split(';')[0].trim().toLowerCase();
+export const mediaType = (header: string | undefined): string => (header ?? '').split(';')[0].trim().toLowerCase();
 
 /** Whether a media type is YAML (`application/yaml`, `application/x-yaml`, `text/yaml`, `application/apply-patch+yaml`). */
 export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);

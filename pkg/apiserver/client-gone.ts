@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Error codes a request fails with when its client closed the connection. */
-const CONNECTION_CLOSED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ABORT_ERR']);
+const CONNECTION_CLOSED = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ABORT_ERR',
+]);
 
 /** Whether an error says the connection closed under the request (the client hung up). */
 export function isConnectionClosed(err: unknown): boolean {

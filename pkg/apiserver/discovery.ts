@@ -19,7 +19,8 @@ export class Discovery {
   apiVersions(serverAddress: string) {
     const served = this.models().some((m) => m.group === '');
     return {
-      kind: 'APIVersions', versions: served ? [CORE_VERSION] : [],
+      kind: 'APIVersions',
+      versions: served ? [CORE_VERSION] : [],
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
     };
   }
@@ -40,7 +41,8 @@ export class Discovery {
     const models = this.models().filter((m) => m.group === group && m.version === version);
     if (models.length === 0 && group !== '') return undefined;
     return {
-      kind: 'APIResourceList', apiVersion: 'v1',
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
       groupVersion: group ? `${group}/${version}` : version,
       resources: models.flatMap((m) => [mainResource(m), statusResource(m)]),
     };
@@ -48,7 +50,10 @@ export class Discovery {
 
   /** The discovery paths, for `GET /`: `/api`, `/api/v1alpha1`, `/apis`, and `/apis/<group>[/<version>]` of each group. */
   paths(): string[] {
-    const groups = this.groupNames().flatMap((g) => [`/apis/${g}`, ...this.groupDoc(g)!.versions.map((v) => `/apis/${v.groupVersion}`)]);
+    const groups = this.groupNames().flatMap((g) => [
+      `/apis/${g}`,
+      ...this.groupDoc(g)!.versions.map((v) => `/apis/${v.groupVersion}`),
+    ]);
     return ['/api', `/api/${CORE_VERSION}`, '/apis', ...groups];
   }
 
@@ -57,11 +62,23 @@ export class Discovery {
   }
 
   private groupNames(): string[] {
-    return [...new Set(this.models().map((m) => m.group).filter((g) => g !== ''))].sort();
+    return [
+      ...new Set(
+        this.models()
+          .map((m) => m.group)
+          .filter((g) => g !== ''),
+      ),
+    ].sort();
   }
 
   private groupDoc(name: string) {
-    const versions = [...new Set(this.models().filter((m) => m.group === name).map((m) => m.version))].sort();
+    const versions = [
+      ...new Set(
+        this.models()
+          .filter((m) => m.group === name)
+          .map((m) => m.version),
+      ),
+    ].sort();
     if (versions.length === 0) return undefined;
     const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
     return { name, versions: entries, preferredVersion: entries[entries.length - 1] };
@@ -70,12 +87,20 @@ export class Discovery {
 
 function mainResource(m: Model) {
   const resource: Record<string, unknown> = {
-    name: m.plural, singularName: m.singular, namespaced: false, kind: m.kind,
+    name: m.plural,
+    singularName: m.singular,
+    namespaced: false,
+    kind: m.kind,
     verbs: [...(m.verbs ?? ALL_VERBS)].sort(),
   };
   if (m.shortNames?.length) resource.shortNames = m.shortNames;
   return resource;
 }
 
-const statusResource = (m: Model) =>
-  ({ name: `${m.plural}/status`, singularName: '', namespaced: false, kind: m.kind, verbs: STATUS_VERBS });
+const statusResource = (m: Model) => ({
+  name: `${m.plural}/status`,
+  singularName: '',
+  namespaced: false,
+  kind: m.kind,
+  verbs: STATUS_VERBS,
+});

@@ -13,6 +13,9 @@ const MAX_CHECK_INTERVAL_MS = 30_000;
 export function httpServerOptions(settings: HandlerSettings): ServerOptions {
   return {
     requestTimeout: settings.requestTimeoutMs,
-    connectionsCheckingInterval: Math.max(10, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(settings.requestTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.max(
+      10,
+      Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(settings.requestTimeoutMs / 4)),
+    ),
   };
 }

@@ -37,18 +37,28 @@ describe('parseListParams', () => {
 
   it.each([
     ['index,asc', 'sort=metadata.name,asc', [{ index: 'metadata.name', direction: 'asc' }]],
-    ['index,desc', 'sort=metadata.creationTimestamp,desc', [{ index: 'metadata.creationTimestamp', direction: 'desc' }]],
+    [
+      'index,desc',
+      'sort=metadata.creationTimestamp,desc',
+      [{ index: 'metadata.creationTimestamp', direction: 'desc' }],
+    ],
     ['a direction in capitals', 'sort=spec.name,DESC', [{ index: 'spec.name', direction: 'desc' }]],
     ['no direction: ascending', 'sort=spec.name', [{ index: 'spec.name', direction: 'asc' }]],
-    ['repeated, in order', 'sort=spec.a,desc&sort=spec.b',
-      [{ index: 'spec.a', direction: 'desc' }, { index: 'spec.b', direction: 'asc' }]],
+    [
+      'repeated, in order',
+      'sort=spec.a,desc&sort=spec.b',
+      [
+        { index: 'spec.a', direction: 'desc' },
+        { index: 'spec.b', direction: 'asc' },
+      ],
+    ],
     ['a repeated index: the first wins', 'sort=spec.a,desc&sort=spec.a,asc', [{ index: 'spec.a', direction: 'desc' }]],
     ['an empty value is skipped', 'sort=&sort=spec.a', [{ index: 'spec.a', direction: 'asc' }]],
   ])('sort: %s', (_what, query, sort) => {
     expect(parse(query).list.sort).toEqual(sort);
   });
 
-  it('takes a missing direction from the index\'s order when it knows the indexes', () => {
+  it("takes a missing direction from the index's order when it knows the indexes", () => {
     const indexes: IndexSpec[] = [{ name: 'spec.tags', order: 'DESC', indexFunc: () => undefined }];
     expect(parse('sort=spec.tags&sort=spec.name&sort=spec.x,asc', indexes).list.sort).toEqual([
       { index: 'spec.tags', direction: 'desc' },
@@ -59,10 +69,14 @@ describe('parseListParams', () => {
   });
 
   it('parses and ANDs repeated selectors', () => {
-    const params = parse(new URLSearchParams([
-      ['labelSelector', 'app=web,tier in (a,b)'], ['labelSelector', '!legacy'],
-      ['fieldSelector', 'spec.tags=(a,b),spec.name=x'], ['fieldSelector', 'metadata.name!=ada'],
-    ]).toString());
+    const params = parse(
+      new URLSearchParams([
+        ['labelSelector', 'app=web,tier in (a,b)'],
+        ['labelSelector', '!legacy'],
+        ['fieldSelector', 'spec.tags=(a,b),spec.name=x'],
+        ['fieldSelector', 'metadata.name!=ada'],
+      ]).toString(),
+    );
     expect(params.list.labelSelector).toEqual([
       { key: 'app', op: 'in', values: ['web'] },
       { key: 'tier', op: 'in', values: ['a', 'b'] },
@@ -75,8 +89,10 @@ describe('parseListParams', () => {
     ]);
   });
 
-  it('reads + as a space, as client-node\'s form encoding sends it', () => {
-    expect(parse('labelSelector=a+in+%28b%2Cc%29').list.labelSelector).toEqual([{ key: 'a', op: 'in', values: ['b', 'c'] }]);
+  it("reads + as a space, as client-node's form encoding sends it", () => {
+    expect(parse('labelSelector=a+in+%28b%2Cc%29').list.labelSelector).toEqual([
+      { key: 'a', op: 'in', values: ['b', 'c'] },
+    ]);
   });
 
   it('leaves empty selectors out', () => {
@@ -84,24 +100,42 @@ describe('parseListParams', () => {
   });
 
   it.each([
-    ['watch=true', true], ['watch=1', true], ['watch=TRUE', true], ['watch', true], ['watch=', true], ['watch=yes', true],
-    ['watch=false', false], ['watch=0', false], ['watch=False', false], ['', false],
+    ['watch=true', true],
+    ['watch=1', true],
+    ['watch=TRUE', true],
+    ['watch', true],
+    ['watch=', true],
+    ['watch=yes', true],
+    ['watch=false', false],
+    ['watch=0', false],
+    ['watch=False', false],
+    ['', false],
   ])('watch: %s → %s', (query, watch) => {
     expect(parse(query).watch).toBe(watch);
   });
 
   it('reads the watch parameters of kubectl delete --wait', () => {
-    expect(parse('fieldSelector=metadata.name%3Dw1&resourceVersion=42&watch=true&allowWatchBookmarks=true&timeoutSeconds=30'))
-      .toEqual({
-        list: { fieldSelector: [{ field: 'metadata.name', op: 'in', values: ['w1'] }] },
-        paging: undefined, watch: true, allowWatchBookmarks: true, resourceVersion: '42', timeoutSeconds: 30,
-      });
+    expect(
+      parse(
+        'fieldSelector=metadata.name%3Dw1&resourceVersion=42&watch=true&allowWatchBookmarks=true&timeoutSeconds=30',
+      ),
+    ).toEqual({
+      list: { fieldSelector: [{ field: 'metadata.name', op: 'in', values: ['w1'] }] },
+      paging: undefined,
+      watch: true,
+      allowWatchBookmarks: true,
+      resourceVersion: '42',
+      timeoutSeconds: 30,
+    });
   });
 
   it.each([
     ['resourceVersion=0', { resourceVersion: '0' }],
     ['resourceVersion=', {}],
-    ['resourceVersion=7&resourceVersionMatch=NotOlderThan', { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' }],
+    [
+      'resourceVersion=7&resourceVersionMatch=NotOlderThan',
+      { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' },
+    ],
     ['resourceVersion=7&resourceVersionMatch=Exact', { resourceVersion: '7', resourceVersionMatch: 'Exact' }],
     ['timeoutSeconds=0', { timeoutSeconds: 0 }],
   ])('%s', (query, expected) => {
@@ -130,22 +164,38 @@ describe('parseListParams', () => {
     ['limit=x', 'limit=x', 'invalid limit "x": must be an integer of at least 0'],
     ['limit -5', 'limit=-5', 'invalid limit "-5"'],
     ['timeoutSeconds -1', 'timeoutSeconds=-1', 'invalid timeoutSeconds "-1": must be an integer of at least 0'],
-    ['a bad sort direction', 'sort=metadata.name,up', 'invalid sort "metadata.name,up": expected <index>, <index>,asc or <index>,desc'],
+    [
+      'a bad sort direction',
+      'sort=metadata.name,up',
+      'invalid sort "metadata.name,up": expected <index>, <index>,asc or <index>,desc',
+    ],
     ['a sort without an index', 'sort=,desc', 'invalid sort ",desc"'],
     ['a sort with an empty direction', 'sort=spec.a,', 'invalid sort "spec.a,"'],
     ['a sort with three parts', 'sort=spec.a,spec.b,desc', 'invalid sort "spec.a,spec.b,desc"'],
-    ['a label selector that does not parse', 'labelSelector=app%20in%20(a',
-      'invalid labelSelector "app in (a": unable to parse requirement "app in (a": missing ")"'],
+    [
+      'a label selector that does not parse',
+      'labelSelector=app%20in%20(a',
+      'invalid labelSelector "app in (a": unable to parse requirement "app in (a": missing ")"',
+    ],
     ['a bad label key', 'labelSelector=a/b/c%3Dx', 'invalid labelSelector "a/b/c=x"'],
     ['a field selector that does not parse', 'fieldSelector=spec.name', 'invalid fieldSelector "spec.name"'],
     ['a bad second selector value', 'labelSelector=ok&labelSelector=%3Dx', 'invalid labelSelector "=x"'],
     ['allowWatchBookmarks=maybe', 'allowWatchBookmarks=maybe', 'invalid allowWatchBookmarks "maybe"'],
-    ['an unknown resourceVersionMatch', 'resourceVersion=1&resourceVersionMatch=Newest',
-      'invalid resourceVersionMatch "Newest": must be NotOlderThan or Exact'],
-    ['resourceVersionMatch without resourceVersion', 'resourceVersionMatch=Exact',
-      'invalid resourceVersionMatch "Exact": is forbidden unless resourceVersion is provided'],
-    ['resourceVersionMatch on a watch', 'watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan',
-      'invalid resourceVersionMatch "NotOlderThan": is forbidden for watch'],
+    [
+      'an unknown resourceVersionMatch',
+      'resourceVersion=1&resourceVersionMatch=Newest',
+      'invalid resourceVersionMatch "Newest": must be NotOlderThan or Exact',
+    ],
+    [
+      'resourceVersionMatch without resourceVersion',
+      'resourceVersionMatch=Exact',
+      'invalid resourceVersionMatch "Exact": is forbidden unless resourceVersion is provided',
+    ],
+    [
+      'resourceVersionMatch on a watch',
+      'watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan',
+      'invalid resourceVersionMatch "NotOlderThan": is forbidden for watch',
+    ],
     ['a page other than 1 without size, naming both', 'page=2', 'page 2 needs a size'],
     ['a page without size beside limit', 'page=3&limit=5', 'page 3 needs a size'],
     ['size with limit', 'size=10&limit=5', 'size and limit cannot be combined'],
@@ -159,13 +209,19 @@ describe('parseListParams', () => {
 });
 
 describe('listEnvelopePaging', () => {
-  const envelope = (page: number, size: number, total: number, totalPages: number, hasPrevious: boolean, hasNext: boolean) =>
-    ({ page, size, total, totalPages, first: !hasPrevious, last: !hasNext, hasNext, hasPrevious });
+  const envelope = (
+    page: number,
+    size: number,
+    total: number,
+    totalPages: number,
+    hasPrevious: boolean,
+    hasNext: boolean,
+  ) => ({ page, size, total, totalPages, first: !hasPrevious, last: !hasNext, hasNext, hasPrevious });
 
   it.each([
     ['without size: one page of everything', undefined, undefined, 153, envelope(1, 153, 153, 1, false, false)],
     ['without size and nothing found: size 0, one page', undefined, undefined, 0, envelope(1, 0, 0, 1, false, false)],
-    ['API.md\'s example: page 2 of 8', 2, 20, 153, envelope(2, 20, 153, 8, true, true)],
+    ["API.md's example: page 2 of 8", 2, 20, 153, envelope(2, 20, 153, 8, true, true)],
     ['the first page', 1, 20, 153, envelope(1, 20, 153, 8, false, true)],
     ['the last, partial page', 8, 20, 153, envelope(8, 20, 153, 8, true, false)],
     ['an exact multiple', 2, 10, 20, envelope(2, 10, 20, 2, true, false)],
@@ -178,22 +234,36 @@ describe('listEnvelopePaging', () => {
 
   it.each([
     ['a first limit page with a token after it', { resumed: false, more: true }, envelope(1, 10, 10, 1, false, true)],
-    ['a middle page: resumed, with a token after it', { resumed: true, more: true }, envelope(1, 10, 10, 1, true, true)],
+    [
+      'a middle page: resumed, with a token after it',
+      { resumed: true, more: true },
+      envelope(1, 10, 10, 1, true, true),
+    ],
     ['the last page: resumed, no token after it', { resumed: true, more: false }, envelope(1, 10, 10, 1, true, false)],
   ])('limit/continue, %s: hasNext exactly when a token follows', (_what, position, expected) => {
     expect(listEnvelopePaging(undefined, undefined, 10, position)).toEqual(expected);
   });
 
-  it('keeps the envelope\'s field order', () => {
-    expect(Object.keys(listEnvelopePaging(1, 1, 1)))
-      .toEqual(['page', 'size', 'total', 'totalPages', 'first', 'last', 'hasNext', 'hasPrevious']);
+  it("keeps the envelope's field order", () => {
+    expect(Object.keys(listEnvelopePaging(1, 1, 1))).toEqual([
+      'page',
+      'size',
+      'total',
+      'totalPages',
+      'first',
+      'last',
+      'hasNext',
+      'hasPrevious',
+    ]);
   });
 });
 
 describe('one reading of ?watch', () => {
   it.each(['watch=true', 'watch=yes', 'watch', 'watch=0', 'watch=false', 'watch=on'])(
-    '%s: the request info (what is authorised) and the list parameters (what is served) agree', (query) => {
+    '%s: the request info (what is authorised) and the list parameters (what is served) agree',
+    (query) => {
       const info = parseRequestInfo('GET', `/apis/example.com/v1alpha1/persons?${query}`);
       expect(parse(query).watch).toBe(info.verb === 'watch');
-    });
+    },
+  );
 });

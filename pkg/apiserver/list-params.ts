@@ -101,9 +101,15 @@ function booleanParam(query: URLSearchParams, name: string): boolean {
   const raw = first(query, name);
   if (raw === undefined) return false;
   switch (raw.toLowerCase()) {
-    case '': case 'true': case '1': return true;
-    case 'false': case '0': return false;
-    default: throw invalidParam(name, raw, 'must be true, 1, false or 0');
+    case '':
+    case 'true':
+    case '1':
+      return true;
+    case 'false':
+    case '0':
+      return false;
+    default:
+      throw invalidParam(name, raw, 'must be true, 1, false or 0');
   }
 }
 
@@ -184,7 +190,9 @@ function pageParams(query: URLSearchParams): { list: ListOptions; paging: ListPa
   }
   // Without size the envelope is page 1 of everything (API.md §4): any other page cannot be meant.
   if (page !== undefined && page !== 1) {
-    throw badRequest(`page ${page} needs a size: give size with page, or leave page out (without size there is only page 1)`);
+    throw badRequest(
+      `page ${page} needs a size: give size with page, or leave page out (without size there is only page 1)`,
+    );
   }
   const list: ListOptions = {};
   if (limit) list.limit = limit; // Kubernetes: limit=0 means no limit.
@@ -241,7 +249,10 @@ export function parseListParams(query: URLSearchParams, options: ListParamsOptio
  * // → {page: 2, size: 20, total: 153, totalPages: 8, first: false, last: false, hasNext: true, hasPrevious: true}
  */
 export function listEnvelopePaging(
-  page: number | undefined, size: number | undefined, total: number, position?: ContinuePosition,
+  page: number | undefined,
+  size: number | undefined,
+  total: number,
+  position?: ContinuePosition,
 ): ListEnvelopePaging {
   if (size === undefined) {
     const hasNext = position?.more ?? false;

@@ -23,7 +23,10 @@ export interface NonResourceDeps {
 const NON_RESOURCE_PATHS = ['/healthz', '/livez', '/readyz', '/metrics', '/openapi/v3', '/version'];
 
 function sendText(ctx: RequestContext, code: number, text: string): void {
-  ctx.res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+  ctx.res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
   ctx.res.end(text);
 }
 
@@ -47,23 +50,34 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
 }
 
 function route(
-  path: string, ctx: RequestContext, deps: NonResourceDeps, json: (body: unknown) => void,
+  path: string,
+  ctx: RequestContext,
+  deps: NonResourceDeps,
+  json: (body: unknown) => void,
 ): (() => void | Promise<void>) | undefined {
   const parts = path.split('/').filter(Boolean);
   switch (path) {
-    case '/': return () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() });
+    case '/':
+      return () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() });
     case '/healthz':
-    case '/livez': return () => sendText(ctx, 200, 'ok');
-    case '/readyz': return () => readyz(ctx, deps);
-    case '/metrics': return async () => {
-      const text = await deps.metrics.registry.metrics();
-      ctx.res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
-      ctx.res.end(text);
-    };
-    case '/version': return () => json(versionInfo());
-    case '/api': return () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''));
-    case '/apis': return () => json(deps.discovery.groupList());
-    case '/openapi/v3': return () => json(deps.openapi.index());
+    case '/livez':
+      return () => sendText(ctx, 200, 'ok');
+    case '/readyz':
+      return () => readyz(ctx, deps);
+    case '/metrics':
+      return async () => {
+        const text = await deps.metrics.registry.metrics();
+        ctx.res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+        ctx.res.end(text);
+      };
+    case '/version':
+      return () => json(versionInfo());
+    case '/api':
+      return () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''));
+    case '/apis':
+      return () => json(deps.discovery.groupList());
+    case '/openapi/v3':
+      return () => json(deps.openapi.index());
   }
   if (parts[0] === 'openapi' && parts[1] === 'v3') return () => json(deps.openapi.document(parts.slice(2).join('/')));
   if (parts[0] === 'api' && parts.length === 2) {
@@ -71,7 +85,8 @@ function route(
   }
   if (parts[0] === 'apis' && parts.length === 2) {
     // kubectl looks for non-v1 core versions under /apis (API.md §10).
-    return () => json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : deps.discovery.group(parts[1]));
+    return () =>
+      json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : deps.discovery.group(parts[1]));
   }
   if (parts[0] === 'apis' && parts.length === 3) return () => json(deps.discovery.resources(parts[1], parts[2]));
   return undefined;
@@ -81,7 +96,10 @@ async function readyz(ctx: RequestContext, deps: NonResourceDeps): Promise<void>
   const problems: string[] = [];
   if (deps.draining()) problems.push('shutting down');
   if (!(await deps.storage.ping().catch(() => false))) problems.push('storage unreachable');
-  const building = deps.schemes.all().filter((r) => !deps.schemes.isReady(r)).map((r) => r.store.type);
+  const building = deps.schemes
+    .all()
+    .filter((r) => !deps.schemes.isReady(r))
+    .map((r) => r.store.type);
   if (building.length) problems.push(`indexes being built: ${building.join(', ')}`);
   sendText(ctx, problems.length ? 503 : 200, problems.length ? problems.join('\n') : 'ok');
 }

@@ -45,7 +45,12 @@ export interface RequestInfoOptions {
 }
 
 const RESOURCE_VERBS: Readonly<Record<string, string>> = {
-  GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete',
+  GET: 'get',
+  HEAD: 'get',
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
 };
 
 /**
@@ -88,8 +93,16 @@ export function parseRequestInfo(method: string, rawUrl: string, options: Reques
   const segments = decodeSegments(rawPath);
   const upper = method.toUpperCase();
   const info: RequestInfo = {
-    isResourceRequest: false, path: `/${segments.join('/')}`, verb: method.toLowerCase(),
-    apiPrefix: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', parts: [],
+    isResourceRequest: false,
+    path: `/${segments.join('/')}`,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
   };
   const [prefix, ...rest] = segments;
   if (prefix !== 'api' && prefix !== 'apis') return info;

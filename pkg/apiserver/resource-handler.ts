@@ -21,31 +21,47 @@ export function modelFor(ctx: RequestContext, schemes: SchemeManager): Registere
   const registered = schemes.lookup(apiGroup, apiVersion, resource);
   if (!registered) throw routeNotFound();
   if (!schemes.isReady(registered)) {
-    throw serviceUnavailable(`the indexes of ${resource}${apiGroup ? `.${apiGroup}` : ''} are still being built; retry shortly`, 5);
+    throw serviceUnavailable(
+      `the indexes of ${resource}${apiGroup ? `.${apiGroup}` : ''} are still being built; retry shortly`,
+      5,
+    );
   }
   return registered;
 }
 
 /** Dispatches a resource request by verb and subresource (DESIGN.md §4.8: no router in the hot path). */
-export async function serveResource(ctx: RequestContext, schemes: SchemeManager, settings: HandlerSettings): Promise<void> {
+export async function serveResource(
+  ctx: RequestContext,
+  schemes: SchemeManager,
+  settings: HandlerSettings,
+): Promise<void> {
   const { store, model } = modelFor(ctx, schemes);
   const { verb, subresource, name } = ctx.info;
   const method = ctx.req.method ?? 'GET';
   if (subresource && subresource !== 'status') throw routeNotFound();
   const allowed = subresource ? STATUS_VERBS : MAIN_VERBS;
   // POST to a name is no create (API.md §3); PUT/PATCH need a name.
-  const misplaced = (verb === 'create' && name !== '' && !subresource) || ((verb === 'update' || verb === 'patch') && name === '');
+  const misplaced =
+    (verb === 'create' && name !== '' && !subresource) || ((verb === 'update' || verb === 'patch') && name === '');
   if (!allowed.has(verb) || misplaced || (model.verbs && !model.verbs.includes(verb))) {
     throw methodNotAllowed(method, ctx.info.path);
   }
   switch (verb) {
-    case 'get': return handleGet(ctx, store);
-    case 'list': return handleList(ctx, store);
-    case 'watch': return handleWatch(ctx, store, settings);
-    case 'create': return handleCreate(ctx, store, settings);
-    case 'update': return handleUpdate(ctx, store, settings);
-    case 'patch': return handlePatch(ctx, store, settings);
-    case 'delete': return handleDelete(ctx, store, settings);
-    case 'deletecollection': return handleDeleteCollection(ctx, store);
+    case 'get':
+      return handleGet(ctx, store);
+    case 'list':
+      return handleList(ctx, store);
+    case 'watch':
+      return handleWatch(ctx, store, settings);
+    case 'create':
+      return handleCreate(ctx, store, settings);
+    case 'update':
+      return handleUpdate(ctx, store, settings);
+    case 'patch':
+      return handlePatch(ctx, store, settings);
+    case 'delete':
+      return handleDelete(ctx, store, settings);
+    case 'deletecollection':
+      return handleDeleteCollection(ctx, store);
   }
 }

@@ -15,15 +15,21 @@ function capture() {
 function response(gone: boolean) {
   const sent: { code?: number; destroyed: boolean } = { destroyed: false };
   const res = {
-    headersSent: false, destroyed: gone,
-    writeHead: (code: number) => { sent.code = code; },
+    headersSent: false,
+    destroyed: gone,
+    writeHead: (code: number) => {
+      sent.code = code;
+    },
     end: () => undefined,
-    destroy: () => { sent.destroyed = true; },
+    destroy: () => {
+      sent.destroyed = true;
+    },
   } as unknown as ServerResponse;
   return { res, sent };
 }
 
-const request = (gone: boolean) => ({ headers: {}, url: '/x', socket: { destroyed: gone } }) as unknown as IncomingMessage;
+const request = (gone: boolean) =>
+  ({ headers: {}, url: '/x', socket: { destroyed: gone } }) as unknown as IncomingMessage;
 const connectionReset = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 
 describe('sendError', () => {

@@ -5,12 +5,18 @@ import { clientWentAway } from './client-gone';
 
 /** Sends a JSON body with its status code; `warnings` are `Warning` header values (see WriteResult). */
 export function sendJson(
-  res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}, warnings: string[] = [],
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  warnings: string[] = [],
 ): void {
   // Encoded once: its length is the header, its bytes the body.
   const payload = Buffer.from(JSON.stringify(body));
   const head: Record<string, string | string[]> = {
-    'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(payload.length),
+    ...headers,
   };
   if (warnings.length) head.Warning = warnings;
   res.writeHead(code, head);

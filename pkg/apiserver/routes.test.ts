@@ -6,7 +6,10 @@ const handler = async () => undefined;
 describe('RouteTable', () => {
   const routes = new RouteTable();
   routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, handler);
-  routes.add({ group: 'authorization.svc.run', version: 'v1alpha1', resource: 'accessreviews', selfService: true }, handler);
+  routes.add(
+    { group: 'authorization.svc.run', version: 'v1alpha1', resource: 'accessreviews', selfService: true },
+    handler,
+  );
 
   it.each([
     ['PUT', '/api/v1alpha1/users/ada/password', 'users/password'],
@@ -27,19 +30,29 @@ describe('RouteTable', () => {
   });
 
   it('refuses a second route at the same place', () => {
-    expect(() => routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, handler)).toThrow(/already registered/);
+    expect(() =>
+      routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, handler),
+    ).toThrow(/already registered/);
   });
 
   it('marks self-service routes', () => {
-    expect(routes.lookup(parseRequestInfo('POST', '/apis/authorization.svc.run/v1alpha1/accessreviews'))?.selfService).toBe(true);
+    expect(
+      routes.lookup(parseRequestInfo('POST', '/apis/authorization.svc.run/v1alpha1/accessreviews'))?.selfService,
+    ).toBe(true);
   });
 
   it('serves every path under a resource that a wildcard route accepts, and lets the rest fall through', () => {
     const table = new RouteTable();
-    const remove = table.add({
-      group: 'x.io', version: 'v1', resource: 'things', subresource: '*',
-      accepts: (info, method) => method === 'GET' && info.parts.length === 3 && info.parts[2] === 'hello',
-    }, handler);
+    const remove = table.add(
+      {
+        group: 'x.io',
+        version: 'v1',
+        resource: 'things',
+        subresource: '*',
+        accepts: (info, method) => method === 'GET' && info.parts.length === 3 && info.parts[2] === 'hello',
+      },
+      handler,
+    );
     expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/hello'), 'GET')?.subresource).toBe('*');
     expect(table.lookup(parseRequestInfo('POST', '/apis/x.io/v1/things/a/hello'), 'POST')).toBeUndefined();
     expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a'), 'GET')).toBeUndefined();

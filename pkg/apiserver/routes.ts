@@ -44,8 +44,13 @@ export class RouteTable {
   /** Adds a route; throws when one is already registered at the same place. Returns what removes it. */
   add(spec: RouteSpec, handler: RouteHandler): () => void {
     const route: Route = {
-      group: spec.group, version: spec.version, resource: spec.resource, subresource: spec.subresource ?? '',
-      selfService: spec.selfService ?? false, accepts: spec.accepts, handler,
+      group: spec.group,
+      version: spec.version,
+      resource: spec.resource,
+      subresource: spec.subresource ?? '',
+      selfService: spec.selfService ?? false,
+      accepts: spec.accepts,
+      handler,
     };
     const key = keyOf(route.group, route.version, route.resource, route.subresource);
     if (this.routes.has(key)) throw new Error(`a route is already registered for ${key}`);

@@ -128,9 +128,25 @@ export class ApiServer {
       if (this.draining) setImmediate(() => this.server.closeIdleConnections());
     });
     return {
-      id, req, res, url: new URL(req.url ?? '/', 'http://localhost'),
-      info: { isResourceRequest: false, path: '/', verb: 'get', apiPrefix: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', parts: [] },
-      user: { name: 'anonymous', groups: ['anonymous'] }, log: this.deps.log.child({ reqId: id }), signal: abort.signal,
+      id,
+      req,
+      res,
+      url: new URL(req.url ?? '/', 'http://localhost'),
+      info: {
+        isResourceRequest: false,
+        path: '/',
+        verb: 'get',
+        apiPrefix: '',
+        apiGroup: '',
+        apiVersion: '',
+        resource: '',
+        subresource: '',
+        name: '',
+        parts: [],
+      },
+      user: { name: 'anonymous', groups: ['anonymous'] },
+      log: this.deps.log.child({ reqId: id }),
+      signal: abort.signal,
     };
   }
 
@@ -150,15 +166,21 @@ export class ApiServer {
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
-      group: ctx.info.apiGroup, resource: ctx.info.resource, name: ctx.info.name || undefined,
+      group: ctx.info.apiGroup,
+      resource: ctx.info.resource,
+      name: ctx.info.name || undefined,
     });
   }
 
   private async route(ctx: RequestContext): Promise<void> {
     if (!ctx.info.isResourceRequest) {
       const served = await serveNonResource(ctx, {
-        storage: this.deps.storage, schemes: this.deps.schemes, discovery: this.discovery,
-        openapi: this.openapi, metrics: this.metrics, draining: () => this.draining,
+        storage: this.deps.storage,
+        schemes: this.deps.schemes,
+        discovery: this.discovery,
+        openapi: this.openapi,
+        metrics: this.metrics,
+        draining: () => this.draining,
       });
       if (!served) throw routeNotFound();
       return;
@@ -190,7 +212,8 @@ export class ApiServer {
       const { store } = modelFor(ctx, this.deps.schemes);
       watchRequest(ctx, store, this.settings);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
-        void handleWebSocketWatch(ctx, store, this.settings, ws).catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
+        void handleWebSocketWatch(ctx, store, this.settings, ws)
+          .catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
           .finally(() => logAccess(ctx, started, sentBefore));
       });
     } catch (err) {
@@ -203,7 +226,8 @@ export class ApiServer {
   private observe(ctx: RequestContext, started: bigint, sentBefore: number): void {
     const labels = { verb: ctx.info.verb, group: ctx.info.apiGroup, resource: ctx.info.resource };
     this.metrics.requests.inc({ ...labels, code: String(ctx.res.statusCode) });
-    if (ctx.info.verb !== 'watch') this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    if (ctx.info.verb !== 'watch')
+      this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
     logAccess(ctx, started, sentBefore);
   }
@@ -213,7 +237,9 @@ export class ApiServer {
 function forbiddenMessage(user: UserInfo, info: RequestInfo): string {
   if (!info.isResourceRequest) return `User "${user.name}" cannot ${info.verb} path "${info.path}"`;
   const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-  const what = info.name ? `${info.resource}${info.apiGroup ? `.${info.apiGroup}` : ''} "${info.name}" is forbidden: ` : '';
+  const what = info.name
+    ? `${info.resource}${info.apiGroup ? `.${info.apiGroup}` : ''} "${info.name}" is forbidden: `
+    : '';
   return `${what}User "${user.name}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}" at the cluster scope`;
 }
 
@@ -224,7 +250,9 @@ function writeUpgradeError(socket: Duplex, err: unknown, ctx?: RequestContext): 
   const error = err instanceof StatusError ? err : internalError();
   if (!(err instanceof StatusError)) ctx?.log.error({ err }, 'websocket upgrade failed');
   const { headers, payload } = renderError(error, ctx?.req);
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${error.code} ${error.reason}\r\n${head}Connection: close\r\n\r\n${payload}`);
 }
 
@@ -234,10 +262,12 @@ function writeUpgradeError(socket: Duplex, err: unknown, ctx?: RequestContext): 
  */
 function rejectMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) return;
-  const error = err.code === 'HPE_HEADER_OVERFLOW'
-    ? new StatusError(431, 'BadRequest', 'the request line and headers are larger than the server accepts')
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout()
-      : new StatusError(400, 'BadRequest', 'the request could not be parsed');
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new StatusError(431, 'BadRequest', 'the request line and headers are larger than the server accepts')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? requestTimeout()
+        : new StatusError(400, 'BadRequest', 'the request could not be parsed');
   writeUpgradeError(socket, error);
 }
 

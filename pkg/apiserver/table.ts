@@ -12,19 +12,36 @@ export function wantsTable(accept: string | undefined): boolean {
 }
 
 /** The Table of some objects; `includeObject` is Kubernetes' `?includeObject=None|Metadata|Object` (default Metadata). */
-export function toTable(model: Model, objects: ApiObject[], resourceVersion: string | undefined, includeObject: string | null) {
+export function toTable(
+  model: Model,
+  objects: ApiObject[],
+  resourceVersion: string | undefined,
+  includeObject: string | null,
+) {
   // As for a CRD: Name first, then the model's columns, or Age when it declares none.
   const columns: PrinterColumn[] = [
     { name: 'Name', type: 'string', jsonPath: '.metadata.name', description: 'Name of the object' },
-    ...(model.printerColumns?.length ? model.printerColumns
-      : [{ name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' }]),
+    ...(model.printerColumns?.length
+      ? model.printerColumns
+      : [
+          {
+            name: 'Age',
+            type: 'date' as const,
+            jsonPath: '.metadata.creationTimestamp',
+            description: 'Time since creation',
+          },
+        ]),
   ];
   return {
-    kind: 'Table', apiVersion: 'meta.k8s.io/v1',
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
     metadata: resourceVersion ? { resourceVersion } : {},
     columnDefinitions: columns.map((c) => ({
-      name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.name === 'Name' ? 'name' : c.type === 'date' ? 'date' : '',
-      description: c.description ?? '', priority: 0,
+      name: c.name,
+      type: c.type === 'date' ? 'string' : c.type,
+      format: c.name === 'Name' ? 'name' : c.type === 'date' ? 'date' : '',
+      description: c.description ?? '',
+      priority: 0,
     })),
     rows: objects.map((o) => ({ cells: columns.map((c) => cell(c, o)), object: rowObject(o, includeObject) })),
   };
@@ -39,7 +56,8 @@ function rowObject(object: ApiObject, includeObject: string | null): unknown {
 function cell(column: PrinterColumn, object: ApiObject): unknown {
   const value = readPath(object, column.jsonPath);
   if (value === undefined || value === null) return column.type === 'date' ? '<unknown>' : null;
-  if (column.type === 'date') return typeof value === 'string' ? humanAge(Date.now() - Date.parse(value)) : String(value);
+  if (column.type === 'date')
+    return typeof value === 'string' ? humanAge(Date.now() - Date.parse(value)) : String(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return value;
 }
@@ -67,7 +85,9 @@ function readPath(object: unknown, path: string): unknown {
     current = next;
   }
   if (!many) return current[0];
-  return current.length ? current.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',') : undefined;
+  return current.length
+    ? current.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',')
+    : undefined;
 }
 
 /** `.a.b\.c[0][*]` → `['a', 'b.c', '0', '*']`. */

@@ -21,7 +21,10 @@ export const MAX_PASSWORD_LENGTH = 1024;
 /** Hashes a password into a PHC string, e.g. `$argon2id$v=19$m=19456,t=2,p=1$…`. */
 export function hashPassword(password: string, options: PasswordHashOptions = DEFAULT_PASSWORD_HASH): Promise<string> {
   return argon2.hash(password, {
-    type: argon2.argon2id, memoryCost: options.memoryCostKiB, timeCost: options.timeCost, parallelism: 1,
+    type: argon2.argon2id,
+    memoryCost: options.memoryCostKiB,
+    timeCost: options.timeCost,
+    parallelism: 1,
   });
 }
 

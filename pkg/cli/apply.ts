@@ -23,14 +23,21 @@ interface ApplyFlags {
 
 /** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server] [--prune -l SELECTOR]`. */
 export function registerApply(program: Command, io: CliIo): void {
-  program.command('apply').description('Creates or updates the objects of manifest files (YAML, multi-document, or JSON)')
-    .requiredOption('-f, --filename <path>', 'a file, a folder of .yaml/.yml/.json files, or - for stdin (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value])
-    .option('-R, --recursive', 'read the folders\' sub-folders too')
+  program
+    .command('apply')
+    .description('Creates or updates the objects of manifest files (YAML, multi-document, or JSON)')
+    .requiredOption(
+      '-f, --filename <path>',
+      'a file, a folder of .yaml/.yml/.json files, or - for stdin (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('-R, --recursive', "read the folders' sub-folders too")
     .option('--dry-run <mode>', '"server": the server validates and answers, nothing is stored')
     .option('--prune', 'then delete the objects of the applied kinds that match -l and are not in the files')
     .option('-l, --selector <selector>', 'with --prune: the label selector of the objects the files manage')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Models are applied before objects of their kinds, roles before role bindings. Each object prints
 <plural>/<name> created|configured|unchanged. A failing document is reported on stderr (file and index);
 the others are still applied, and the exit status is 1. With --prune -l SELECTOR, objects of the applied
@@ -39,15 +46,19 @@ kinds that match the selector but are no longer in the files are deleted: <plura
 Examples:
   svcctl apply -f manifests/examples/person-model.yaml -f manifests/examples/person.yaml
   svcctl apply -R -f manifests/ --dry-run=server
-  svcctl apply -R -f manifests/people/ --prune -l app=people`)
+  svcctl apply -R -f manifests/people/ --prune -l app=people`,
+    )
     .action(async (flags: ApplyFlags, command: Command) => {
       if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
         throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
       }
-      if (flags.prune && !flags.selector) throw new UsageError('--prune needs -l SELECTOR: the objects the files manage');
-      if (flags.selector && !flags.prune) throw new UsageError('-l SELECTOR selects what --prune deletes: give --prune too');
+      if (flags.prune && !flags.selector)
+        throw new UsageError('--prune needs -l SELECTOR: the objects the files manage');
+      if (flags.selector && !flags.prune)
+        throw new UsageError('-l SELECTOR selects what --prune deletes: give --prune too');
       const documents = await readManifests(flags.filename, flags.recursive === true, io);
-      if (documents.length === 0) throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
+      if (documents.length === 0)
+        throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const applier = new Applier(client, new Discovery(client), flags.dryRun === 'server');
       let failed = false;
@@ -56,11 +67,16 @@ Examples:
           io.stdout(`${await applier.apply(document)}\n`);
         } catch (err) {
           failed = true;
-          const what = document.object?.metadata?.name ? ` (${document.object.kind ?? '?'} ${document.object.metadata.name})` : '';
-          io.stderr(`error: ${document.file} document ${document.index}${what}: ${describeFailure(err).text.replace(/^error: /, '')}\n`);
+          const what = document.object?.metadata?.name
+            ? ` (${document.object.kind ?? '?'} ${document.object.metadata.name})`
+            : '';
+          io.stderr(
+            `error: ${document.file} document ${document.index}${what}: ${describeFailure(err).text.replace(/^error: /, '')}\n`,
+          );
         }
       }
-      if (flags.prune && !(await prune(client, applier, flags.selector ?? '', flags.dryRun === 'server', io))) failed = true;
+      if (flags.prune && !(await prune(client, applier, flags.selector ?? '', flags.dryRun === 'server', io)))
+        failed = true;
       if (failed) throw new ReportedFailure('some documents failed');
     });
 }
@@ -77,7 +93,13 @@ function rank(document: ManifestDocument): number {
  * Deletes the objects of the applied kinds that match the selector and are not
  * in the files (on a dry run, only names them); answers whether all went well.
  */
-async function prune(client: ApiClient, applier: Applier, selector: string, dryRun: boolean, io: CliIo): Promise<boolean> {
+async function prune(
+  client: ApiClient,
+  applier: Applier,
+  selector: string,
+  dryRun: boolean,
+  io: CliIo,
+): Promise<boolean> {
   if (applier.unnamed) {
     io.stderr('error: not pruning: some documents do not name their object (fix them first)\n');
     return false;
@@ -119,7 +141,11 @@ class Applier {
     return [...this.named.values()];
   }
 
-  constructor(private readonly client: ApiClient, private readonly discovery: Discovery, private readonly dryRun: boolean) {}
+  constructor(
+    private readonly client: ApiClient,
+    private readonly discovery: Discovery,
+    private readonly dryRun: boolean,
+  ) {}
 
   /** Applies one document; answers its line, e.g. `persons/ada created`. */
   async apply(document: ManifestDocument): Promise<string> {
@@ -129,17 +155,24 @@ class Applier {
     if (!object || !apiVersion || !kind || !name) {
       this.unnamed = true;
       if (document.error || !object) throw new Error(document.error ?? 'empty document');
-      throw new Error(!apiVersion || !kind ? 'the document needs apiVersion and kind' : 'the document needs metadata.name');
+      throw new Error(
+        !apiVersion || !kind ? 'the document needs apiVersion and kind' : 'the document needs metadata.name',
+      );
     }
     const res = await this.resourceOf(apiVersion, kind);
     this.remember(res, name);
     const suffix = this.dryRun ? ' (server dry run)' : '';
     const outcome = await this.createOrUpdate(res, object, name);
-    if (res.group === 'apiextensions.svc.run' && kind === 'Model' && outcome !== 'unchanged' && !this.dryRun) this.appliedModel = true;
+    if (res.group === 'apiextensions.svc.run' && kind === 'Model' && outcome !== 'unchanged' && !this.dryRun)
+      this.appliedModel = true;
     return `${res.plural}/${name} ${outcome}${suffix}`;
   }
 
-  private async createOrUpdate(res: DiscoveredResource, object: ApiObject, name: string): Promise<'created' | 'configured' | 'unchanged'> {
+  private async createOrUpdate(
+    res: DiscoveredResource,
+    object: ApiObject,
+    name: string,
+  ): Promise<'created' | 'configured' | 'unchanged'> {
     let existing: ApiObject;
     try {
       existing = await this.client.get(res, name);
@@ -194,14 +227,17 @@ function updateOf(existing: ApiObject, manifest: ApiObject): ApiObject {
 
 /** Whether an update would change nothing a user wrote: every top-level field but status, and the metadata they set. */
 function sameContent(before: ApiObject, after: ApiObject): boolean {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)].filter((k) => k !== 'metadata' && k !== 'status'));
+  const keys = new Set(
+    [...Object.keys(before), ...Object.keys(after)].filter((k) => k !== 'metadata' && k !== 'status'),
+  );
   for (const key of keys) {
     if (!jsonEqual((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key])) return false;
   }
   const b = (before.metadata ?? {}) as Record<string, unknown>;
   const a = (after.metadata ?? {}) as Record<string, unknown>;
-  return (['labels', 'annotations', 'finalizers', 'ownerReferences'] as const)
-    .every((field) => jsonEqual(b[field] ?? emptyOf(field), a[field] ?? emptyOf(field)));
+  return (['labels', 'annotations', 'finalizers', 'ownerReferences'] as const).every((field) =>
+    jsonEqual(b[field] ?? emptyOf(field), a[field] ?? emptyOf(field)),
+  );
 }
 
 const emptyOf = (field: string): unknown => (field === 'labels' || field === 'annotations' ? {} : []);

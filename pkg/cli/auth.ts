@@ -16,43 +16,78 @@ interface AccessReviewStatus {
 
 /** `svcctl auth whoami | can-i VERB RESOURCE [NAME] [--as USER] | explain VERB RESOURCE [NAME] [--as USER]`. */
 export function registerAuth(program: Command, io: CliIo): void {
-  const auth = program.command('auth').description('Who you are and what you may do')
+  const auth = program
+    .command('auth')
+    .description('Who you are and what you may do')
     .addHelpText('after', '\nExample:\n  svcctl auth can-i delete persons');
 
-  auth.command('whoami').description('Prints your user name and roles')
+  auth
+    .command('whoami')
+    .description('Prints your user name and roles')
     .addHelpText('after', '\nExample:\n  svcctl auth whoami')
     .action(async (_opts: unknown, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
-      const user = await client.request<{ metadata?: { name?: string } }>({ method: 'GET', path: `${CONSOLE_USERS}/-` });
-      const permissions = await client.request<{ roles?: string[] }>({ method: 'GET', path: `${CONSOLE_USERS}/-/permissions` });
-      io.stdout(`Username: ${user.metadata?.name ?? '?'}\nRoles:    ${(permissions.roles ?? []).join(', ') || '<none>'}\n`);
+      const user = await client.request<{ metadata?: { name?: string } }>({
+        method: 'GET',
+        path: `${CONSOLE_USERS}/-`,
+      });
+      const permissions = await client.request<{ roles?: string[] }>({
+        method: 'GET',
+        path: `${CONSOLE_USERS}/-/permissions`,
+      });
+      io.stdout(
+        `Username: ${user.metadata?.name ?? '?'}\nRoles:    ${(permissions.roles ?? []).join(', ') || '<none>'}\n`,
+      );
     });
 
-  const review = (name: string, description: string, example: string) => auth.command(name).description(description)
-    .argument('<verb>', 'get, list, watch, create, update, patch, delete, deletecollection, or an HTTP verb for a path')
-    .argument('<resource>', 'a resource type (plural, singular, kind, short name; <plural>/<subresource>), or a path like /healthz')
-    .argument('[name]', 'one object of the type')
-    .option('--as <user>', 'ask about another user (needs create on accessreviews and get on the user)')
-    .addHelpText('after', `\nExample:\n  ${example}`);
+  const review = (name: string, description: string, example: string) =>
+    auth
+      .command(name)
+      .description(description)
+      .argument(
+        '<verb>',
+        'get, list, watch, create, update, patch, delete, deletecollection, or an HTTP verb for a path',
+      )
+      .argument(
+        '<resource>',
+        'a resource type (plural, singular, kind, short name; <plural>/<subresource>), or a path like /healthz',
+      )
+      .argument('[name]', 'one object of the type')
+      .option('--as <user>', 'ask about another user (needs create on accessreviews and get on the user)')
+      .addHelpText('after', `\nExample:\n  ${example}`);
 
-  review('can-i', 'Prints yes (exit 0) or no (exit 1): whether the action is allowed', 'svcctl auth can-i get persons ada --as bob')
-    .action(async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
+  review(
+    'can-i',
+    'Prints yes (exit 0) or no (exit 1): whether the action is allowed',
+    'svcctl auth can-i get persons ada --as bob',
+  ).action(
+    async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
       const status = await accessReview(command, io, verb, resource, name, opts.as);
       io.stdout(status.allowed ? 'yes\n' : 'no\n');
       if (!status.allowed) throw new ReportedFailure('denied');
-    });
+    },
+  );
 
-  review('explain', 'Prints why the action is allowed or denied: the reason and the bindings, roles and rules considered',
-    'svcctl auth explain delete persons --as bob')
-    .action(async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
+  review(
+    'explain',
+    'Prints why the action is allowed or denied: the reason and the bindings, roles and rules considered',
+    'svcctl auth explain delete persons --as bob',
+  ).action(
+    async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
       const status = await accessReview(command, io, verb, resource, name, opts.as);
       const trace = (status.trace ?? []).map((t) => `  ${t.kind} ${t.name}: ${t.message}\n`).join('');
       io.stdout(`${status.allowed ? 'yes' : 'no'}: ${status.reason ?? ''}\n${trace}`);
-    });
+    },
+  );
 }
 
 async function accessReview(
-  command: Command, io: CliIo, verb: string, resource: string, name: string | undefined, as: string | undefined,
+  command: Command,
+  io: CliIo,
+  verb: string,
+  resource: string,
+  name: string | undefined,
+  as: string | undefined,
 ): Promise<AccessReviewStatus> {
   const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
   const spec: Record<string, string> = { verb };
@@ -66,7 +101,9 @@ async function accessReview(
     Object.assign(spec, { group: target.group, resource: target.plural, subresource, name: name ?? '' });
   }
   const answer = await client.request<{ status?: AccessReviewStatus }>({
-    method: 'POST', path: ACCESS_REVIEWS, body: { apiVersion: 'authorization.svc.run/v1alpha1', kind: 'AccessReview', spec },
+    method: 'POST',
+    path: ACCESS_REVIEWS,
+    body: { apiVersion: 'authorization.svc.run/v1alpha1', kind: 'AccessReview', spec },
   });
   return answer.status ?? { allowed: false, reason: 'the server gave no answer' };
 }

@@ -87,11 +87,14 @@ export function redactedConfig(config: CliConfig): CliConfig {
 /** A kubeconfig for one context (server, CA data, token), so kubectl reaches the same server as the same user. */
 export function kubeconfigOf(context: CliContext): Record<string, unknown> {
   const cluster: Record<string, unknown> = { server: context.server };
-  if (context['certificate-authority-data']) cluster['certificate-authority-data'] = context['certificate-authority-data'];
+  if (context['certificate-authority-data'])
+    cluster['certificate-authority-data'] = context['certificate-authority-data'];
   if (context['insecure-skip-tls-verify']) cluster['insecure-skip-tls-verify'] = true;
   const user = context.user ?? context.name;
   return {
-    apiVersion: 'v1', kind: 'Config', preferences: {},
+    apiVersion: 'v1',
+    kind: 'Config',
+    preferences: {},
     clusters: [{ name: context.name, cluster }],
     users: [{ name: user, user: context.token ? { token: context.token } : {} }],
     contexts: [{ name: context.name, context: { cluster: context.name, user } }],

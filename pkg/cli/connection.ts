@@ -31,7 +31,9 @@ export function resolveConnection(flags: ConnectionFlags, io: Pick<CliIo, 'env' 
   const config: ApiClientConfig = { server, userAgent: USER_AGENT };
   const token = flags.token || io.env.SVC_TOKEN || context?.token;
   if (token) config.token = token;
-  const ca = flags.certificateAuthority ? readCa(flags.certificateAuthority) : caOf(context?.['certificate-authority-data']);
+  const ca = flags.certificateAuthority
+    ? readCa(flags.certificateAuthority)
+    : caOf(context?.['certificate-authority-data']);
   if (ca) config.ca = ca;
   if (flags.insecureSkipTlsVerify || context?.['insecure-skip-tls-verify']) config.insecureSkipTlsVerify = true;
   return config;
@@ -50,7 +52,8 @@ export function readCa(path: string): string {
   } catch (err) {
     throw new UsageError(`cannot read the certificate authority file ${path}: ${(err as Error).message}`);
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`the certificate authority file ${path} holds no PEM certificate`);
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`the certificate authority file ${path} holds no PEM certificate`);
   return text;
 }
 

@@ -35,20 +35,28 @@ export const durationMs = (value: string): number => {
 
 /** `svcctl delete RESOURCE NAME… | -f PATH | -l SELECTOR [--wait[=true|false]] [--timeout DURATION]`. */
 export function registerDelete(program: Command, io: CliIo): void {
-  program.command('delete').description('Deletes objects by name, label selector or manifest, waiting until they are gone')
+  program
+    .command('delete')
+    .description('Deletes objects by name, label selector or manifest, waiting until they are gone')
     .argument('[resource]', 'a plural, singular, kind or short name, optionally <resource>.<group> (not with -f)')
     .argument('[names...]', 'the objects to delete')
     .option('-l, --selector <selector>', 'delete every object with these labels')
-    .option('-f, --filename <path>', 'delete the objects of these manifests: a file, a folder or - (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value])
-    .option('-R, --recursive', 'with -f: read the folders\' sub-folders too')
+    .option(
+      '-f, --filename <path>',
+      'delete the objects of these manifests: a file, a folder or - (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('-R, --recursive', "with -f: read the folders' sub-folders too")
     .option('--wait [bool]', 'return once the objects are gone (finalizers done)', bool, true)
     .option('--timeout <duration>', 'how long --wait waits, e.g. 30s or 2m', durationMs, 60_000)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   svcctl delete person ada
   svcctl delete persons -l team=engines --wait=false
-  svcctl delete -f manifests/examples/person.yaml`)
+  svcctl delete -f manifests/examples/person.yaml`,
+    )
     .action(async (resource: string | undefined, names: string[], flags: DeleteFlags, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const discovery = new Discovery(client);
@@ -71,16 +79,26 @@ interface Target {
 }
 
 async function targetsOfArguments(
-  client: ApiClient, discovery: Discovery, resource: string | undefined, names: string[], flags: DeleteFlags,
+  client: ApiClient,
+  discovery: Discovery,
+  resource: string | undefined,
+  names: string[],
+  flags: DeleteFlags,
 ): Promise<Target[]> {
   if (!resource) throw new UsageError('name a resource type, or give -f PATH');
-  if (names.length > 0 === Boolean(flags.selector)) throw new UsageError('name the objects or give -l SELECTOR (one of the two)');
+  if (names.length > 0 === Boolean(flags.selector))
+    throw new UsageError('name the objects or give -l SELECTOR (one of the two)');
   const res = await discovery.resolve(resource);
   const found = names.length ? names : await namesBySelector(client, res, flags.selector ?? '');
   return found.map((name) => ({ res, name }));
 }
 
-async function targetsOfManifests(discovery: Discovery, resource: string | undefined, flags: DeleteFlags, io: CliIo): Promise<Target[]> {
+async function targetsOfManifests(
+  discovery: Discovery,
+  resource: string | undefined,
+  flags: DeleteFlags,
+  io: CliIo,
+): Promise<Target[]> {
   if (resource || flags.selector) throw new UsageError('-f takes no resource type, names or -l SELECTOR');
   const documents = await readManifests(flags.filename ?? [], flags.recursive === true, io);
   const discovered = await discovery.all();
@@ -90,7 +108,10 @@ async function targetsOfManifests(discovery: Discovery, resource: string | undef
     if (!object) throw new UsageError(`${where}: ${document.error ?? 'empty'}`);
     const name = object.metadata?.name;
     const res = resourceOfKind(discovered, object.apiVersion ?? '', object.kind ?? '');
-    if (!res) throw new UsageError(`${where}: the server does not serve kind "${object.kind ?? ''}" in "${object.apiVersion ?? ''}"`);
+    if (!res)
+      throw new UsageError(
+        `${where}: the server does not serve kind "${object.kind ?? ''}" in "${object.apiVersion ?? ''}"`,
+      );
     if (!name) throw new UsageError(`${where}: the document needs metadata.name`);
     return { res, name };
   });
@@ -117,8 +138,10 @@ async function waitUntilGone(client: ApiClient, targets: Target[], timeoutMs: nu
     waiting = still;
     if (waiting.length === 0) return;
     if (Date.now() >= deadline) {
-      throw new Error(`timed out waiting for the deletion of ${waiting.map((t) => `${t.res.plural}/${t.name}`).join(', ')}`
-        + ' (they are marked; the controller-manager\'s gc removes them once their finalizers are done: is it running?)');
+      throw new Error(
+        `timed out waiting for the deletion of ${waiting.map((t) => `${t.res.plural}/${t.name}`).join(', ')}` +
+          " (they are marked; the controller-manager's gc removes them once their finalizers are done: is it running?)",
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

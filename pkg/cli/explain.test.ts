@@ -1,12 +1,21 @@
 import { explainSchema, type Schema } from './explain';
 
 const schemas: Record<string, Schema> = {
-  Meta: { type: 'object', description: 'Standard object metadata', properties: { name: { type: 'string', description: 'The name' } } },
+  Meta: {
+    type: 'object',
+    description: 'Standard object metadata',
+    properties: { name: { type: 'string', description: 'The name' } },
+  },
   Person: {
-    type: 'object', required: ['spec'],
+    type: 'object',
+    required: ['spec'],
     properties: {
       metadata: { allOf: [{ $ref: '#/components/schemas/Meta' }] },
-      spec: { type: 'object', description: 'What you want', properties: { friends: { type: 'array', items: { $ref: '#/components/schemas/Person' } } } },
+      spec: {
+        type: 'object',
+        description: 'What you want',
+        properties: { friends: { type: 'array', items: { $ref: '#/components/schemas/Person' } } },
+      },
     },
   },
 };
@@ -14,19 +23,35 @@ const what = { kind: 'Person', apiVersion: 'example.com/v1alpha1' };
 
 describe('explainSchema', () => {
   it('lists the fields of the type, required ones marked, with their descriptions', () => {
-    expect(explainSchema(schemas.Person ?? {}, schemas, [], what)).toBe([
-      'KIND:     Person', 'VERSION:  example.com/v1alpha1', '', 'DESCRIPTION:', '  <empty>', '', 'FIELDS:',
-      '  metadata\t<object>', '    Standard object metadata', '  spec\t<object> -required-', '    What you want', '',
-    ].join('\n'));
+    expect(explainSchema(schemas.Person ?? {}, schemas, [], what)).toBe(
+      [
+        'KIND:     Person',
+        'VERSION:  example.com/v1alpha1',
+        '',
+        'DESCRIPTION:',
+        '  <empty>',
+        '',
+        'FIELDS:',
+        '  metadata\t<object>',
+        '    Standard object metadata',
+        '  spec\t<object> -required-',
+        '    What you want',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('follows references and array items along a field path', () => {
     const text = explainSchema(schemas.Person ?? {}, schemas, ['spec', 'friends', 'metadata', 'name'], what);
     expect(text).toContain('FIELD: name <string>\n\nDESCRIPTION:\n  The name\n');
-    expect(explainSchema(schemas.Person ?? {}, schemas, ['spec', 'friends'], what)).toContain('FIELD: friends <[]object>');
+    expect(explainSchema(schemas.Person ?? {}, schemas, ['spec', 'friends'], what)).toContain(
+      'FIELD: friends <[]object>',
+    );
   });
 
   it('names a field that does not exist', () => {
-    expect(() => explainSchema(schemas.Person ?? {}, schemas, ['spec', 'nope'], what)).toThrow('field "nope" does not exist in Person.spec');
+    expect(() => explainSchema(schemas.Person ?? {}, schemas, ['spec', 'nope'], what)).toThrow(
+      'field "nope" does not exist in Person.spec',
+    );
   });
 });

@@ -17,28 +17,39 @@ export interface Schema {
   'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[];
 }
 
-interface OpenApiDocument { components?: { schemas?: Record<string, Schema> } }
+interface OpenApiDocument {
+  components?: { schemas?: Record<string, Schema> };
+}
 
 /** `svcctl explain RESOURCE[.field.path] [--api-version GROUP/VERSION]`. */
 export function registerExplain(program: Command, io: CliIo): void {
-  program.command('explain').description('Describes a resource type or one of its fields, from the server\'s OpenAPI documents')
+  program
+    .command('explain')
+    .description("Describes a resource type or one of its fields, from the server's OpenAPI documents")
     .argument('<resource>', 'a resource type, then optionally a field path: persons, persons.spec.age')
     .option('--api-version <group/version>', 'the group and version to explain, when several serve the resource')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   svcctl explain persons
-  svcctl explain person.spec.otherPerson`)
+  svcctl explain person.spec.otherPerson`,
+    )
     .action(async (arg: string, flags: { apiVersion?: string }, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const [type = '', ...path] = arg.split('.');
       const discovered = await new Discovery(client).all();
       const candidates = flags.apiVersion ? discovered.filter((r) => apiVersionOf(r) === flags.apiVersion) : discovered;
       const res = resolveResource(candidates, type);
-      const documentPath = res.group === '' ? `/openapi/v3/api/${res.version}` : `/openapi/v3/apis/${res.group}/${res.version}`;
+      const documentPath =
+        res.group === '' ? `/openapi/v3/api/${res.version}` : `/openapi/v3/apis/${res.group}/${res.version}`;
       const document = await client.request<OpenApiDocument>({ method: 'GET', path: documentPath });
       const schemas = document.components?.schemas ?? {};
-      const root = Object.values(schemas).find((s) => (s['x-kubernetes-group-version-kind'] ?? [])
-        .some((g) => g.group === res.group && g.version === res.version && g.kind === res.kind));
+      const root = Object.values(schemas).find((s) =>
+        (s['x-kubernetes-group-version-kind'] ?? []).some(
+          (g) => g.group === res.group && g.version === res.version && g.kind === res.kind,
+        ),
+      );
       if (!root) throw new Error(`the server's OpenAPI document has no schema for ${res.kind}`);
       io.stdout(explainSchema(root, schemas, path, { kind: res.kind, apiVersion: apiVersionOf(res) }));
     });
@@ -46,11 +57,15 @@ Examples:
 
 /** The text of `explain`: kind, version, the field (when a path is given), its description and its fields. */
 export function explainSchema(
-  root: Schema, schemas: Record<string, Schema>, path: string[], what: { kind: string; apiVersion: string },
+  root: Schema,
+  schemas: Record<string, Schema>,
+  path: string[],
+  what: { kind: string; apiVersion: string },
 ): string {
   let schema = deref(root, schemas);
   for (const [i, field] of path.entries()) {
-    const next = schema.properties?.[field] ?? (schema.items ? deref(schema.items, schemas).properties?.[field] : undefined);
+    const next =
+      schema.properties?.[field] ?? (schema.items ? deref(schema.items, schemas).properties?.[field] : undefined);
     if (!next) throw new UsageError(`field "${field}" does not exist in ${[what.kind, ...path.slice(0, i)].join('.')}`);
     schema = deref(next, schemas);
   }

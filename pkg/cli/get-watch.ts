@@ -1,9 +1,25 @@
 import type { ApiObject } from '../api/object';
 import {
-  isExpired, isNetworkError, isNotFound, objectPath, type ApiClient, type DiscoveredResource, type WatchEvent, type WatchStream,
+  isExpired,
+  isNetworkError,
+  isNotFound,
+  objectPath,
+  type ApiClient,
+  type DiscoveredResource,
+  type WatchEvent,
+  type WatchStream,
 } from '../client';
 import type { CliIo } from './io';
-import { renderDocument, rowTexts, TABLE_ACCEPT, tableLayout, tableLine, type OutputFormat, type Table, type TableLayout } from './output';
+import {
+  renderDocument,
+  rowTexts,
+  TABLE_ACCEPT,
+  tableLayout,
+  tableLine,
+  type OutputFormat,
+  type Table,
+  type TableLayout,
+} from './output';
 
 /** What `get -w` watches: the type, the revision its list was read at, and the list's selectors. */
 export interface WatchTarget {
@@ -23,13 +39,22 @@ export type EventPrinter = (event: WatchEvent) => Promise<void>;
  * can no longer resume from (410) starts over, with ADDED for every object.
  * Once a watch ran, a server that cannot be reached any more ends it quietly.
  */
-export async function followWatch(client: Pick<ApiClient, 'watch'>, target: WatchTarget, print: EventPrinter, signal: AbortSignal): Promise<void> {
+export async function followWatch(
+  client: Pick<ApiClient, 'watch'>,
+  target: WatchTarget,
+  print: EventPrinter,
+  signal: AbortSignal,
+): Promise<void> {
   let resourceVersion: string | undefined = target.resourceVersion;
   let watched = false;
   while (!signal.aborted) {
     try {
       const stream: WatchStream = await client.watch(target.res, {
-        resourceVersion, labelSelector: target.labelSelector, fieldSelector: target.fieldSelector, allowWatchBookmarks: true, signal,
+        resourceVersion,
+        labelSelector: target.labelSelector,
+        fieldSelector: target.fieldSelector,
+        allowWatchBookmarks: true,
+        signal,
       });
       watched = true;
       for await (const event of stream) {
@@ -69,7 +94,10 @@ export class TableRowPrinter {
   private readonly lastCells = new Map<string, unknown[]>();
 
   constructor(
-    private readonly client: ApiClient, private readonly res: DiscoveredResource, first: Table, wide: boolean,
+    private readonly client: ApiClient,
+    private readonly res: DiscoveredResource,
+    first: Table,
+    wide: boolean,
     private readonly io: CliIo,
   ) {
     this.layout = tableLayout(first, wide);
@@ -80,7 +108,10 @@ export class TableRowPrinter {
   /** Prints the event's row. */
   readonly print: EventPrinter = async (event) => {
     const name = event.object.metadata?.name ?? '';
-    const cells = event.type === 'DELETED' ? this.lastCells.get(name) ?? this.bare(event.object) : await this.cellsOf(event.object);
+    const cells =
+      event.type === 'DELETED'
+        ? (this.lastCells.get(name) ?? this.bare(event.object))
+        : await this.cellsOf(event.object);
     if (event.type === 'DELETED') this.lastCells.delete(name);
     else this.remember(cells);
     if (!this.headerShown) this.io.stdout(`${tableLine(this.layout.header, this.layout.widths)}\n`);
@@ -91,7 +122,11 @@ export class TableRowPrinter {
   private async cellsOf(object: ApiObject): Promise<unknown[]> {
     const name = object.metadata?.name ?? '';
     try {
-      const answer = await this.client.request<Partial<Table>>({ method: 'GET', path: objectPath(this.res, name), accept: TABLE_ACCEPT });
+      const answer = await this.client.request<Partial<Table>>({
+        method: 'GET',
+        path: objectPath(this.res, name),
+        accept: TABLE_ACCEPT,
+      });
       const row = answer.kind === 'Table' ? answer.rows?.[0] : undefined;
       if (row) return row.cells;
     } catch (err) {

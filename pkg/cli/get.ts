@@ -5,7 +5,16 @@ import { connect, type ConnectionFlags } from './connection';
 import { describeApiError, ReportedFailure, UsageError } from './errors';
 import { documentPrinter, followWatch, TableRowPrinter, type EventPrinter } from './get-watch';
 import type { CliIo } from './io';
-import { fallbackTable, listOf, parseOutput, renderDocument, renderTable, TABLE_ACCEPT, type OutputFormat, type Table } from './output';
+import {
+  fallbackTable,
+  listOf,
+  parseOutput,
+  renderDocument,
+  renderTable,
+  TABLE_ACCEPT,
+  type OutputFormat,
+  type Table,
+} from './output';
 import { Discovery } from './resources';
 
 interface GetFlags {
@@ -32,7 +41,9 @@ export const positiveInt = (value: string): number => {
 
 /** `svcctl get RESOURCE [NAME…] [-o …] [-l …] [--field-selector …] [--sort-by …] [--page N --size N] [-w]`. */
 export function registerGet(program: Command, io: CliIo): void {
-  program.command('get').description('Shows objects of a resource type: a table, or as yaml, json, names or a jsonpath')
+  program
+    .command('get')
+    .description('Shows objects of a resource type: a table, or as yaml, json, names or a jsonpath')
     .argument('<resource>', 'a plural, singular, kind or short name, optionally <resource>.<group>')
     .argument('[names...]', 'these objects only')
     .option('-o, --output <format>', 'table|wide|yaml|json|name|jsonpath=TEMPLATE')
@@ -42,38 +53,61 @@ export function registerGet(program: Command, io: CliIo): void {
     .option('--page <n>', 'the page to show (with --size)', positiveInt)
     .option('--size <n>', 'objects per page', positiveInt)
     .option('-w, --watch', 'after the list, print a row (or object) per change until Ctrl-C')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   svcctl get persons
   svcctl get person ada -o yaml
   svcctl get ps -l team=engines -o name
   svcctl get persons.example.com --sort-by spec.name,asc --page 1 --size 20
   svcctl get persons -o jsonpath='{.items[*].metadata.name}'
-  svcctl get persons -w`)
+  svcctl get persons -w`,
+    )
     .action(async (resource: string, names: string[], flags: GetFlags, command: Command) => {
       const format = parseOutput(flags.output);
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
-      if (flags.watch && names.length > 1) throw new UsageError('-w watches one object or a whole type: name at most one object');
+      if (flags.watch && names.length > 1)
+        throw new UsageError('-w watches one object or a whole type: name at most one object');
       const res = await new Discovery(client).resolve(resource);
-      const printed = await (names.length ? getNamed(client, res, names, format, io) : getList(client, res, flags, format, io));
+      const printed = await (names.length
+        ? getNamed(client, res, names, format, io)
+        : getList(client, res, flags, format, io));
       if (!flags.watch) return;
       const print: EventPrinter = printed.table
         ? new TableRowPrinter(client, res, printed.table, format.kind === 'wide', io).print
         : documentPrinter(res, format, io);
       const fieldSelector = names[0] ? `metadata.name=${names[0]}` : flags.fieldSelector;
       const interrupted = io.interrupts?.() ?? new AbortController().signal;
-      await followWatch(client, { res, resourceVersion: printed.resourceVersion, labelSelector: names[0] ? undefined : flags.selector, fieldSelector },
-        print, interrupted);
+      await followWatch(
+        client,
+        {
+          res,
+          resourceVersion: printed.resourceVersion,
+          labelSelector: names[0] ? undefined : flags.selector,
+          fieldSelector,
+        },
+        print,
+        interrupted,
+      );
     });
 }
 
-async function getNamed(client: ApiClient, res: DiscoveredResource, names: string[], format: OutputFormat, io: CliIo): Promise<Printed> {
+async function getNamed(
+  client: ApiClient,
+  res: DiscoveredResource,
+  names: string[],
+  format: OutputFormat,
+  io: CliIo,
+): Promise<Printed> {
   const table = format.kind === 'table' || format.kind === 'wide';
   const found: unknown[] = [];
   let failed = false;
   for (const name of names) {
     try {
-      found.push(await client.request({ method: 'GET', path: objectPath(res, name), accept: table ? TABLE_ACCEPT : undefined }));
+      found.push(
+        await client.request({ method: 'GET', path: objectPath(res, name), accept: table ? TABLE_ACCEPT : undefined }),
+      );
     } catch (err) {
       if (!(err instanceof ApiError) || !isNotFound(err)) throw err;
       io.stderr(`${describeApiError(err)}\n`);
@@ -87,7 +121,13 @@ async function getNamed(client: ApiClient, res: DiscoveredResource, names: strin
   return printNamed(found, res, format, io, names.length === 1);
 }
 
-function printNamed(found: unknown[], res: DiscoveredResource, format: OutputFormat, io: CliIo, single: boolean): Printed {
+function printNamed(
+  found: unknown[],
+  res: DiscoveredResource,
+  format: OutputFormat,
+  io: CliIo,
+  single: boolean,
+): Printed {
   if (format.kind === 'table' || format.kind === 'wide') {
     const tables = found.map((answer) => asTable(answer));
     const merged = tables[0] ? { ...tables[0], rows: tables.flatMap((t) => t.rows) } : undefined;
@@ -98,7 +138,13 @@ function printNamed(found: unknown[], res: DiscoveredResource, format: OutputFor
   return { resourceVersion: (found[0] as ApiObject | undefined)?.metadata?.resourceVersion ?? '' };
 }
 
-async function getList(client: ApiClient, res: DiscoveredResource, flags: GetFlags, format: OutputFormat, io: CliIo): Promise<Printed> {
+async function getList(
+  client: ApiClient,
+  res: DiscoveredResource,
+  flags: GetFlags,
+  format: OutputFormat,
+  io: CliIo,
+): Promise<Printed> {
   const table = format.kind === 'table' || format.kind === 'wide';
   const query = new URLSearchParams();
   if (flags.selector) query.set('labelSelector', flags.selector);
@@ -106,7 +152,12 @@ async function getList(client: ApiClient, res: DiscoveredResource, flags: GetFla
   if (flags.sortBy) query.set('sort', flags.sortBy);
   if (flags.page !== undefined) query.set('page', String(flags.page));
   if (flags.size !== undefined) query.set('size', String(flags.size));
-  const answer = await client.request({ method: 'GET', path: collectionPath(res), query, accept: table ? TABLE_ACCEPT : undefined });
+  const answer = await client.request({
+    method: 'GET',
+    path: collectionPath(res),
+    query,
+    accept: table ? TABLE_ACCEPT : undefined,
+  });
   if (table) {
     const found = asTable(answer);
     if (found.rows.length === 0) io.stderr('No resources found.\n');

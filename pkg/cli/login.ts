@@ -11,14 +11,19 @@ const TOKEN_ANNOTATION = 'security.svc.run/access-token';
 
 /** `svcctl login --server URL --username NAME [--password-stdin]`. */
 export function registerLogin(program: Command, io: CliIo): void {
-  program.command('login').description('Logs in with a password: makes a personal access token and a context for it, made current')
+  program
+    .command('login')
+    .description('Logs in with a password: makes a personal access token and a context for it, made current')
     .requiredOption('--username <name>', 'the user to log in as')
     .option('--password-stdin', 'read the password from stdin (else it is asked for on a terminal)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The server comes from --server (or SVC_SERVER). The context is named <user>@<host:port>.
 
 Example:
-  echo "$PASSWORD" | svcctl login --server http://127.0.0.1:8080 --username admin --password-stdin`)
+  echo "$PASSWORD" | svcctl login --server http://127.0.0.1:8080 --username admin --password-stdin`,
+    )
     .action(async (opts: { username: string; passwordStdin?: boolean }, command: Command) => {
       const flags = command.optsWithGlobals<ConnectionFlags>();
       const server = (flags.server || io.env.SVC_SERVER || '').replace(/\/+$/, '');
@@ -33,11 +38,16 @@ Example:
       if (!password) throw new UsageError('an empty password');
       const ca = flags.certificateAuthority ? readCa(flags.certificateAuthority) : undefined;
       const client = new ApiClient({
-        server, ca, insecureSkipTlsVerify: flags.insecureSkipTlsVerify, userAgent: USER_AGENT,
+        server,
+        ca,
+        insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
+        userAgent: USER_AGENT,
         basicAuth: { username: opts.username, password },
       });
       const created = await client.request<{ metadata?: { annotations?: Record<string, string> } }>({
-        method: 'POST', path: TOKENS, body: { spec: { displayName: `svcctl ${hostname()}` } },
+        method: 'POST',
+        path: TOKENS,
+        body: { spec: { displayName: `svcctl ${hostname()}` } },
       });
       const token = created.metadata?.annotations?.[TOKEN_ANNOTATION];
       if (!token) throw new Error('the server made a token but did not return its secret');

@@ -42,10 +42,12 @@ export function parseManifest(file: string, text: string): ManifestDocument[] {
   } catch (err) {
     return [{ file, index: 1, error: `not valid YAML: ${(err as Error).message.split('\n')[0]}` }];
   }
-  return parsed.filter((d) => d !== null && d !== undefined).map((object, i) => {
-    if (typeof object !== 'object' || Array.isArray(object)) return { file, index: i + 1, error: 'not an object' };
-    return { file, index: i + 1, object: object as ApiObject };
-  });
+  return parsed
+    .filter((d) => d !== null && d !== undefined)
+    .map((object, i) => {
+      if (typeof object !== 'object' || Array.isArray(object)) return { file, index: i + 1, error: 'not an object' };
+      return { file, index: i + 1, object: object as ApiObject };
+    });
 }
 
 function filesOf(path: string, recursive: boolean): string[] {
@@ -56,9 +58,11 @@ function filesOf(path: string, recursive: boolean): string[] {
     throw new UsageError(`the path "${path}" does not exist`);
   }
   if (!stat.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const full = join(path, entry.name);
-    if (entry.isDirectory()) return recursive ? filesOf(full, true) : [];
-    return MANIFEST_FILE.test(entry.name) ? [full] : [];
-  });
+  return readdirSync(path, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) return recursive ? filesOf(full, true) : [];
+      return MANIFEST_FILE.test(entry.name) ? [full] : [];
+    });
 }

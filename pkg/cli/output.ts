@@ -4,8 +4,7 @@ import { UsageError } from './errors';
 
 /** `-o` of `get`: table (the default), wide, yaml, json, name, or jsonpath=TEMPLATE. */
 export type OutputFormat =
-  | { kind: 'table' | 'wide' | 'yaml' | 'json' | 'name' }
-  | { kind: 'jsonpath'; template: string };
+  { kind: 'table' | 'wide' | 'yaml' | 'json' | 'name' } | { kind: 'jsonpath'; template: string };
 
 /** Parses `-o`; UsageError for anything else. */
 export function parseOutput(value: string | undefined): OutputFormat {
@@ -47,7 +46,10 @@ export interface TableLayout {
 
 /** How renderTable lays a Table out; `get -w` prints later rows with the same columns and widths. */
 export function tableLayout(table: Table, wide: boolean): TableLayout {
-  const columns = table.columnDefinitions.map((c, i) => ({ c, i })).filter(({ c }) => wide || !c.priority).map(({ i }) => i);
+  const columns = table.columnDefinitions
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => wide || !c.priority)
+    .map(({ i }) => i);
   const header = columns.map((i) => table.columnDefinitions[i]?.name.toUpperCase() ?? '');
   const rows = table.rows.map((row) => rowTexts(row.cells, columns));
   const widths = columns.map((_, col) => Math.max(...[header, ...rows].map((line) => line[col]?.length ?? 0)));
@@ -61,7 +63,10 @@ export function rowTexts(cells: unknown[], columns: number[]): string[] {
 
 /** One line of a table: each text but the last padded to its column's width, three spaces apart. */
 export function tableLine(texts: string[], widths: number[]): string {
-  return texts.map((text, col) => (col === texts.length - 1 ? text : text.padEnd(widths[col] ?? 0))).join('   ').trimEnd();
+  return texts
+    .map((text, col) => (col === texts.length - 1 ? text : text.padEnd(widths[col] ?? 0)))
+    .join('   ')
+    .trimEnd();
 }
 
 /** A Table made from objects when the server answered plain JSON: NAME and AGE. */
@@ -101,7 +106,7 @@ function select(values: unknown[], expression: string): unknown[] {
       if (v === null || typeof v !== 'object') return [];
       if (step === '[*]') return Array.isArray(v) ? v : Object.values(v);
       const key = step.startsWith('.') ? step.slice(1) : step.slice(1, -1).replace(/^['"]|['"]$/g, '');
-      const index = Array.isArray(v) && /^-?\d+$/.test(key) ? (Number(key) + (Number(key) < 0 ? v.length : 0)) : key;
+      const index = Array.isArray(v) && /^-?\d+$/.test(key) ? Number(key) + (Number(key) < 0 ? v.length : 0) : key;
       const next = (v as Record<string | number, unknown>)[index];
       return next === undefined ? [] : [next];
     });

@@ -21,31 +21,49 @@ interface Plugin extends ApiObject {
 
 /** `svcctl plugin list | status NAME | enable NAME | disable NAME`. */
 export function registerPlugin(program: Command, io: CliIo): void {
-  const plugin = program.command('plugin').description('Lists the apiserver\'s plugins, shows one\'s status, enables or disables one')
-    .addHelpText('after', `
+  const plugin = program
+    .command('plugin')
+    .description("Lists the apiserver's plugins, shows one's status, enables or disables one")
+    .addHelpText(
+      'after',
+      `
 Examples:
   svcctl plugin list
   svcctl plugin status hello
-  svcctl plugin disable hello`);
+  svcctl plugin disable hello`,
+    );
   const client = (command: Command): ApiClient => connect(command.optsWithGlobals<ConnectionFlags>(), io);
 
-  plugin.command('list').description('Lists the plugins: name, version, phase and message')
+  plugin
+    .command('list')
+    .description('Lists the plugins: name, version, phase and message')
     .addHelpText('after', '\nExample:\n  svcctl plugin list')
     .action(async (_flags: unknown, command: Command) => {
-      const table = await client(command).request<Table>({ method: 'GET', path: collectionPath(PLUGINS), accept: TABLE_ACCEPT });
+      const table = await client(command).request<Table>({
+        method: 'GET',
+        path: collectionPath(PLUGINS),
+        accept: TABLE_ACCEPT,
+      });
       if (table.rows.length === 0) io.stderr('No plugins found.\n');
       else io.stdout(renderTable(table, false));
     });
 
-  plugin.command('status').description('Shows a plugin\'s phase, message, conditions and extension objects')
+  plugin
+    .command('status')
+    .description("Shows a plugin's phase, message, conditions and extension objects")
     .argument('<name>', 'the plugin')
     .addHelpText('after', '\nExample:\n  svcctl plugin status hello')
     .action(async (name: string, _flags: unknown, command: Command) => {
       io.stdout(describePlugin(await client(command).get<Plugin>(PLUGINS, name)));
     });
 
-  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
-    plugin.command(verb).description(`${enabled ? 'Starts' : 'Stops'} a plugin: sets its spec.enabled to ${String(enabled)}`)
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    plugin
+      .command(verb)
+      .description(`${enabled ? 'Starts' : 'Stops'} a plugin: sets its spec.enabled to ${String(enabled)}`)
       .argument('<name>', 'the plugin')
       .addHelpText('after', `\nExample:\n  svcctl plugin ${verb} hello`)
       .action(async (name: string, _flags: unknown, command: Command) => {
@@ -66,18 +84,42 @@ export function describePlugin(plugin: Plugin): string {
     `Message:     ${status.message || '<none>'}`,
   ];
   const conditions = status.conditions ?? [];
-  lines.push('Conditions:', ...(conditions.length ? indent(renderTable({
-    kind: 'Table',
-    columnDefinitions: [{ name: 'Type' }, { name: 'Status' }, { name: 'Reason' }, { name: 'Message' }],
-    rows: conditions.map((c) => ({ cells: [c.type, c.status, c.reason, c.message] })),
-  }, false)) : ['  <none>']));
+  lines.push(
+    'Conditions:',
+    ...(conditions.length
+      ? indent(
+          renderTable(
+            {
+              kind: 'Table',
+              columnDefinitions: [{ name: 'Type' }, { name: 'Status' }, { name: 'Reason' }, { name: 'Message' }],
+              rows: conditions.map((c) => ({ cells: [c.type, c.status, c.reason, c.message] })),
+            },
+            false,
+          ),
+        )
+      : ['  <none>']),
+  );
   const extensions = status.extensions ?? [];
-  lines.push('Extensions:', ...(extensions.length ? indent(renderTable({
-    kind: 'Table',
-    columnDefinitions: [{ name: 'Kind' }, { name: 'API Version' }, { name: 'Name' }],
-    rows: extensions.map((e) => ({ cells: [e.kind, e.apiVersion, e.name] })),
-  }, false)) : ['  <none>']));
+  lines.push(
+    'Extensions:',
+    ...(extensions.length
+      ? indent(
+          renderTable(
+            {
+              kind: 'Table',
+              columnDefinitions: [{ name: 'Kind' }, { name: 'API Version' }, { name: 'Name' }],
+              rows: extensions.map((e) => ({ cells: [e.kind, e.apiVersion, e.name] })),
+            },
+            false,
+          ),
+        )
+      : ['  <none>']),
+  );
   return `${lines.join('\n')}\n`;
 }
 
-const indent = (text: string): string[] => text.trimEnd().split('\n').map((line) => `  ${line}`);
+const indent = (text: string): string[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `  ${line}`);

@@ -5,7 +5,9 @@ import { Readable } from 'node:stream';
 import { runSvcctl } from './program';
 
 let home: string;
-beforeEach(() => { home = mkdtempSync(join(tmpdir(), 'svcctl-program-')); });
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'svcctl-program-'));
+});
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /** Runs svcctl in-process against no server (http://127.0.0.1:9 refuses), capturing its output. */
@@ -13,16 +15,41 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   let stdout = '';
   let stderr = '';
   const code = await runSvcctl(argv, {
-    stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; },
-    stdin: Readable.from([]), env: { SVC_SERVER: 'http://127.0.0.1:9' }, home,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    stdin: Readable.from([]),
+    env: { SVC_SERVER: 'http://127.0.0.1:9' },
+    home,
   });
   return { code, stdout, stderr };
 }
 
 const COMMANDS = [
-  'login', 'get', 'delete', 'apply', 'explain', 'config', 'config view', 'config use-context', 'config kubeconfig',
-  'auth', 'auth whoami', 'auth can-i', 'auth explain', 'roles', 'roles list', 'roles assign',
-  'plugin', 'plugin list', 'plugin status', 'plugin enable', 'plugin disable',
+  'login',
+  'get',
+  'delete',
+  'apply',
+  'explain',
+  'config',
+  'config view',
+  'config use-context',
+  'config kubeconfig',
+  'auth',
+  'auth whoami',
+  'auth can-i',
+  'auth explain',
+  'roles',
+  'roles list',
+  'roles assign',
+  'plugin',
+  'plugin list',
+  'plugin status',
+  'plugin enable',
+  'plugin disable',
 ];
 
 describe('svcctl', () => {

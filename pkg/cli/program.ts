@@ -28,14 +28,17 @@ export async function runSvcctl(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option('--certificate-authority <file>', 'PEM file of the CA to trust for an https:// server'))
     .addOption(new Option('--insecure-skip-tls-verify', 'accept any server certificate (throwaway local servers only)'))
     .addOption(new Option('--context <name>', 'the config context to use instead of the current one'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Connection: a flag beats its environment variable, which beats the current context of the config file
 ($SVC_CONFIG, else ~/.svc/config; written by "svcctl login").
 Exit status: 0 success; 1 an error from the server or a failed document; 2 a usage error.
 
 Example:
   svcctl login --server http://127.0.0.1:8080 --username admin
-  svcctl get persons`);
+  svcctl get persons`,
+    );
   registerConfig(program, io);
   registerLogin(program, io);
   registerGet(program, io);
@@ -56,4 +59,3 @@ Example:
     return code;
   }
 }
-

@@ -1,8 +1,23 @@
 import type { DiscoveredResource } from '../client';
 import { resolveResource, resourceOfKind } from './resources';
 
-const type = (group: string, version: string, plural: string, kind: string, shortNames: string[] = [], preferred = true): DiscoveredResource =>
-  ({ group, version, plural, kind, singular: kind.toLowerCase(), verbs: ['get'], shortNames, preferred });
+const type = (
+  group: string,
+  version: string,
+  plural: string,
+  kind: string,
+  shortNames: string[] = [],
+  preferred = true,
+): DiscoveredResource => ({
+  group,
+  version,
+  plural,
+  kind,
+  singular: kind.toLowerCase(),
+  verbs: ['get'],
+  shortNames,
+  preferred,
+});
 
 const discovered = [
   type('example.com', 'v1beta1', 'persons', 'Person', ['ps'], false),
@@ -13,9 +28,16 @@ const discovered = [
 ];
 
 describe('resolveResource', () => {
-  it.each(['persons', 'person', 'Person', 'PS', 'ps'])('finds %s by plural, singular, kind or short name in the preferred version', (arg) => {
-    expect(resolveResource(discovered, arg)).toMatchObject({ group: 'example.com', version: 'v1alpha1', plural: 'persons' });
-  });
+  it.each(['persons', 'person', 'Person', 'PS', 'ps'])(
+    'finds %s by plural, singular, kind or short name in the preferred version',
+    (arg) => {
+      expect(resolveResource(discovered, arg)).toMatchObject({
+        group: 'example.com',
+        version: 'v1alpha1',
+        plural: 'persons',
+      });
+    },
+  );
 
   it('takes <resource>.<group> to pick a group', () => {
     expect(resolveResource(discovered, 'persons.other.org')).toMatchObject({ group: 'other.org', plural: 'persons' });

@@ -21,7 +21,11 @@ export function resolveResource(discovered: DiscoveredResource[], arg: string): 
 }
 
 /** The resource of an object's `apiVersion` and `kind`; undefined when the server serves no such type. */
-export function resourceOfKind(discovered: DiscoveredResource[], apiVersion: string, kind: string): DiscoveredResource | undefined {
+export function resourceOfKind(
+  discovered: DiscoveredResource[],
+  apiVersion: string,
+  kind: string,
+): DiscoveredResource | undefined {
   const slash = apiVersion.lastIndexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = apiVersion.slice(slash + 1);

@@ -12,31 +12,50 @@ const HIDDEN = 'svc.run/hidden';
 
 /** `svcctl roles list | assign USER ROLE…`. */
 export function registerRoles(program: Command, io: CliIo): void {
-  const roles = program.command('roles').description('Lists roles and assigns them to users')
+  const roles = program
+    .command('roles')
+    .description('Lists roles and assigns them to users')
     .addHelpText('after', '\nExample:\n  svcctl roles assign ada person-reader');
 
-  roles.command('list').description('Lists the roles (hidden ones left out): name, display name, module')
+  roles
+    .command('list')
+    .description('Lists the roles (hidden ones left out): name, display name, module')
     .addHelpText('after', '\nExample:\n  svcctl roles list')
     .action(async (_opts: unknown, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const { items } = await client.list<ApiObject>(ROLES, { sort: ['metadata.name,asc'] });
       const shown = items.filter((r) => r.metadata?.labels?.[HIDDEN] !== 'true');
-      io.stdout(renderTable({
-        kind: 'Table',
-        columnDefinitions: [{ name: 'Name' }, { name: 'Display Name' }, { name: 'Module' }],
-        rows: shown.map((r) => ({
-          cells: [r.metadata?.name, r.metadata?.annotations?.[DISPLAY_NAME] ?? '', r.metadata?.annotations?.[MODULE] ?? ''],
-        })),
-      }, false));
+      io.stdout(
+        renderTable(
+          {
+            kind: 'Table',
+            columnDefinitions: [{ name: 'Name' }, { name: 'Display Name' }, { name: 'Module' }],
+            rows: shown.map((r) => ({
+              cells: [
+                r.metadata?.name,
+                r.metadata?.annotations?.[DISPLAY_NAME] ?? '',
+                r.metadata?.annotations?.[MODULE] ?? '',
+              ],
+            })),
+          },
+          false,
+        ),
+      );
     });
 
-  roles.command('assign').description('Replaces the roles of a user with these (binding a role you do not hold is refused)')
+  roles
+    .command('assign')
+    .description('Replaces the roles of a user with these (binding a role you do not hold is refused)')
     .argument('<user>', 'the user')
     .argument('<roles...>', 'the roles the user is to hold')
     .addHelpText('after', '\nExample:\n  svcctl roles assign ada person-reader person-editor')
     .action(async (user: string, names: string[], _opts: unknown, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
-      await client.request({ method: 'POST', path: `${CONSOLE_USERS}/${encodeURIComponent(user)}/permissions`, body: { roles: names } });
+      await client.request({
+        method: 'POST',
+        path: `${CONSOLE_USERS}/${encodeURIComponent(user)}/permissions`,
+        body: { roles: names },
+      });
       io.stdout(`user "${user}" now holds: ${names.join(', ')}\n`);
     });
 }

@@ -54,13 +54,19 @@ describe('ApiClient reads and writes', () => {
     const updated = await client.update<Person>(PERSONS, { ...created, spec: { ...created.spec, age: 40 } });
     expect(updated.spec.age).toBe(40);
     expect(updated.metadata.version).toBe(2);
-    const err = await client.update(PERSONS, { ...created, spec: { ...created.spec, age: 41 } }).catch((e: unknown) => e);
+    const err = await client
+      .update(PERSONS, { ...created, spec: { ...created.spec, age: 41 } })
+      .catch((e: unknown) => e);
     expect(isConflict(err)).toBe(true);
   });
 
   it('writes status through the status subresource only', async () => {
     const created = await client.create<Person>(PERSONS, person('c-status') as Person);
-    const written = await client.updateStatus<Person>(PERSONS, { ...created, spec: { ...created.spec, age: 99 }, status: { phase: 'Ready' } });
+    const written = await client.updateStatus<Person>(PERSONS, {
+      ...created,
+      spec: { ...created.spec, age: 99 },
+      status: { phase: 'Ready' },
+    });
     expect(written.status).toEqual({ phase: 'Ready' });
     expect(written.spec.age).toBe(30);
   });
@@ -69,12 +75,18 @@ describe('ApiClient reads and writes', () => {
     await client.create(PERSONS, person('c-patch'));
     const merged = await client.patch<Person>(PERSONS, 'c-patch', { spec: { age: 12 } });
     expect(merged.spec.age).toBe(12);
-    const patched = await client.patch<Person>(PERSONS, 'c-patch', [{ op: 'replace', path: '/spec/age', value: 13 }], 'json');
+    const patched = await client.patch<Person>(
+      PERSONS,
+      'c-patch',
+      [{ op: 'replace', path: '/spec/age', value: 13 }],
+      'json',
+    );
     expect(patched.spec.age).toBe(13);
   });
 
   it('lists with a label selector, sort and limit/continue paging', async () => {
-    for (const name of ['c-list-b', 'c-list-a', 'c-list-c']) await client.create(PERSONS, person(name, {}, { suite: 'c-list' }));
+    for (const name of ['c-list-b', 'c-list-a', 'c-list-c'])
+      await client.create(PERSONS, person(name, {}, { suite: 'c-list' }));
     await client.create(PERSONS, person('c-list-other', {}, { suite: 'other' }));
     const all = await client.list(PERSONS, { labelSelector: 'suite=c-list', sort: ['metadata.name,asc'] });
     expect(all.items.map((p) => p.metadata.name)).toEqual(['c-list-a', 'c-list-b', 'c-list-c']);
@@ -82,7 +94,12 @@ describe('ApiClient reads and writes', () => {
     const first = await client.list(PERSONS, { labelSelector: 'suite=c-list', sort: ['metadata.name,asc'], limit: 2 });
     expect(first.items.map((p) => p.metadata.name)).toEqual(['c-list-a', 'c-list-b']);
     expect(first.continue).toBeDefined();
-    const second = await client.list(PERSONS, { labelSelector: 'suite=c-list', sort: ['metadata.name,asc'], limit: 2, continue: first.continue });
+    const second = await client.list(PERSONS, {
+      labelSelector: 'suite=c-list',
+      sort: ['metadata.name,asc'],
+      limit: 2,
+      continue: first.continue,
+    });
     expect(second.items.map((p) => p.metadata.name)).toEqual(['c-list-c']);
     expect(second.continue).toBeUndefined();
   });
@@ -111,9 +128,13 @@ describe('ApiClient delete (two-step)', () => {
     const marked = await client.delete(PERSONS, 'c-precondition');
     const stale = marked.object!.metadata.resourceVersion!;
     const changed = await client.patch(PERSONS, 'c-precondition', { metadata: { labels: { touched: 'yes' } } });
-    const err = await client.delete(PERSONS, 'c-precondition', { preconditions: { resourceVersion: stale } }).catch((e: unknown) => e);
+    const err = await client
+      .delete(PERSONS, 'c-precondition', { preconditions: { resourceVersion: stale } })
+      .catch((e: unknown) => e);
     expect(isConflict(err)).toBe(true);
-    const removed = await client.delete(PERSONS, 'c-precondition', { preconditions: { resourceVersion: changed.metadata.resourceVersion } });
+    const removed = await client.delete(PERSONS, 'c-precondition', {
+      preconditions: { resourceVersion: changed.metadata.resourceVersion },
+    });
     expect(removed.removed).toBe(true);
   });
 });
@@ -139,10 +160,17 @@ describe('ApiClient failures without an answer', () => {
 describe('ApiClient discovery', () => {
   it('finds the registered models and the Model kind, without subresources', async () => {
     const resources = await client.discover();
-    expect(resources).toContainEqual(expect.objectContaining({
-      group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person', singular: 'person',
-      shortNames: ['ps'], preferred: true,
-    }));
+    expect(resources).toContainEqual(
+      expect.objectContaining({
+        group: 'example.com',
+        version: 'v1alpha1',
+        plural: 'persons',
+        kind: 'Person',
+        singular: 'person',
+        shortNames: ['ps'],
+        preferred: true,
+      }),
+    );
     expect(resources.some((r) => r.group === 'apiextensions.svc.run' && r.plural === 'models')).toBe(true);
     expect(resources.some((r) => r.plural.includes('/'))).toBe(false);
   });
@@ -152,7 +180,9 @@ describe('ApiClient.request', () => {
   it('asks with the Accept given (a Table) and answers the parsed body', async () => {
     await client.create(PERSONS, person('c-table'));
     const table = await client.request<{ kind: string; columnDefinitions: { name: string }[] }>({
-      method: 'GET', path: '/apis/example.com/v1alpha1/persons/c-table', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+      method: 'GET',
+      path: '/apis/example.com/v1alpha1/persons/c-table',
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
     });
     expect(table.kind).toBe('Table');
     expect(table.columnDefinitions[0]?.name).toBe('Name');
@@ -162,9 +192,16 @@ describe('ApiClient.request', () => {
     const rbac = await startTestApiServer({ authorizationMode: 'RBAC' });
     try {
       const wrong = new ApiClient({ server: rbac.url, basicAuth: { username: 'admin', password: 'wrong' } });
-      expect(await wrong.request({ method: 'GET', path: '/api/v1alpha1/users' }).catch((e: ApiError) => e.code)).toBe(401);
-      const right = new ApiClient({ server: rbac.url, basicAuth: { username: 'admin', password: TEST_ADMIN_PASSWORD } });
-      expect(await right.request<{ items: unknown[] }>({ method: 'GET', path: '/api/v1alpha1/users' })).toHaveProperty('items');
+      expect(await wrong.request({ method: 'GET', path: '/api/v1alpha1/users' }).catch((e: ApiError) => e.code)).toBe(
+        401,
+      );
+      const right = new ApiClient({
+        server: rbac.url,
+        basicAuth: { username: 'admin', password: TEST_ADMIN_PASSWORD },
+      });
+      expect(await right.request<{ items: unknown[] }>({ method: 'GET', path: '/api/v1alpha1/users' })).toHaveProperty(
+        'items',
+      );
     } finally {
       await rbac.stop();
     }

@@ -4,7 +4,15 @@ import { discoverResources, type DiscoveredResource } from './discovery';
 import { collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
 import { Transport, type HttpRequest, type TransportConfig } from './transport';
 import type {
-  DeleteOptions, DeleteResult, ListOptions, ListResult, PatchOptions, PatchType, RequestOptions, WatchOptions, WriteOptions,
+  DeleteOptions,
+  DeleteResult,
+  ListOptions,
+  ListResult,
+  PatchOptions,
+  PatchType,
+  RequestOptions,
+  WatchOptions,
+  WriteOptions,
 } from './types';
 import { WatchStream } from './watch-stream';
 
@@ -54,7 +62,10 @@ export class ApiClient {
     if (options.continue) query.set('continue', options.continue);
     for (const key of options.sort ?? []) query.append('sort', key);
     const body = await this.transport.json<ListEnvelope<T>>({
-      method: 'GET', path: collectionPath(res), query, signal: options.signal,
+      method: 'GET',
+      path: collectionPath(res),
+      query,
+      signal: options.signal,
     });
     const result: ListResult<T> = { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '0' };
     if (body.metadata?.continue) result.continue = body.metadata.continue;
@@ -64,7 +75,11 @@ export class ApiClient {
   /** POST a new object (or one with `metadata.generateName`); AlreadyExists when the name is taken. */
   create<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
-      method: 'POST', path: collectionPath(res), query: writeQuery(options), body: object, signal: options.signal,
+      method: 'POST',
+      path: collectionPath(res),
+      query: writeQuery(options),
+      body: object,
+      signal: options.signal,
     });
   }
 
@@ -74,14 +89,21 @@ export class ApiClient {
    */
   update<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
-      method: 'PUT', path: objectPath(res, nameOf(res, object)), query: writeQuery(options), body: object, signal: options.signal,
+      method: 'PUT',
+      path: objectPath(res, nameOf(res, object)),
+      query: writeQuery(options),
+      body: object,
+      signal: options.signal,
     });
   }
 
   /** PUT the `status` subresource: writes only `status`; Conflict when the object's version is stale. */
   updateStatus<T extends ApiObject = ApiObject>(res: ResourceRef, object: T, options: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
-      method: 'PUT', path: objectPath(res, nameOf(res, object), 'status'), query: writeQuery(options), body: object,
+      method: 'PUT',
+      path: objectPath(res, nameOf(res, object), 'status'),
+      query: writeQuery(options),
+      body: object,
       signal: options.signal,
     });
   }
@@ -92,13 +114,21 @@ export class ApiClient {
    * Unconditional unless the patch carries `metadata.resourceVersion`.
    */
   patch<T extends ApiObject = ApiObject>(
-    res: ResourceRef, name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {},
+    res: ResourceRef,
+    name: string,
+    patch: unknown,
+    type: PatchType = 'merge',
+    options: PatchOptions = {},
   ): Promise<T> {
     const query = writeQuery(options);
     if (options.fieldManager) query.set('fieldManager', options.fieldManager);
     if (options.force !== undefined) query.set('force', String(options.force));
     return this.transport.json<T>({
-      method: 'PATCH', path: objectPath(res, name), query, body: patch, contentType: PATCH_CONTENT_TYPES[type],
+      method: 'PATCH',
+      path: objectPath(res, name),
+      query,
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
       signal: options.signal,
     });
   }
@@ -110,13 +140,21 @@ export class ApiClient {
    * `preconditions` it only acts when they hold (Conflict otherwise).
    */
   async delete<T extends ApiObject = ApiObject>(
-    res: ResourceRef, name: string, options: DeleteOptions = {},
+    res: ResourceRef,
+    name: string,
+    options: DeleteOptions = {},
   ): Promise<DeleteResult<T>> {
-    const body = options.preconditions ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions } : undefined;
+    const body = options.preconditions
+      ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions }
+      : undefined;
     const answer = await this.transport.json<T | Status>({
-      method: 'DELETE', path: objectPath(res, name), body, signal: options.signal,
+      method: 'DELETE',
+      path: objectPath(res, name),
+      body,
+      signal: options.signal,
     });
-    if (answer.kind === 'Status' && (answer as Status).status === 'Success') return { removed: true, status: answer as Status };
+    if (answer.kind === 'Status' && (answer as Status).status === 'Success')
+      return { removed: true, status: answer as Status };
     return { removed: false, object: answer as T };
   }
 
@@ -133,7 +171,13 @@ export class ApiClient {
     if (options.allowWatchBookmarks) query.set('allowWatchBookmarks', 'true');
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
-    const response = await this.transport.send({ method: 'GET', path: collectionPath(res), query, signal, stream: true });
+    const response = await this.transport.send({
+      method: 'GET',
+      path: collectionPath(res),
+      query,
+      signal,
+      stream: true,
+    });
     if (!response.body) throw new Error(`watch ${describeResource(res)}: the answer has no body`);
     return new WatchStream<T>(response.body, abort, describeResource(res), options.signal);
   }

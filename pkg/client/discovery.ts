@@ -12,8 +12,12 @@ export interface DiscoveredResource extends ResourceRef {
   preferred: boolean;
 }
 
-interface ApiVersions { versions: string[] }
-interface ApiGroupList { groups: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[] }
+interface ApiVersions {
+  versions: string[];
+}
+interface ApiGroupList {
+  groups: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[];
+}
 interface ApiResourceList {
   resources: { name: string; singularName?: string; kind: string; verbs?: string[]; shortNames?: string[] }[];
 }
@@ -28,15 +32,22 @@ export async function discoverResources(transport: Transport, signal?: AbortSign
   const groups = await transport.json<ApiGroupList>({ method: 'GET', path: '/apis', signal });
   const versions = [
     ...core.versions.map((version, i) => ({ group: '', version, preferred: i === 0 })),
-    ...groups.groups.flatMap((g) => g.versions.map(({ version }) =>
-      ({ group: g.name, version, preferred: version === (g.preferredVersion?.version ?? g.versions[0]?.version) }))),
+    ...groups.groups.flatMap((g) =>
+      g.versions.map(({ version }) => ({
+        group: g.name,
+        version,
+        preferred: version === (g.preferredVersion?.version ?? g.versions[0]?.version),
+      })),
+    ),
   ];
   const found = await Promise.all(versions.map((gv) => resourcesOf(transport, gv, signal)));
   return found.flat();
 }
 
 async function resourcesOf(
-  transport: Transport, gv: { group: string; version: string; preferred: boolean }, signal?: AbortSignal,
+  transport: Transport,
+  gv: { group: string; version: string; preferred: boolean },
+  signal?: AbortSignal,
 ): Promise<DiscoveredResource[]> {
   const path = gv.group === '' ? `/api/${gv.version}` : `/apis/${gv.group}/${gv.version}`;
   let list: ApiResourceList;
@@ -46,8 +57,16 @@ async function resourcesOf(
     if (isNotFound(err)) return [];
     throw err;
   }
-  return list.resources.filter((r) => !r.name.includes('/')).map((r) => ({
-    group: gv.group, version: gv.version, plural: r.name, kind: r.kind, singular: r.singularName ?? '',
-    verbs: r.verbs ?? [], shortNames: r.shortNames ?? [], preferred: gv.preferred,
-  }));
+  return list.resources
+    .filter((r) => !r.name.includes('/'))
+    .map((r) => ({
+      group: gv.group,
+      version: gv.version,
+      plural: r.name,
+      kind: r.kind,
+      singular: r.singularName ?? '',
+      verbs: r.verbs ?? [],
+      shortNames: r.shortNames ?? [],
+      preferred: gv.preferred,
+    }));
 }

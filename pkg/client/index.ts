@@ -8,10 +8,27 @@ export type { DiscoveredResource } from './discovery';
 export type { HttpRequest } from './transport';
 export { apiVersionOf, collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
 export {
-  ApiError, ExpiredError, NetworkError, errorFromStatus,
-  isAlreadyExists, isConflict, isExpired, isNetworkError, isNotFound,
+  ApiError,
+  ExpiredError,
+  NetworkError,
+  errorFromStatus,
+  isAlreadyExists,
+  isConflict,
+  isExpired,
+  isNetworkError,
+  isNotFound,
 } from './errors';
 export type {
-  DeleteOptions, DeleteResult, ListOptions, ListResult, PatchOptions, PatchType, Preconditions,
-  RequestOptions, WatchEvent, WatchEventType, WatchOptions, WriteOptions,
+  DeleteOptions,
+  DeleteResult,
+  ListOptions,
+  ListResult,
+  PatchOptions,
+  PatchType,
+  Preconditions,
+  RequestOptions,
+  WatchEvent,
+  WatchEventType,
+  WatchOptions,
+  WriteOptions,
 } from './types';

@@ -58,9 +58,10 @@ export class Transport {
     }
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch = config.ca || config.insecureSkipTlsVerify
-      ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
-      : (url, init) => fetch(url, init);
+    this.fetch =
+      config.ca || config.insecureSkipTlsVerify
+        ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
+        : (url, init) => fetch(url, init);
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */
@@ -114,9 +115,20 @@ export class Transport {
 }
 
 const REASONS: Record<number, StatusReason> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-  409: 'Conflict', 410: 'Expired', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType',
-  422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
 };
 
 /** The answer's Status, or one made from the code when the body is something else (a proxy's HTML page). */

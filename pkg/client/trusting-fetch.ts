@@ -20,26 +20,35 @@ const NULL_BODY = new Set([204, 205, 304]);
  */
 export function trustingFetch(ca: string | Buffer | undefined, options: { rejectUnauthorized?: boolean } = {}): Fetch {
   const agent = new Agent({ ca, keepAlive: true, rejectUnauthorized: options.rejectUnauthorized ?? true });
-  return (url, init) => new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => { headers[name] = value; });
-    const body = init.body ?? undefined;
-    if (body !== undefined && typeof body !== 'string') throw new TypeError('trustingFetch sends string bodies only');
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const req = request(url, { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status < 200) {
-        res.destroy();
-        reject(new TypeError('fetch failed', { cause: new Error(`unexpected status ${status}`) }));
-        return;
-      }
-      const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-      if (!stream) res.resume();
-      resolve(new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders(res.headers) }));
+  return (url, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, name) => {
+        headers[name] = value;
+      });
+      const body = init.body ?? undefined;
+      if (body !== undefined && typeof body !== 'string') throw new TypeError('trustingFetch sends string bodies only');
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      const req = request(
+        url,
+        { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status < 200) {
+            res.destroy();
+            reject(new TypeError('fetch failed', { cause: new Error(`unexpected status ${status}`) }));
+            return;
+          }
+          const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+          if (!stream) res.resume();
+          resolve(
+            new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders(res.headers) }),
+          );
+        },
+      );
+      req.on('error', (cause) => reject(new TypeError('fetch failed', { cause })));
+      req.end(body);
     });
-    req.on('error', (cause) => reject(new TypeError('fetch failed', { cause })));
-    req.end(body);
-  });
 }
 
 function responseHeaders(raw: IncomingHttpHeaders): Headers {

@@ -85,5 +85,4 @@ export interface DeleteOptions extends RequestOptions {
  * server's `Success` Status naming it).
  */
 export type DeleteResult<T extends ApiObject = ApiObject> =
-  | { removed: false; object: T; status?: undefined }
-  | { removed: true; object?: undefined; status: Status };
+  { removed: false; object: T; status?: undefined } | { removed: true; object?: undefined; status: Status };

@@ -35,7 +35,10 @@ const summary = (events: WatchEvent[]) => events.map((e) => `${e.type} ${e.objec
 describe('ApiClient.watch', () => {
   it('streams every change after the resourceVersion it starts from, in order', async () => {
     const list = await client.list(PERSONS, { labelSelector: 'suite=w-order' });
-    const watch = await client.watch(PERSONS, { resourceVersion: list.resourceVersion, labelSelector: 'suite=w-order' });
+    const watch = await client.watch(PERSONS, {
+      resourceVersion: list.resourceVersion,
+      labelSelector: 'suite=w-order',
+    });
     await client.create(PERSONS, person('w-a', {}, { suite: 'w-order' }));
     await client.patch(PERSONS, 'w-a', { spec: { age: 5 } });
     await client.delete(PERSONS, 'w-a');
@@ -54,7 +57,11 @@ describe('ApiClient.watch', () => {
 
   it('ends the iteration when the server ends the watch (timeoutSeconds)', async () => {
     const { resourceVersion } = await client.list(PERSONS, { fieldSelector: 'metadata.name=w-nobody' });
-    const watch = await client.watch(PERSONS, { fieldSelector: 'metadata.name=w-nobody', resourceVersion, timeoutSeconds: 1 });
+    const watch = await client.watch(PERSONS, {
+      fieldSelector: 'metadata.name=w-nobody',
+      resourceVersion,
+      timeoutSeconds: 1,
+    });
     const events: WatchEvent[] = [];
     for await (const event of watch) events.push(event);
     expect(events).toEqual([]);

@@ -18,7 +18,10 @@ export interface SourceOptions<T extends ApiObject = ApiObject> extends Selector
 export class ControllerConfigError extends Error {
   override readonly name = 'ControllerConfigError';
 
-  constructor(readonly controller: string, readonly problems: string[]) {
+  constructor(
+    readonly controller: string,
+    readonly problems: string[],
+  ) {
     super(`controller "${controller}" is misconfigured: ${problems.join('; ')}`);
   }
 }
@@ -44,7 +47,10 @@ export class ControllerBuilder {
   private limiter: RateLimiter<string> | undefined;
   private readonly problems: string[] = [];
 
-  constructor(private readonly name: string, private readonly manager: Manager) {}
+  constructor(
+    private readonly name: string,
+    private readonly manager: Manager,
+  ) {}
 
   /** The reconciled resource: each of its objects' events enqueues the object's name. Call once. */
   for<T extends ApiObject = ApiObject>(res: ResourceRef, options: SourceOptions<T> = {}): this {
@@ -64,7 +70,9 @@ export class ControllerBuilder {
 
   /** Any resource, with its own mapping from an object to the keys to reconcile. */
   watches<T extends ApiObject = ApiObject>(
-    res: ResourceRef, toKeys: (object: DeepReadonly<T>) => string[], options: SourceOptions<T> = {},
+    res: ResourceRef,
+    toKeys: (object: DeepReadonly<T>) => string[],
+    options: SourceOptions<T> = {},
   ): this {
     const source = sourceOf(res, options);
     source.toKeys = toKeys as Source['toKeys'];
@@ -107,8 +115,10 @@ export class ControllerBuilder {
     const problems: string[] = [];
     if (!this.name.trim()) problems.push('the name is empty');
     else if (this.manager.has(this.name)) problems.push('the manager already has a controller of that name');
-    if (!this.forResource) problems.push('for(resource) was not called: a controller must name the resource it reconciles');
-    if (!Number.isInteger(this.workerCount) || this.workerCount < 1) problems.push(`workers must be an integer ≥ 1, got ${this.workerCount}`);
+    if (!this.forResource)
+      problems.push('for(resource) was not called: a controller must name the resource it reconciles');
+    if (!Number.isInteger(this.workerCount) || this.workerCount < 1)
+      problems.push(`workers must be an integer ≥ 1, got ${this.workerCount}`);
     if (typeof reconciler?.reconcile !== 'function') problems.push('the reconciler has no reconcile method');
     for (const { resource } of this.sources) {
       if (!resource?.version || !resource.plural || typeof resource.group !== 'string') {

@@ -30,7 +30,8 @@ export class ObjectCache<T extends ApiObject = ApiObject> implements ReadonlyCac
   list(labelSelector?: string): DeepReadonly<T>[] {
     const requirements = labelSelector ? parseLabelSelector([labelSelector]) : [];
     const all = [...this.objects.values()].filter((o) =>
-      labelsMatch(o.metadata.labels as Record<string, string> | undefined, requirements));
+      labelsMatch(o.metadata.labels as Record<string, string> | undefined, requirements),
+    );
     return all.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
   }
 

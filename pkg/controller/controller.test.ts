@@ -16,20 +16,29 @@ const log = pino({ level: 'silent' });
 type ReconcileFn = (request: Request, ctx: ReconcileContext) => Promise<Result | void>;
 
 /** A controller over an in-memory source holding `names`, reconciling with `fn`, one worker unless told. */
-async function harness(fn: ReconcileFn, { names = ['a'], workers = 1, registry = undefined as Registry | undefined } = {}) {
+async function harness(
+  fn: ReconcileFn,
+  { names = ['a'], workers = 1, registry = undefined as Registry | undefined } = {},
+) {
   const source = new FakeListerWatcher(names.map((n) => thing(n)));
   const informer = new Informer(source, { name: 'things', log });
   const calls: string[] = [];
   const ctrl = new Controller(
     {
-      name: 'things', workers, sources: [{ resource: THINGS }],
+      name: 'things',
+      workers,
+      sources: [{ resource: THINGS }],
       reconciler: reconcilerFn(async (request, ctx) => {
         calls.push(request.name);
         return fn(request, ctx);
       }),
       rateLimiter: new ExponentialRateLimiter(100, 10_000),
     },
-    { informers: { informerFor: () => informer as never }, log, metrics: registry ? new ControllerMetrics(registry) : undefined },
+    {
+      informers: { informerFor: () => informer as never },
+      log,
+      metrics: registry ? new ControllerMetrics(registry) : undefined,
+    },
   );
   informer.start();
   await ctrl.start();
@@ -40,7 +49,8 @@ async function harness(fn: ReconcileFn, { names = ['a'], workers = 1, registry =
   return { source, informer, ctrl, calls, stop };
 }
 
-const notFound = () => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound' });
+const notFound = () =>
+  new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound' });
 
 describe('Controller: what a reconcile outcome does to the key', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -105,11 +115,14 @@ describe('Controller: what a reconcile outcome does to the key', () => {
   it('counts reconciles by result and errors in the metrics', async () => {
     const registry = new Registry();
     let attempt = 0;
-    const h = await harness(async () => {
-      attempt++;
-      if (attempt === 1) throw new Error('transient');
-      if (attempt === 2) throw new TerminalError('bad');
-    }, { registry });
+    const h = await harness(
+      async () => {
+        attempt++;
+        if (attempt === 1) throw new Error('transient');
+        if (attempt === 2) throw new TerminalError('bad');
+      },
+      { registry },
+    );
     await jest.advanceTimersByTimeAsync(1000);
     const text = await registry.metrics();
     expect(text).toContain('svc_controller_reconcile_total{controller="things",result="error"} 1');
@@ -135,13 +148,18 @@ describe('Controller: workers and keys', () => {
     let running = 0;
     let most = 0;
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const h = await harness(async () => {
-      running++;
-      most = Math.max(most, running);
-      await gate;
-      running--;
-    }, { workers: 4 });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const h = await harness(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await gate;
+        running--;
+      },
+      { workers: 4 },
+    );
     await waitFor(() => h.calls.length === 1 && h.source.watching);
     h.source.emit({ type: 'MODIFIED', object: thing('a', '2') });
     h.source.emit({ type: 'MODIFIED', object: thing('a', '3') });
@@ -157,11 +175,14 @@ describe('Controller: workers and keys', () => {
   it('on stop aborts ctx.signal, starts nothing new, and waits for the running reconcile', async () => {
     let finished = false;
     let sawAbort = false;
-    const h = await harness(async (_req, ctx) => {
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-      sawAbort = ctx.signal.aborted;
-      finished = true;
-    }, { names: ['a', 'b'] });
+    const h = await harness(
+      async (_req, ctx) => {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        sawAbort = ctx.signal.aborted;
+        finished = true;
+      },
+      { names: ['a', 'b'] },
+    );
     await waitFor(() => h.calls.length === 1);
     await h.stop();
     expect(finished).toBe(true);
@@ -169,4 +190,3 @@ describe('Controller: workers and keys', () => {
     expect(h.calls).toHaveLength(1);
   });
 });
-

@@ -64,7 +64,10 @@ export class Controller implements Runnable {
   private started = false;
   private stopping: Promise<void> | undefined;
 
-  constructor(private readonly config: ControllerConfig, private readonly deps: ControllerDeps) {
+  constructor(
+    private readonly config: ControllerConfig,
+    private readonly deps: ControllerDeps,
+  ) {
     this.name = config.name;
     this.queue = new WorkQueue({ rateLimiter: config.rateLimiter });
     this.log = deps.log.child({ controller: config.name });
@@ -155,7 +158,10 @@ export class Controller implements Runnable {
     const started = performance.now();
     let outcome: ReconcileOutcome;
     try {
-      const result: Result | void = await this.config.reconciler.reconcile({ name: key }, { signal: this.stopper.signal, log });
+      const result: Result | void = await this.config.reconciler.reconcile(
+        { name: key },
+        { signal: this.stopper.signal, log },
+      );
       outcome = this.afterSuccess(key, result);
     } catch (err) {
       outcome = this.afterFailure(key, err, log);

@@ -3,7 +3,12 @@ import { addFinalizer, hasFinalizer, removeFinalizer } from './finalizers';
 import { deepFreeze } from '../util/deep-freeze';
 
 const cached = (finalizers?: string[]) =>
-  deepFreeze<ApiObject>({ apiVersion: 'v1alpha1', kind: 'Thing', metadata: { name: 'a', finalizers }, spec: { size: 1 } });
+  deepFreeze<ApiObject>({
+    apiVersion: 'v1alpha1',
+    kind: 'Thing',
+    metadata: { name: 'a', finalizers },
+    spec: { size: 1 },
+  });
 
 describe('finalizer helpers', () => {
   it('adds a finalizer on a copy, leaving the (frozen) cached object alone', () => {
@@ -16,8 +21,14 @@ describe('finalizer helpers', () => {
   });
 
   it('reports no change when adding a finalizer that is there, or removing one that is not', () => {
-    expect(addFinalizer(cached(['x']), 'x')).toMatchObject({ changed: false, object: { metadata: { finalizers: ['x'] } } });
-    expect(removeFinalizer(cached(['x']), 'y')).toMatchObject({ changed: false, object: { metadata: { finalizers: ['x'] } } });
+    expect(addFinalizer(cached(['x']), 'x')).toMatchObject({
+      changed: false,
+      object: { metadata: { finalizers: ['x'] } },
+    });
+    expect(removeFinalizer(cached(['x']), 'y')).toMatchObject({
+      changed: false,
+      object: { metadata: { finalizers: ['x'] } },
+    });
     expect(removeFinalizer(cached(), 'y').changed).toBe(false);
   });
 

@@ -30,7 +30,10 @@ export function addFinalizer<T extends ApiObject>(object: DeepReadonly<T> | T, f
 }
 
 /** A copy without the finalizer (every occurrence); `changed` is false when it was absent. */
-export function removeFinalizer<T extends ApiObject>(object: DeepReadonly<T> | T, finalizer: string): FinalizerChange<T> {
+export function removeFinalizer<T extends ApiObject>(
+  object: DeepReadonly<T> | T,
+  finalizer: string,
+): FinalizerChange<T> {
   const copy = copyOf<T>(object);
   if (!hasFinalizer(copy, finalizer)) return { changed: false, object: copy };
   copy.metadata.finalizers = (copy.metadata.finalizers ?? []).filter((f) => f !== finalizer);

@@ -7,14 +7,30 @@
  */
 export { Manager, LeadershipLostError, type ManagerOptions } from './manager';
 export { controller, ControllerBuilder, ControllerConfigError, type SourceOptions } from './builder';
-export { Controller, type ControllerConfig, type ControllerDeps, type InformerProvider, type Source } from './controller';
+export {
+  Controller,
+  type ControllerConfig,
+  type ControllerDeps,
+  type InformerProvider,
+  type Source,
+} from './controller';
 export type { Runnable } from './runnable';
 export {
-  reconcilerFn, TerminalError, isTerminalError, type Reconciler, type Request, type ReconcileContext, type Result,
+  reconcilerFn,
+  TerminalError,
+  isTerminalError,
+  type Reconciler,
+  type Request,
+  type ReconcileContext,
+  type Result,
 } from './reconciler';
 export { WorkQueue, type WorkQueueOptions } from './workqueue';
 export {
-  BucketRateLimiter, defaultControllerRateLimiter, ExponentialRateLimiter, MaxOfRateLimiter, type RateLimiter,
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ExponentialRateLimiter,
+  MaxOfRateLimiter,
+  type RateLimiter,
 } from './rate-limiter';
 export { Informer, type InformerOptions } from './informer';
 export { SharedInformers, type SharedInformerSettings } from './shared-informers';

@@ -55,14 +55,19 @@ class ProbedSource implements ListerWatcher {
 
   async watch(resourceVersion: string, signal: AbortSignal) {
     this.watches++;
-    await Promise.race([this.gate, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+    await Promise.race([
+      this.gate,
+      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
     this.current = await this.inner.watch(resourceVersion, signal);
     return this.current;
   }
 
   /** Later watches wait until `release()`. */
   hold(): void {
-    this.gate = new Promise((resolve) => { this.openGate = resolve; });
+    this.gate = new Promise((resolve) => {
+      this.openGate = resolve;
+    });
   }
 
   release(): void {
@@ -92,7 +97,9 @@ describe('Informer against a real apiserver', () => {
     const cached = informer.cache.get('i-sync-a')!;
     expect(cached.metadata.name).toBe('i-sync-a');
     expect(Object.isFrozen(cached.metadata)).toBe(true);
-    expect(() => { (cached.metadata as { name?: string }).name = 'changed'; }).toThrow(TypeError);
+    expect(() => {
+      (cached.metadata as { name?: string }).name = 'changed';
+    }).toThrow(TypeError);
     expect(informer.cache.list().map((p) => p.metadata.name)).toEqual(['i-sync-a', 'i-sync-b']);
   });
 
@@ -165,7 +172,11 @@ describe('Informer against a real apiserver', () => {
 
   it('keeps delivering to other handlers when one throws', async () => {
     const { informer, events } = startInformer(new ProbedSource('i-throw'));
-    informer.addEventHandler({ onAdd: () => { throw new Error('handler bug'); } });
+    informer.addEventHandler({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
     await informer.waitForSync();
     await create('i-throw-a', 'i-throw');
     await create('i-throw-b', 'i-throw');

@@ -55,7 +55,10 @@ export class Informer<T extends ApiObject = ApiObject> {
   private synced = false;
   private revision = '';
 
-  constructor(private readonly source: ListerWatcher<T>, private readonly options: InformerOptions) {
+  constructor(
+    private readonly source: ListerWatcher<T>,
+    private readonly options: InformerOptions,
+  ) {
     this.log = options.log.child({ informer: options.name });
     this.backoff = options.backoff ?? new Backoff();
   }
@@ -142,7 +145,8 @@ export class Informer<T extends ApiObject = ApiObject> {
         expiredInARow = isExpired(err) ? expiredInARow + 1 : 0;
         // The first 410 relists at once; anything else (or 410s in a row) waits its backoff.
         const delayMs = expiredInARow === 1 ? 0 : this.backoff.next();
-        if (isExpired(err)) this.log.info({ resourceVersion: this.revision, delayMs }, 'resourceVersion expired; listing again');
+        if (isExpired(err))
+          this.log.info({ resourceVersion: this.revision, delayMs }, 'resourceVersion expired; listing again');
         else this.log.warn({ err, delayMs }, needList ? 'list failed; retrying' : 'watch failed; resuming');
         await sleep(delayMs, signal);
       }
@@ -198,7 +202,8 @@ export class Informer<T extends ApiObject = ApiObject> {
   private upsert(item: T): void {
     const { object, previous } = this.store.put(item);
     if (!previous) this.notify('onAdd', object);
-    else if (previous.metadata.resourceVersion !== object.metadata.resourceVersion) this.notify('onUpdate', object, previous);
+    else if (previous.metadata.resourceVersion !== object.metadata.resourceVersion)
+      this.notify('onUpdate', object, previous);
   }
 
   private markSynced(): void {
@@ -221,7 +226,12 @@ export class Informer<T extends ApiObject = ApiObject> {
   }
 
   /** Calls one handler; a handler that throws is logged, never allowed to stop the informer. */
-  private call(handler: EventHandler<T>, kind: keyof EventHandler<T>, object: DeepReadonly<T>, old?: DeepReadonly<T>): void {
+  private call(
+    handler: EventHandler<T>,
+    kind: keyof EventHandler<T>,
+    object: DeepReadonly<T>,
+    old?: DeepReadonly<T>,
+  ): void {
     try {
       if (kind === 'onUpdate') handler.onUpdate?.(old ?? object, object);
       else handler[kind]?.(object);

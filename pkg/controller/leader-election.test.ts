@@ -45,8 +45,13 @@ function candidate(identity: string, leaseName: string, url = server.url, metric
   const manager = new Manager({ client, log, metrics, leaderElection: { leaseName, identity, ...TIMING } });
   managers.push(manager);
   const reconciled: string[] = [];
-  const ctrl: Controller = controller('persons', manager).for(PERSONS, { labelSelector: 'suite=le' })
-    .complete(reconcilerFn(async ({ name }) => { reconciled.push(name); }));
+  const ctrl: Controller = controller('persons', manager)
+    .for(PERSONS, { labelSelector: 'suite=le' })
+    .complete(
+      reconcilerFn(async ({ name }) => {
+        reconciled.push(name);
+      }),
+    );
   return { identity, manager, reconciled, ctrl, metrics };
 }
 
@@ -67,7 +72,10 @@ describe('leader election through a Lease, against a real apiserver', () => {
     expect(await two.metrics.metrics()).toContain('svc_controller_leader{lease="le-handover"} 0');
 
     await one.manager.stop();
-    await waitFor(() => two.manager.isLeader(), { what: 'the standby to take over', timeoutMs: TIMING.leaseDurationMs });
+    await waitFor(() => two.manager.isLeader(), {
+      what: 'the standby to take over',
+      timeoutMs: TIMING.leaseDurationMs,
+    });
     await waitFor(() => two.reconciled.includes('le-a'), { what: 'the new leader to reconcile' });
     const lease = await readLease('le-handover');
     expect(lease.spec).toMatchObject({ holderIdentity: 'two', leaseTransitions: 1 });
@@ -77,8 +85,9 @@ describe('leader election through a Lease, against a real apiserver', () => {
     const candidates = ['a', 'b', 'c'].map((id) => candidate(id, 'le-race'));
     await Promise.all(candidates.map((c) => c.manager.start()));
     const leader = await waitFor(() => candidates.find((c) => c.manager.isLeader()), { what: 'a leader' });
-    await waitFor(() => candidates.every((c) => c.manager.leaderIdentity() === leader.identity),
-      { what: 'every candidate to have seen the same holder' });
+    await waitFor(() => candidates.every((c) => c.manager.leaderIdentity() === leader.identity), {
+      what: 'every candidate to have seen the same holder',
+    });
     expect(candidates.filter((c) => c.manager.isLeader())).toEqual([leader]);
     await waitFor(() => leader.reconciled.includes('le-a'), { what: 'the leader to reconcile' });
     expect(candidates.filter((c) => c !== leader).flatMap((c) => c.reconciled)).toEqual([]);
@@ -94,10 +103,16 @@ describe('leader election through a Lease, against a real apiserver', () => {
     await two.manager.start();
 
     await doomedServer.stop(); // the leader can no longer renew
-    await waitFor(() => !one.manager.isLeader(), { what: 'the leader to give up at its renew deadline', timeoutMs: TIMING.leaseDurationMs * 2 });
+    await waitFor(() => !one.manager.isLeader(), {
+      what: 'the leader to give up at its renew deadline',
+      timeoutMs: TIMING.leaseDurationMs * 2,
+    });
     await expect(one.manager.done).rejects.toBeInstanceOf(LeadershipLostError);
     expect(one.ctrl.queue.shuttingDown).toBe(true);
-    await waitFor(() => two.manager.isLeader(), { what: 'the standby to take over', timeoutMs: TIMING.leaseDurationMs * 3 });
+    await waitFor(() => two.manager.isLeader(), {
+      what: 'the standby to take over',
+      timeoutMs: TIMING.leaseDurationMs * 3,
+    });
     await waitFor(() => two.reconciled.includes('le-a'), { what: 'the new leader to reconcile' });
   });
 
@@ -106,17 +121,25 @@ describe('leader election through a Lease, against a real apiserver', () => {
     await one.manager.start();
     await waitFor(() => one.manager.isLeader() && one.reconciled.length > 0, { what: 'the candidate to lead' });
     const client = new ApiClient({ server: server.url });
-    await waitFor(async () => {
-      const lease = await readLease('le-stolen');
-      const spec = { ...lease.spec, holderIdentity: 'thief', renewTime: new Date().toISOString(), leaseDurationSeconds: 60 };
-      try {
-        await client.update(LEASES, { ...lease, spec });
-        return true;
-      } catch (err) {
-        if (isConflict(err)) return false; // the leader renewed meanwhile
-        throw err;
-      }
-    }, { what: 'the lease to be taken by someone else' });
+    await waitFor(
+      async () => {
+        const lease = await readLease('le-stolen');
+        const spec = {
+          ...lease.spec,
+          holderIdentity: 'thief',
+          renewTime: new Date().toISOString(),
+          leaseDurationSeconds: 60,
+        };
+        try {
+          await client.update(LEASES, { ...lease, spec });
+          return true;
+        } catch (err) {
+          if (isConflict(err)) return false; // the leader renewed meanwhile
+          throw err;
+        }
+      },
+      { what: 'the lease to be taken by someone else' },
+    );
     await expect(one.manager.done).rejects.toBeInstanceOf(LeadershipLostError);
     expect(one.manager.isLeader()).toBe(false);
     expect(one.ctrl.queue.shuttingDown).toBe(true);
@@ -125,10 +148,19 @@ describe('leader election through a Lease, against a real apiserver', () => {
 
   it('refuses timings where the renew deadline is not shorter than the lease duration', () => {
     const client = new ApiClient({ server: server.url });
-    const make = () => new LeaderElector(
-      { client, log, leaseName: 'x', identity: 'i', leaseDurationMs: 1000, renewDeadlineMs: 1000, retryPeriodMs: 100 },
-      { onStartedLeading: () => undefined, onStoppedLeading: () => undefined },
-    );
+    const make = () =>
+      new LeaderElector(
+        {
+          client,
+          log,
+          leaseName: 'x',
+          identity: 'i',
+          leaseDurationMs: 1000,
+          renewDeadlineMs: 1000,
+          retryPeriodMs: 100,
+        },
+        { onStartedLeading: () => undefined, onStoppedLeading: () => undefined },
+      );
     expect(make).toThrow('leaseDuration > renewDeadline > retryPeriod');
   });
 });

@@ -67,12 +67,21 @@ export class LeaderElector {
   private observedAt = 0;
   private observedHolder = '';
 
-  constructor(private readonly config: LeaderElectionConfig, private readonly callbacks: LeaderCallbacks) {
+  constructor(
+    private readonly config: LeaderElectionConfig,
+    private readonly callbacks: LeaderCallbacks,
+  ) {
     this.leaseDurationMs = config.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = config.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = config.retryPeriodMs ?? 2_000;
-    if (!(this.leaseDurationMs > this.renewDeadlineMs && this.renewDeadlineMs > this.retryPeriodMs && this.retryPeriodMs > 0)) {
-      throw new Error(`leader election needs leaseDuration > renewDeadline > retryPeriod > 0, got ${this.leaseDurationMs}, ${this.renewDeadlineMs}, ${this.retryPeriodMs} ms`);
+    if (!(
+      this.leaseDurationMs > this.renewDeadlineMs &&
+      this.renewDeadlineMs > this.retryPeriodMs &&
+      this.retryPeriodMs > 0
+    )) {
+      throw new Error(
+        `leader election needs leaseDuration > renewDeadline > retryPeriod > 0, got ${this.leaseDurationMs}, ${this.renewDeadlineMs}, ${this.retryPeriodMs} ms`,
+      );
     }
     if (!config.identity) throw new Error('leader election needs an identity');
     this.log = config.log.child({ lease: config.leaseName, identity: config.identity });
@@ -143,7 +152,9 @@ export class LeaderElector {
     } catch (err) {
       if (!isNotFound(err)) return this.failed(err, 'reading the lease');
       try {
-        this.observe(await client.create<Lease>(LEASES, this.leaseObject(undefined, this.specFor(undefined, now)), { signal }));
+        this.observe(
+          await client.create<Lease>(LEASES, this.leaseObject(undefined, this.specFor(undefined, now)), { signal }),
+        );
         return 'acquired';
       } catch (createErr) {
         return this.failed(createErr, 'creating the lease');
@@ -153,7 +164,9 @@ export class LeaderElector {
     const holder = lease.spec?.holderIdentity ?? '';
     if (holder !== '' && holder !== identity && this.observedValid(lease.spec)) return 'held';
     try {
-      this.observe(await client.update<Lease>(LEASES, this.leaseObject(lease, this.specFor(lease.spec, now)), { signal }));
+      this.observe(
+        await client.update<Lease>(LEASES, this.leaseObject(lease, this.specFor(lease.spec, now)), { signal }),
+      );
       return holder === identity ? 'renewed' : 'acquired';
     } catch (err) {
       return this.failed(err, holder === identity ? 'renewing the lease' : 'taking the lease over');
@@ -166,8 +179,15 @@ export class LeaderElector {
     try {
       const lease = await client.get<Lease>(LEASES, leaseName, { signal: AbortSignal.timeout(this.renewDeadlineMs) });
       if (lease.spec?.holderIdentity !== identity) return;
-      const spec: LeaseSpec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new Date().toISOString() };
-      await client.update<Lease>(LEASES, this.leaseObject(lease, spec), { signal: AbortSignal.timeout(this.renewDeadlineMs) });
+      const spec: LeaseSpec = {
+        ...lease.spec,
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        renewTime: new Date().toISOString(),
+      };
+      await client.update<Lease>(LEASES, this.leaseObject(lease, spec), {
+        signal: AbortSignal.timeout(this.renewDeadlineMs),
+      });
       this.log.info('released the lease');
     } catch (err) {
       this.log.warn({ err }, 'could not release the lease; a standby takes over once it expires');
@@ -180,7 +200,7 @@ export class LeaderElector {
     return {
       holderIdentity: this.config.identity,
       leaseDurationSeconds: this.leaseDurationMs / 1000,
-      acquireTime: mine ? current?.acquireTime ?? now : now,
+      acquireTime: mine ? (current?.acquireTime ?? now) : now,
       renewTime: now,
       leaseTransitions: (current?.leaseTransitions ?? 0) + (mine || current === undefined ? 0 : 1),
     };
@@ -188,7 +208,12 @@ export class LeaderElector {
 
   private leaseObject(current: Lease | undefined, spec: LeaseSpec): Lease {
     if (current) return { ...current, spec };
-    return { apiVersion: `${LEASES.group}/${LEASES.version}`, kind: 'Lease', metadata: { name: this.config.leaseName }, spec };
+    return {
+      apiVersion: `${LEASES.group}/${LEASES.version}`,
+      kind: 'Lease',
+      metadata: { name: this.config.leaseName },
+      spec,
+    };
   }
 
   /** Records when this candidate first saw the lease's current version, on its own clock. */

@@ -27,12 +27,20 @@ export interface WatchSettings {
  * informer's `resourceVersion` stays fresh when nothing it selects changes.
  */
 export function listerWatcherFor<T extends ApiObject = ApiObject>(
-  client: ApiClient, res: ResourceRef, selectors: Selectors = {}, settings: WatchSettings = {},
+  client: ApiClient,
+  res: ResourceRef,
+  selectors: Selectors = {},
+  settings: WatchSettings = {},
 ): ListerWatcher<T> {
   return {
     list: (signal) => client.list<T>(res, { ...selectors, signal }),
-    watch: (resourceVersion, signal) => client.watch<T>(res, {
-      ...selectors, resourceVersion, signal, allowWatchBookmarks: true, timeoutSeconds: settings.timeoutSeconds,
-    }),
+    watch: (resourceVersion, signal) =>
+      client.watch<T>(res, {
+        ...selectors,
+        resourceVersion,
+        signal,
+        allowWatchBookmarks: true,
+        timeoutSeconds: settings.timeoutSeconds,
+      }),
   };
 }

@@ -73,11 +73,14 @@ export class Manager {
     });
     this.done.catch(() => undefined); // observed through run() or by the caller
     if (options.leaderElection) {
-      this.elector = new LeaderElector({ ...options.leaderElection, client: options.client, log: options.log }, {
-        onStartedLeading: () => void this.startLeading(),
-        onStoppedLeading: () => void this.stopLeading(),
-        onNewLeader: (holder) => this.log.info({ holder }, 'leader'),
-      });
+      this.elector = new LeaderElector(
+        { ...options.leaderElection, client: options.client, log: options.log },
+        {
+          onStartedLeading: () => void this.startLeading(),
+          onStoppedLeading: () => void this.stopLeading(),
+          onNewLeader: (holder) => this.log.info({ holder }, 'leader'),
+        },
+      );
     }
   }
 
@@ -113,7 +116,8 @@ export class Manager {
 
   /** Adds a runnable; it starts at once when the manager is leading. Throws on a duplicate name. */
   add(runnable: Runnable): void {
-    if (this.runnables.has(runnable.name)) throw new Error(`the manager already has a runnable named "${runnable.name}"`);
+    if (this.runnables.has(runnable.name))
+      throw new Error(`the manager already has a runnable named "${runnable.name}"`);
     if (this.stopping) throw new Error(`the manager is stopping; cannot add "${runnable.name}"`);
     this.runnables.set(runnable.name, runnable);
     if (this.leading) void this.startRunnable(runnable);
@@ -142,7 +146,8 @@ export class Manager {
     }
     this.metrics?.leader.set({ lease: this.options.leaderElection!.leaseName }, 0);
     this.electorRun = this.elector.run(this.electorStopper.signal).then((end) => {
-      if (end === 'lost') void this.shutDown(new LeadershipLostError(`lost the lease "${this.options.leaderElection!.leaseName}"`));
+      if (end === 'lost')
+        void this.shutDown(new LeadershipLostError(`lost the lease "${this.options.leaderElection!.leaseName}"`));
     });
   }
 

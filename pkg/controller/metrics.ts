@@ -20,29 +20,39 @@ export class ControllerMetrics {
   constructor(registry: Registry) {
     const depthSources = this.depthSources;
     this.queueDepth = new Gauge({
-      name: 'svc_controller_workqueue_depth', help: 'Keys waiting in a controller work queue.',
-      labelNames: ['controller'] as const, registers: [registry],
+      name: 'svc_controller_workqueue_depth',
+      help: 'Keys waiting in a controller work queue.',
+      labelNames: ['controller'] as const,
+      registers: [registry],
       collect() {
         this.reset();
         for (const [controller, depth] of depthSources) this.set({ controller }, depth());
       },
     });
     this.reconciles = new Counter({
-      name: 'svc_controller_reconcile_total', help: 'Reconciles per controller and result.',
-      labelNames: ['controller', 'result'] as const, registers: [registry],
+      name: 'svc_controller_reconcile_total',
+      help: 'Reconciles per controller and result.',
+      labelNames: ['controller', 'result'] as const,
+      registers: [registry],
     });
     this.reconcileErrors = new Counter({
-      name: 'svc_controller_reconcile_errors_total', help: 'Reconciles that failed (retried or terminal).',
-      labelNames: ['controller'] as const, registers: [registry],
+      name: 'svc_controller_reconcile_errors_total',
+      help: 'Reconciles that failed (retried or terminal).',
+      labelNames: ['controller'] as const,
+      registers: [registry],
     });
     this.reconcileDuration = new Histogram({
-      name: 'svc_controller_reconcile_duration_seconds', help: 'Time per reconcile.',
-      labelNames: ['controller'] as const, registers: [registry],
+      name: 'svc_controller_reconcile_duration_seconds',
+      help: 'Time per reconcile.',
+      labelNames: ['controller'] as const,
+      registers: [registry],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     });
     this.leader = new Gauge({
-      name: 'svc_controller_leader', help: '1 while this process holds the lease, else 0.',
-      labelNames: ['lease'] as const, registers: [registry],
+      name: 'svc_controller_leader',
+      help: '1 while this process holds the lease, else 0.',
+      labelNames: ['lease'] as const,
+      registers: [registry],
     });
   }
 

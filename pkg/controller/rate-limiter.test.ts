@@ -1,4 +1,9 @@
-import { BucketRateLimiter, defaultControllerRateLimiter, ExponentialRateLimiter, MaxOfRateLimiter } from './rate-limiter';
+import {
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ExponentialRateLimiter,
+  MaxOfRateLimiter,
+} from './rate-limiter';
 
 describe('ExponentialRateLimiter', () => {
   it('doubles the delay per failure of a key, from the base, capped at the maximum', () => {

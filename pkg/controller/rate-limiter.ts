@@ -19,7 +19,10 @@ export interface RateLimiter<K = string> {
 export class ExponentialRateLimiter<K = string> implements RateLimiter<K> {
   private readonly failures = new Map<K, number>();
 
-  constructor(private readonly baseMs = 5, private readonly maxMs = 1_000_000) {}
+  constructor(
+    private readonly baseMs = 5,
+    private readonly maxMs = 1_000_000,
+  ) {}
 
   when(key: K): number {
     const failures = this.failures.get(key) ?? 0;
@@ -45,7 +48,11 @@ export class BucketRateLimiter<K = string> implements RateLimiter<K> {
   private tokens: number;
   private last: number;
 
-  constructor(private readonly qps = 50, private readonly burst = 300, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly qps = 50,
+    private readonly burst = 300,
+    private readonly now: () => number = Date.now,
+  ) {
     if (qps <= 0 || burst < 1) throw new Error(`a token bucket needs qps > 0 and burst ≥ 1, got ${qps} and ${burst}`);
     this.tokens = burst;
     this.last = now();

@@ -37,9 +37,13 @@ export class SharedInformers {
     const key = keyOf(res, selectors);
     let informer = this.informers.get(key);
     if (!informer) {
-      const source = listerWatcherFor(this.client, res, selectors, { timeoutSeconds: this.settings.watchTimeoutSeconds });
+      const source = listerWatcherFor(this.client, res, selectors, {
+        timeoutSeconds: this.settings.watchTimeoutSeconds,
+      });
       informer = new Informer(source, {
-        name: describeResource(res), log: this.log, resyncPeriodMs: this.settings.resyncPeriodMs,
+        name: describeResource(res),
+        log: this.log,
+        resyncPeriodMs: this.settings.resyncPeriodMs,
         backoff: this.settings.backoff?.(),
       });
       this.informers.set(key, informer);

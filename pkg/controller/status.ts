@@ -21,7 +21,11 @@ export interface StatusUpdate<T extends ApiObject> {
  * await updateStatus(client, PERSONS, persons.get(name)!, { phase: 'Ready' });
  */
 export async function updateStatus<T extends ApiObject>(
-  client: ApiClient, res: ResourceRef, object: DeepReadonly<T> | T, status: T['status'], options: RequestOptions = {},
+  client: ApiClient,
+  res: ResourceRef,
+  object: DeepReadonly<T> | T,
+  status: T['status'],
+  options: RequestOptions = {},
 ): Promise<StatusUpdate<T>> {
   const copy = copyOf<T>(object);
   if (jsonEqual(copy.status, status)) return { changed: false, object: copy };

@@ -4,7 +4,14 @@ import { WorkQueue } from './workqueue';
 /** Whether a promise has settled, after letting pending callbacks run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void promise.then(() => { done = true; }, () => { done = true; });
+  void promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
   for (let i = 0; i < 5; i++) await Promise.resolve();
   return done;
 }

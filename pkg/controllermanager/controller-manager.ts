@@ -26,7 +26,10 @@ export interface LeaderElectionSettings {
 
 /** The defaults of leader election: what `--leader-elect-*` flags default to. */
 export const DEFAULT_LEADER_ELECTION: LeaderElectionSettings = {
-  leaseName: 'svc-controller-manager', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000,
+  leaseName: 'svc-controller-manager',
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
 };
 
 /** Everything a controller-manager is configured with (flags or environment, see cmd/controller-manager). */
@@ -81,29 +84,50 @@ export interface RunningControllerManager {
  * setupSignalHandler().addEventListener('abort', () => void cm.stop());
  * await cm.done;
  */
-export async function startControllerManager(config: ControllerManagerConfig, log: Logger): Promise<RunningControllerManager> {
+export async function startControllerManager(
+  config: ControllerManagerConfig,
+  log: Logger,
+): Promise<RunningControllerManager> {
   const registrations = (config.registry ?? builtinControllers()).select(config.controllers ?? ['*']);
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  const client = new ApiClient({ server: config.server, token: config.token, ca: config.ca, userAgent: `svc-controller-manager/${pkg.version}` });
-  const election = config.leaderElection === false ? undefined : { ...DEFAULT_LEADER_ELECTION, ...config.leaderElection };
-  const identity = election ? election.identity ?? candidateIdentity() : undefined;
+  const client = new ApiClient({
+    server: config.server,
+    token: config.token,
+    ca: config.ca,
+    userAgent: `svc-controller-manager/${pkg.version}`,
+  });
+  const election =
+    config.leaderElection === false ? undefined : { ...DEFAULT_LEADER_ELECTION, ...config.leaderElection };
+  const identity = election ? (election.identity ?? candidateIdentity()) : undefined;
   const manager = new Manager({
-    client, log, metrics,
+    client,
+    log,
+    metrics,
     leaderElection: election && identity ? { ...election, identity } : undefined,
   });
   for (const registration of registrations) {
     await registration.setup({ manager, client, log });
   }
-  const endpoint: MetricsServer | undefined = config.metricsListen ? await serveMetrics(config.metricsListen, metrics, log) : undefined;
+  const endpoint: MetricsServer | undefined = config.metricsListen
+    ? await serveMetrics(config.metricsListen, metrics, log)
+    : undefined;
   const done = manager.done.finally(() => endpoint?.close());
   done.catch(() => undefined); // the caller observes it through `done`
   // Without leader election, start() resolves only once every controller has started (caches synced); do not wait for that here.
   manager.start().catch((err: unknown) => log.error({ err }, 'the manager failed to start'));
   const controllers = registrations.map((r) => r.name);
-  log.info({ server: config.server, controllers, identity, leaderElection: election !== undefined }, 'controller-manager started');
+  log.info(
+    { server: config.server, controllers, identity, leaderElection: election !== undefined },
+    'controller-manager started',
+  );
   return {
-    manager, client, controllers, identity, metricsUrl: endpoint?.url, done,
+    manager,
+    client,
+    controllers,
+    identity,
+    metricsUrl: endpoint?.url,
+    done,
     stop: async () => {
       await manager.stop();
       await done.catch(() => undefined);

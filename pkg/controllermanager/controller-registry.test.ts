@@ -1,25 +1,38 @@
 import { ControllerRegistry, type ControllerRegistration } from './controller-registry';
 
-const entry = (name: string, enabledByDefault?: boolean): ControllerRegistration =>
-  ({ name, description: `the ${name} controller`, enabledByDefault, setup: () => undefined });
+const entry = (name: string, enabledByDefault?: boolean): ControllerRegistration => ({
+  name,
+  description: `the ${name} controller`,
+  enabledByDefault,
+  setup: () => undefined,
+});
 
-const registry = () => new ControllerRegistry().register(entry('gc')).register(entry('rbac')).register(entry('sample', false));
+const registry = () =>
+  new ControllerRegistry().register(entry('gc')).register(entry('rbac')).register(entry('sample', false));
 const names = (selected: ControllerRegistration[]) => selected.map((r) => r.name);
 
 describe('ControllerRegistry.select', () => {
   it.each([
     [['*'], ['gc', 'rbac']],
     [['gc'], ['gc']],
-    [['*', 'sample'], ['gc', 'rbac', 'sample']],
+    [
+      ['*', 'sample'],
+      ['gc', 'rbac', 'sample'],
+    ],
     [['*', '-gc'], ['rbac']],
-    [['sample', 'gc'], ['gc', 'sample']],
+    [
+      ['sample', 'gc'],
+      ['gc', 'sample'],
+    ],
     [[' gc ', ''], ['gc']],
   ])('%j selects %j', (spec, expected) => {
     expect(names(registry().select(spec))).toEqual(expected);
   });
 
   it('refuses unknown names, listing the known ones', () => {
-    expect(() => registry().select(['gc', 'nope', '-nada'])).toThrow('unknown controller(s) "nope", "nada"; known: gc, rbac, sample');
+    expect(() => registry().select(['gc', 'nope', '-nada'])).toThrow(
+      'unknown controller(s) "nope", "nada"; known: gc, rbac, sample',
+    );
   });
 
   it('refuses a list that selects nothing', () => {
@@ -35,7 +48,11 @@ describe('ControllerRegistry.register', () => {
   });
 
   it('lists and finds what was registered, in order', () => {
-    expect(registry().list().map((r) => r.name)).toEqual(['gc', 'rbac', 'sample']);
+    expect(
+      registry()
+        .list()
+        .map((r) => r.name),
+    ).toEqual(['gc', 'rbac', 'sample']);
     expect(registry().get('rbac')?.description).toBe('the rbac controller');
     expect(registry().get('nope')).toBeUndefined();
   });

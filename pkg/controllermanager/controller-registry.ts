@@ -44,8 +44,10 @@ export class ControllerRegistry {
 
   /** Adds a controller; throws on a name that is malformed or taken. */
   register(registration: ControllerRegistration): this {
-    if (!NAME.test(registration.name)) throw new Error(`a controller name must match ${NAME}, got "${registration.name}"`);
-    if (this.entries.has(registration.name)) throw new Error(`a controller named "${registration.name}" is registered already`);
+    if (!NAME.test(registration.name))
+      throw new Error(`a controller name must match ${NAME}, got "${registration.name}"`);
+    if (this.entries.has(registration.name))
+      throw new Error(`a controller named "${registration.name}" is registered already`);
     this.entries.set(registration.name, registration);
     return this;
   }
@@ -68,7 +70,9 @@ export class ControllerRegistry {
     const items = spec.map((s) => s.trim()).filter((s) => s !== '');
     const unknown = items.map((s) => s.replace(/^-/, '')).filter((name) => name !== '*' && !this.entries.has(name));
     if (unknown.length) {
-      throw new Error(`unknown controller(s) ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...this.entries.keys()].join(', ')}`);
+      throw new Error(
+        `unknown controller(s) ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...this.entries.keys()].join(', ')}`,
+      );
     }
     const wanted = (r: ControllerRegistration) => {
       if (items.includes(`-${r.name}`)) return false;

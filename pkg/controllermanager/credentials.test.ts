@@ -56,14 +56,19 @@ describe('readCaFile', () => {
 
   it('refuses a file without a certificate, and names a file it cannot read', () => {
     expect(() => readCaFile(file('ca.crt', 'hello\n'))).toThrow(/ca.crt holds no PEM certificate/);
-    expect(() => readCaFile(join(dir, 'missing.crt'))).toThrow(/cannot read the certificate authority file .*missing.crt/);
+    expect(() => readCaFile(join(dir, 'missing.crt'))).toThrow(
+      /cannot read the certificate authority file .*missing.crt/,
+    );
   });
 });
 
 describe('readKubeconfig', () => {
   it("follows current-context to its cluster's server and its user's tokenFile, relative to the kubeconfig", () => {
     file('cm-token', 'cm-secret\n');
-    expect(readKubeconfig(file('kubeconfig', KUBECONFIG))).toEqual({ server: 'http://127.0.0.1:9999', token: 'cm-secret' });
+    expect(readKubeconfig(file('kubeconfig', KUBECONFIG))).toEqual({
+      server: 'http://127.0.0.1:9999',
+      token: 'cm-secret',
+    });
   });
 
   it('reads an inline token, and a file with one cluster and one user and no contexts', () => {
@@ -81,9 +86,17 @@ describe('readKubeconfig', () => {
   });
 
   it.each([
-    ['a current-context that does not exist', KUBECONFIG.replace('current-context: as-cm', 'current-context: nope'), /no context of that name/],
+    [
+      'a current-context that does not exist',
+      KUBECONFIG.replace('current-context: as-cm', 'current-context: nope'),
+      /no context of that name/,
+    ],
     ['several contexts and no current-context', KUBECONFIG.replace('current-context: as-cm', ''), /several contexts/],
-    ['a context naming a missing cluster', KUBECONFIG.replace('cluster: local,', 'cluster: gone,'), /no cluster named "gone"/],
+    [
+      'a context naming a missing cluster',
+      KUBECONFIG.replace('cluster: local,', 'cluster: gone,'),
+      /no cluster named "gone"/,
+    ],
     ['something other than a mapping', '- just\n- a list\n', /not a YAML mapping/],
     ['invalid YAML', 'clusters: [\n', /cannot read the kubeconfig/],
   ])('refuses %s', (_what, text, message) => {
@@ -96,17 +109,24 @@ describe('resolveConnection', () => {
   it('lets --server and --token-file win over the kubeconfig', () => {
     file('cm-token', 'cm-secret\n');
     const kubeconfig = file('kubeconfig', KUBECONFIG);
-    expect(resolveConnection({ kubeconfig, server: 'http://flag:1', tokenFile: file('flag-token', 'flag-secret') }))
-      .toEqual({ server: 'http://flag:1', token: 'flag-secret' });
+    expect(
+      resolveConnection({ kubeconfig, server: 'http://flag:1', tokenFile: file('flag-token', 'flag-secret') }),
+    ).toEqual({ server: 'http://flag:1', token: 'flag-secret' });
     expect(resolveConnection({ kubeconfig })).toEqual({ server: 'http://127.0.0.1:9999', token: 'cm-secret' });
   });
 
-  it('lets --certificate-authority win over the kubeconfig\'s', () => {
+  it("lets --certificate-authority win over the kubeconfig's", () => {
     const other = PEM.replace('MIIB', 'MIIC');
-    const kubeconfig = file('kubeconfig', `clusters: [{name: c, cluster: {server: "https://h:1", certificate-authority: ca.crt}}]\n`);
+    const kubeconfig = file(
+      'kubeconfig',
+      `clusters: [{name: c, cluster: {server: "https://h:1", certificate-authority: ca.crt}}]\n`,
+    );
     file('ca.crt', PEM);
     expect(resolveConnection({ kubeconfig })).toEqual({ server: 'https://h:1', ca: PEM });
-    expect(resolveConnection({ kubeconfig, certificateAuthority: file('flag.crt', other) })).toEqual({ server: 'https://h:1', ca: other });
+    expect(resolveConnection({ kubeconfig, certificateAuthority: file('flag.crt', other) })).toEqual({
+      server: 'https://h:1',
+      ca: other,
+    });
   });
 
   it('defaults to the local apiserver without a token', () => {

@@ -48,7 +48,8 @@ export function readCaFile(path: string): string {
   } catch (err) {
     throw new Error(`cannot read the certificate authority file ${path}: ${(err as Error).message}`);
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`the certificate authority file ${path} holds no PEM certificate`);
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new Error(`the certificate authority file ${path} holds no PEM certificate`);
   return text;
 }
 
@@ -70,7 +71,10 @@ export function readTokenFile(path: string): string {
 interface KubeconfigFile {
   'current-context'?: string;
   contexts?: { name?: string; context?: { cluster?: string; user?: string } }[];
-  clusters?: { name?: string; cluster?: { server?: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string } }[];
+  clusters?: {
+    name?: string;
+    cluster?: { server?: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string };
+  }[];
   users?: { name?: string; user?: { token?: string; tokenFile?: string } }[];
 }
 
@@ -96,14 +100,17 @@ export function readKubeconfig(path: string): Partial<Connection> {
   } catch (err) {
     throw new Error(`cannot read the kubeconfig ${path}: ${(err as Error).message.split('\n')[0]}`);
   }
-  if (typeof config !== 'object' || Array.isArray(config)) throw new Error(`the kubeconfig ${path} is not a YAML mapping`);
+  if (typeof config !== 'object' || Array.isArray(config))
+    throw new Error(`the kubeconfig ${path} is not a YAML mapping`);
   const { clusterName, userName } = chooseContext(config, path);
   const cluster = pick(config.clusters, clusterName, 'cluster', path)?.cluster;
   const user = pick(config.users, userName, 'user', path)?.user;
   const result: Partial<Connection> = {};
   if (cluster?.server) result.server = cluster.server;
-  if (cluster?.['certificate-authority-data']) result.ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
-  else if (cluster?.['certificate-authority']) result.ca = readCaFile(resolve(dirname(path), cluster['certificate-authority']));
+  if (cluster?.['certificate-authority-data'])
+    result.ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
+  else if (cluster?.['certificate-authority'])
+    result.ca = readCaFile(resolve(dirname(path), cluster['certificate-authority']));
   if (user?.token) result.token = user.token;
   else if (user?.tokenFile) result.token = readTokenFile(resolve(dirname(path), user.tokenFile));
   return result;
@@ -114,7 +121,8 @@ function chooseContext(config: KubeconfigFile, path: string): { clusterName?: st
   const wanted = config['current-context'];
   if (wanted) {
     const found = contexts.find((c) => c.name === wanted);
-    if (!found) throw new Error(`the kubeconfig ${path} names current-context "${wanted}" but has no context of that name`);
+    if (!found)
+      throw new Error(`the kubeconfig ${path} names current-context "${wanted}" but has no context of that name`);
     return { clusterName: found.context?.cluster, userName: found.context?.user };
   }
   if (contexts.length === 1) return { clusterName: contexts[0].context?.cluster, userName: contexts[0].context?.user };
@@ -123,7 +131,12 @@ function chooseContext(config: KubeconfigFile, path: string): { clusterName?: st
 }
 
 /** The entry of that name, or the only entry when no name is asked for. */
-function pick<T extends { name?: string }>(entries: T[] | undefined, name: string | undefined, what: string, path: string): T | undefined {
+function pick<T extends { name?: string }>(
+  entries: T[] | undefined,
+  name: string | undefined,
+  what: string,
+  path: string,
+): T | undefined {
   const list = entries ?? [];
   if (name !== undefined) {
     const found = list.find((e) => e.name === name);

@@ -16,7 +16,8 @@ export function parseListen(listen: string): [string, number] {
   const at = listen.lastIndexOf(':');
   const portText = listen.slice(at + 1);
   const port = Number(portText);
-  if (at < 0 || !/^\d+$/.test(portText) || port > 65535) throw new Error(`--metrics-listen must be HOST:PORT, got "${listen}"`);
+  if (at < 0 || !/^\d+$/.test(portText) || port > 65535)
+    throw new Error(`--metrics-listen must be HOST:PORT, got "${listen}"`);
   return [listen.slice(0, at).replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port];
 }
 
@@ -45,11 +46,13 @@ export async function serveMetrics(listen: string, registry: Registry, log: Logg
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url }, 'serving /metrics and /healthz');
   return {
-    url, port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

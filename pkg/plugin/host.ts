@@ -12,7 +12,14 @@ import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
 import { storageTypeOf } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
-import { listPluginFolders, ManifestError, PLUGIN_API_VERSION, readPluginFolder, unmetRequirement, type PluginManifest } from './manifest';
+import {
+  listPluginFolders,
+  ManifestError,
+  PLUGIN_API_VERSION,
+  readPluginFolder,
+  unmetRequirement,
+  type PluginManifest,
+} from './manifest';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex } from './protocol';
@@ -99,7 +106,10 @@ export class PluginHost {
       try {
         const manifest = readPluginFolder(dir);
         if (manifests.some((m) => m.name === manifest.name)) {
-          this.log.error({ dir, plugin: manifest.name }, 'plugin not loaded: another folder has a plugin of the same name');
+          this.log.error(
+            { dir, plugin: manifest.name },
+            'plugin not loaded: another folder has a plugin of the same name',
+          );
         } else {
           manifests.push(manifest);
         }
@@ -109,13 +119,20 @@ export class PluginHost {
       }
     }
     this.removeExtensionsRoute = this.routes.add(
-      { group: PLUGIN_KIND.group, version: PLUGIN_KIND.version, resource: PLUGIN_KIND.plural, subresource: 'extensions' },
+      {
+        group: PLUGIN_KIND.group,
+        version: PLUGIN_KIND.version,
+        resource: PLUGIN_KIND.plural,
+        subresource: 'extensions',
+      },
       async (ctx) => this.serveExtensions(ctx),
     );
     const stored = await Promise.all(manifests.map((manifest) => this.register(manifest)));
     await this.mirror.start();
     this.mirror.subscribe((name, _previous, current) => void this.follow(name, current));
-    await Promise.all(stored.filter((p) => p !== undefined).map((p) => this.follow(p.manifest.name, this.mirror.get(p.manifest.name))));
+    await Promise.all(
+      stored.filter((p) => p !== undefined).map((p) => this.follow(p.manifest.name, this.mirror.get(p.manifest.name))),
+    );
   }
 
   /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
@@ -135,8 +152,13 @@ export class PluginHost {
       return undefined;
     }
     const plugin: LoadedPlugin = {
-      manifest, routes: [], routeRemovers: new Map(), models: [],
-      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100), statusWrites: Promise.resolve(), transitions: Promise.resolve(),
+      manifest,
+      routes: [],
+      routeRemovers: new Map(),
+      models: [],
+      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
+      statusWrites: Promise.resolve(),
+      transitions: Promise.resolve(),
     };
     this.plugins.set(manifest.name, plugin);
     return plugin;
@@ -203,7 +225,8 @@ export class PluginHost {
     return {
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
-        if (droppedBefore) log.warn({ dropped: droppedBefore }, 'plugin log lines dropped: more than the limit a second');
+        if (droppedBefore)
+          log.warn({ dropped: droppedBefore }, 'plugin log lines dropped: more than the limit a second');
         if (!allowed) return;
         // The plugin's fields never replace the apiserver's own (`plugin`, `component`).
         const { plugin: _plugin, component: _component, ...rest } = fields ?? {};
@@ -219,13 +242,23 @@ export class PluginHost {
     };
   }
 
-  private async registerModel(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void> {
+  private async registerModel(
+    plugin: LoadedPlugin,
+    spec: Record<string, unknown>,
+    indexes: DeclaredIndex[],
+  ): Promise<void> {
     const names = spec.names as Record<string, unknown> | undefined;
-    if (typeof spec.group !== 'string' || typeof spec.version !== 'string' || typeof names?.kind !== 'string' || typeof names.plural !== 'string') {
+    if (
+      typeof spec.group !== 'string' ||
+      typeof spec.version !== 'string' ||
+      typeof names?.kind !== 'string' ||
+      typeof names.plural !== 'string'
+    ) {
       throw new Error('model: group, version, names.kind and names.plural are required');
     }
     const what = `model ${names.plural}.${spec.group}`;
-    if (isPlatformGroup(spec.group)) throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
+    if (isPlatformGroup(spec.group))
+      throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
     const key = `${spec.group}/${names.plural}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
@@ -245,21 +278,29 @@ export class PluginHost {
 
   private registerRoute(plugin: LoadedPlugin, routeId: number, method: string, path: string): void {
     const name = plugin.manifest.name;
-    if (!METHODS.has(method)) throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
+    if (!METHODS.has(method))
+      throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
     const pattern = parseRoutePath(path);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
-    if (owner && owner !== name) throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
+    if (owner && owner !== name)
+      throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
     const shape = (p: RoutePattern) => p.segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
     if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
       throw new Error(`route ${method} ${path}: declared twice`);
     }
     plugin.routes.push({ routeId, method, pattern });
     if (plugin.routeRemovers.has(resourceKey)) return;
-    const remove = this.routes.add({
-      group: pattern.group, version: pattern.version, resource: pattern.resource, subresource: '*',
-      accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
-    }, (ctx) => this.serve(plugin, ctx));
+    const remove = this.routes.add(
+      {
+        group: pattern.group,
+        version: pattern.version,
+        resource: pattern.resource,
+        subresource: '*',
+        accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
+      },
+      (ctx) => this.serve(plugin, ctx),
+    );
     plugin.routeRemovers.set(resourceKey, remove);
     this.routeOwners.set(resourceKey, name);
   }
@@ -279,7 +320,10 @@ export class PluginHost {
     const found = this.findRoute(plugin, method, ctx.info.parts);
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
-    const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
+    const body =
+      method === 'GET' || method === 'HEAD'
+        ? undefined
+        : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
     const headers: [string, string][] = [];
     for (const [key, value] of Object.entries(ctx.req.headers)) {
       if (value === undefined || PRIVATE_HEADERS.has(key)) continue;
@@ -287,16 +331,31 @@ export class PluginHost {
     }
     let answer;
     try {
-      answer = await worker.request({
-        routeId: found.route.routeId, method, url: ctx.req.url ?? '/', headers, body, params: found.params,
-        user: { name: ctx.user.name, groups: [...ctx.user.groups] },
-      }, this.options.routeTimeoutMs);
+      answer = await worker.request(
+        {
+          routeId: found.route.routeId,
+          method,
+          url: ctx.req.url ?? '/',
+          headers,
+          body,
+          params: found.params,
+          user: { name: ctx.user.name, groups: [...ctx.user.groups] },
+        },
+        this.options.routeTimeoutMs,
+      );
     } catch (err) {
       if (err instanceof PluginTimeoutError) {
-        throw new StatusError(504, 'Timeout', `plugin "${plugin.manifest.name}" did not answer within ${this.options.routeTimeoutMs / 1000}s`);
+        throw new StatusError(
+          504,
+          'Timeout',
+          `plugin "${plugin.manifest.name}" did not answer within ${this.options.routeTimeoutMs / 1000}s`,
+        );
       }
       if (err instanceof PluginHandlerError) {
-        ctx.log.error({ plugin: plugin.manifest.name, reason: err.message, path: ctx.info.path }, 'plugin route failed');
+        ctx.log.error(
+          { plugin: plugin.manifest.name, reason: err.message, path: ctx.info.path },
+          'plugin route failed',
+        );
         throw internalError();
       }
       throw err;
@@ -349,11 +408,19 @@ export class PluginHost {
     try {
       await store.patch(manifest.name, (current) => {
         const enabled = (current.spec as Record<string, unknown> | undefined)?.enabled;
-        return { ...current, spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled } };
+        return {
+          ...current,
+          spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled },
+        };
       });
     } catch (err) {
       if (!(err instanceof StatusError) || err.code !== 404) throw err;
-      await store.create({ apiVersion: PLUGIN_API_VERSION, kind: 'Plugin', metadata: { name: manifest.name }, spec: manifest.spec });
+      await store.create({
+        apiVersion: PLUGIN_API_VERSION,
+        kind: 'Plugin',
+        metadata: { name: manifest.name },
+        spec: manifest.spec,
+      });
     }
   }
 
@@ -364,19 +431,37 @@ export class PluginHost {
    */
   private setPhase(plugin: LoadedPlugin, phase: PluginPhase, message: string): Promise<void> {
     const ready = {
-      type: 'Ready', status: phase === 'STARTED' ? 'True' : 'False', reason: phase, message, lastTransitionTime: new Date().toISOString(),
+      type: 'Ready',
+      status: phase === 'STARTED' ? 'True' : 'False',
+      reason: phase,
+      message,
+      lastTransitionTime: new Date().toISOString(),
     };
     const statusOf = (current: ApiObject) => {
       const previous = (current.status ?? {}) as Record<string, unknown>;
       const conditions = Array.isArray(previous.conditions) ? (previous.conditions as { type?: unknown }[]) : [];
       return {
-        ...previous, phase, message, extensions: previous.extensions ?? [],
+        ...previous,
+        phase,
+        message,
+        extensions: previous.extensions ?? [],
         conditions: [ready, ...conditions.filter((c) => c.type !== 'Ready')],
       };
     };
     plugin.statusWrites = plugin.statusWrites
-      .then(() => this.pluginStore().patch(plugin.manifest.name, (current) => ({ ...current, status: statusOf(current) }), {}, 'status'))
-      .then(() => undefined, (err: unknown) => this.log.error({ plugin: plugin.manifest.name, phase, err }, 'could not write the Plugin status'));
+      .then(() =>
+        this.pluginStore().patch(
+          plugin.manifest.name,
+          (current) => ({ ...current, status: statusOf(current) }),
+          {},
+          'status',
+        ),
+      )
+      .then(
+        () => undefined,
+        (err: unknown) =>
+          this.log.error({ plugin: plugin.manifest.name, phase, err }, 'could not write the Plugin status'),
+      );
     return plugin.statusWrites;
   }
 }

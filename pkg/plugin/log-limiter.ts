@@ -8,7 +8,10 @@ export class LogLimiter {
   private count = 0;
   private dropped = 0;
 
-  constructor(private readonly perSecond: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Whether this line may be written, and how many were dropped in the second before (0 but once a second). */
   take(): { allowed: boolean; droppedBefore: number } {

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listPluginFolders, ManifestError, readPluginFolder, unmetRequirement } from './manifest';
 
-const MANIFEST = 'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: people}\nspec:\n  version: 1.0.0\n';
+const MANIFEST =
+  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: people}\nspec:\n  version: 1.0.0\n';
 
 describe('readPluginFolder', () => {
   let root: string;
-  beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'svc-plugin-')); });
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'svc-plugin-'));
+  });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   /** Writes files (path → content) into a new plugin folder; returns its path. */
@@ -32,7 +35,14 @@ describe('readPluginFolder', () => {
   it('reads a minimal plugin with the defaults filled in', () => {
     const dir = folder({ 'plugin.yaml': MANIFEST });
     const manifest = readPluginFolder(dir);
-    expect(manifest).toMatchObject({ name: 'people', version: '1.0.0', requires: '*', enabled: true, settings: {}, extensions: [] });
+    expect(manifest).toMatchObject({
+      name: 'people',
+      version: '1.0.0',
+      requires: '*',
+      enabled: true,
+      settings: {},
+      extensions: [],
+    });
     expect(manifest.main).toBeUndefined();
     expect(manifest.spec).toEqual({ version: '1.0.0', requires: '*', enabled: true, settings: {} });
   });
@@ -51,7 +61,8 @@ describe('readPluginFolder', () => {
   it('lists extension objects from YAML (several documents), YML and JSON files, and ignores other files', () => {
     const dir = folder({
       'plugin.yaml': MANIFEST,
-      'extensions/roles.yaml': 'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: people-viewer}\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: people-editor}\n',
+      'extensions/roles.yaml':
+        'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: people-viewer}\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: people-editor}\n',
       'extensions/setting.yml': 'apiVersion: example.com/v1\nkind: Setting\nmetadata: {name: a}\n',
       'extensions/menu.json': '{"apiVersion": "example.com/v1", "kind": "Menu", "metadata": {"name": "m"}}',
       'extensions/README.md': '# not an object',
@@ -64,15 +75,63 @@ describe('readPluginFolder', () => {
     ['a missing plugin.yaml', {}, 'plugin.yaml', 'missing'],
     ['two documents', { 'plugin.yaml': `${MANIFEST}---\n${MANIFEST}` }, 'plugin.yaml', 'exactly one document, not 2'],
     ['invalid YAML', { 'plugin.yaml': 'spec: [' }, 'plugin.yaml', 'is not valid YAML'],
-    ['another apiVersion', { 'plugin.yaml': MANIFEST.replace('plugin.svc.run/v1alpha1', 'v1') }, 'plugin.yaml', 'apiVersion must be'],
-    ['another kind', { 'plugin.yaml': MANIFEST.replace('kind: Plugin', 'kind: Thing') }, 'plugin.yaml', 'kind must be "Plugin"'],
-    ['a name that is no DNS label', { 'plugin.yaml': MANIFEST.replace('people', 'People_1') }, 'plugin.yaml', 'metadata.name must be a DNS label'],
-    ['a version that is not semver', { 'plugin.yaml': MANIFEST.replace('1.0.0', '1.0') }, 'plugin.yaml', 'spec.version must be a semantic version'],
-    ['a range it cannot read', { 'plugin.yaml': `${MANIFEST}  requires: "1.x || 2.x"\n` }, 'plugin.yaml', 'spec.requires must be a version range'],
-    ['enabled that is no boolean', { 'plugin.yaml': `${MANIFEST}  enabled: "yes"\n` }, 'plugin.yaml', 'spec.enabled must be true or false'],
-    ['settings that are no mapping', { 'plugin.yaml': `${MANIFEST}  settings: [1]\n` }, 'plugin.yaml', 'spec.settings must be a mapping'],
-    ['an extension without a name', { 'plugin.yaml': MANIFEST, 'extensions/a.yaml': 'apiVersion: v1\nkind: X\n---\napiVersion: v1\nkind: X\nmetadata: {}\n' }, 'extensions/a.yaml', 'document 1: metadata.name is missing'],
-    ['an extension that is invalid JSON', { 'plugin.yaml': MANIFEST, 'extensions/a.json': '{' }, 'extensions/a.json', 'is not valid JSON'],
+    [
+      'another apiVersion',
+      { 'plugin.yaml': MANIFEST.replace('plugin.svc.run/v1alpha1', 'v1') },
+      'plugin.yaml',
+      'apiVersion must be',
+    ],
+    [
+      'another kind',
+      { 'plugin.yaml': MANIFEST.replace('kind: Plugin', 'kind: Thing') },
+      'plugin.yaml',
+      'kind must be "Plugin"',
+    ],
+    [
+      'a name that is no DNS label',
+      { 'plugin.yaml': MANIFEST.replace('people', 'People_1') },
+      'plugin.yaml',
+      'metadata.name must be a DNS label',
+    ],
+    [
+      'a version that is not semver',
+      { 'plugin.yaml': MANIFEST.replace('1.0.0', '1.0') },
+      'plugin.yaml',
+      'spec.version must be a semantic version',
+    ],
+    [
+      'a range it cannot read',
+      { 'plugin.yaml': `${MANIFEST}  requires: "1.x || 2.x"\n` },
+      'plugin.yaml',
+      'spec.requires must be a version range',
+    ],
+    [
+      'enabled that is no boolean',
+      { 'plugin.yaml': `${MANIFEST}  enabled: "yes"\n` },
+      'plugin.yaml',
+      'spec.enabled must be true or false',
+    ],
+    [
+      'settings that are no mapping',
+      { 'plugin.yaml': `${MANIFEST}  settings: [1]\n` },
+      'plugin.yaml',
+      'spec.settings must be a mapping',
+    ],
+    [
+      'an extension without a name',
+      {
+        'plugin.yaml': MANIFEST,
+        'extensions/a.yaml': 'apiVersion: v1\nkind: X\n---\napiVersion: v1\nkind: X\nmetadata: {}\n',
+      },
+      'extensions/a.yaml',
+      'document 1: metadata.name is missing',
+    ],
+    [
+      'an extension that is invalid JSON',
+      { 'plugin.yaml': MANIFEST, 'extensions/a.json': '{' },
+      'extensions/a.json',
+      'is not valid JSON',
+    ],
   ])('refuses %s, naming the file and the cause', (_what, files, file, cause) => {
     const dir = folder(files as Record<string, string>);
     const error = failure(dir);
@@ -90,7 +149,7 @@ describe('readPluginFolder', () => {
   it('lists the plugin folders of a directory, ignoring files and hidden folders', () => {
     folder({ 'plugin.yaml': MANIFEST }, 'b');
     folder({ 'plugin.yaml': MANIFEST }, 'a');
-    folder({ 'x': '' }, '.cache');
+    folder({ x: '' }, '.cache');
     writeFileSync(join(root, 'notes.txt'), '');
     expect(listPluginFolders(root)).toEqual([join(root, 'a'), join(root, 'b')]);
   });

@@ -10,7 +10,10 @@ export const PLUGIN_API_VERSION = 'plugin.svc.run/v1alpha1';
 /** An object a plugin declares under `extensions/`, with the file it came from. */
 export interface ExtensionObject {
   file: string;
-  object: { apiVersion: string; kind: string; metadata: { name: string } & Record<string, unknown> } & Record<string, unknown>;
+  object: { apiVersion: string; kind: string; metadata: { name: string } & Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
 }
 
 /** A plugin folder, read and checked: its `plugin.yaml` with defaults applied, its code and its extension objects. */
@@ -33,7 +36,10 @@ export interface PluginManifest {
 export class ManifestError extends Error {
   override readonly name = 'ManifestError';
 
-  constructor(readonly file: string, readonly reason: string) {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
     super(`${file}: ${reason}`);
   }
 }
@@ -60,20 +66,30 @@ export function readPluginFolder(dir: string): PluginManifest {
   if (docs.length !== 1) throw new ManifestError(file, `must hold exactly one document, not ${docs.length}`);
   const doc = docs[0];
   if (!isRecord(doc)) throw new ManifestError(file, 'must be a mapping');
-  if (doc.apiVersion !== PLUGIN_API_VERSION) throw new ManifestError(file, `apiVersion must be "${PLUGIN_API_VERSION}"`);
+  if (doc.apiVersion !== PLUGIN_API_VERSION)
+    throw new ManifestError(file, `apiVersion must be "${PLUGIN_API_VERSION}"`);
   if (doc.kind !== 'Plugin') throw new ManifestError(file, 'kind must be "Plugin"');
   const name = isRecord(doc.metadata) ? doc.metadata.name : undefined;
   if (typeof name !== 'string' || !isDns1123Name(name) || name.length > 63) {
-    throw new ManifestError(file, 'metadata.name must be a DNS label (lowercase letters, digits and "-"), e.g. "people"');
+    throw new ManifestError(
+      file,
+      'metadata.name must be a DNS label (lowercase letters, digits and "-"), e.g. "people"',
+    );
   }
   const spec = isRecord(doc.spec) ? doc.spec : undefined;
   if (!spec) throw new ManifestError(file, 'spec must be a mapping');
   if (typeof spec.version !== 'string' || !parseVersion(spec.version)) {
-    throw new ManifestError(file, `spec.version must be a semantic version such as 1.0.0, not ${JSON.stringify(spec.version)}`);
+    throw new ManifestError(
+      file,
+      `spec.version must be a semantic version such as 1.0.0, not ${JSON.stringify(spec.version)}`,
+    );
   }
   const requires = spec.requires ?? '*';
   if (typeof requires !== 'string' || !isValidRange(requires)) {
-    throw new ManifestError(file, `spec.requires must be a version range (*, 1.2.3, >=1.2.3, ^1.2.3, ~1.2.3), not ${JSON.stringify(requires)}`);
+    throw new ManifestError(
+      file,
+      `spec.requires must be a version range (*, 1.2.3, >=1.2.3, ^1.2.3, ~1.2.3), not ${JSON.stringify(requires)}`,
+    );
   }
   const enabled = spec.enabled ?? true;
   if (typeof enabled !== 'boolean') throw new ManifestError(file, 'spec.enabled must be true or false');
@@ -81,7 +97,12 @@ export function readPluginFolder(dir: string): PluginManifest {
   if (!isRecord(settings)) throw new ManifestError(file, 'spec.settings must be a mapping');
   const main = join(dir, 'index.js');
   return {
-    dir, name, version: spec.version, requires, enabled, settings,
+    dir,
+    name,
+    version: spec.version,
+    requires,
+    enabled,
+    settings,
     spec: { ...spec, requires, enabled, settings },
     main: existsSync(main) ? main : undefined,
     extensions: readExtensions(join(dir, 'extensions')),
@@ -101,7 +122,9 @@ function readExtensions(dir: string): ExtensionObject[] {
     const file = join(dir, entry);
     if (!/\.(ya?ml|json)$/.test(entry) || !statSync(file).isFile()) continue;
     const docs = entry.endsWith('.json') ? [parseJson(file)] : loadYaml(file);
-    docs.forEach((object, i) => objects.push({ file, object: checkExtension(file, object, docs.length > 1 ? i + 1 : 0) }));
+    docs.forEach((object, i) =>
+      objects.push({ file, object: checkExtension(file, object, docs.length > 1 ? i + 1 : 0) }),
+    );
   }
   return objects;
 }
@@ -109,7 +132,8 @@ function readExtensions(dir: string): ExtensionObject[] {
 function checkExtension(file: string, object: unknown, documentNumber: number): ExtensionObject['object'] {
   const where = documentNumber ? `document ${documentNumber}: ` : '';
   if (!isRecord(object)) throw new ManifestError(file, `${where}must be an object`);
-  if (typeof object.apiVersion !== 'string' || !object.apiVersion) throw new ManifestError(file, `${where}apiVersion is missing`);
+  if (typeof object.apiVersion !== 'string' || !object.apiVersion)
+    throw new ManifestError(file, `${where}apiVersion is missing`);
   if (typeof object.kind !== 'string' || !object.kind) throw new ManifestError(file, `${where}kind is missing`);
   if (!isRecord(object.metadata) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
     throw new ManifestError(file, `${where}metadata.name is missing`);
@@ -120,7 +144,8 @@ function checkExtension(file: string, object: unknown, documentNumber: number): 
 /** Every non-empty document, read with YAML 1.2's core schema (`yes` stays a string). */
 function loadYaml(file: string): unknown[] {
   try {
-    return yaml.loadAll(readFileSync(file, 'utf8'), undefined, { schema: yaml.CORE_SCHEMA })
+    return yaml
+      .loadAll(readFileSync(file, 'utf8'), undefined, { schema: yaml.CORE_SCHEMA })
       .filter((d) => d !== null && d !== undefined);
   } catch (err) {
     throw new ManifestError(file, `is not valid YAML: ${(err as Error).message.split('\n')[0]}`);

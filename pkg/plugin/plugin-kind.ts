@@ -8,12 +8,19 @@ export type PluginPhase = 'PENDING' | 'STARTING' | 'STARTED' | 'STOPPED' | 'FAIL
  * spec from `plugin.yaml`, its status written by the apiserver's plugin host.
  */
 export const PLUGIN_KIND: Model = {
-  group: 'plugin.svc.run', version: 'v1alpha1', kind: 'Plugin', singular: 'plugin', plural: 'plugins',
+  group: 'plugin.svc.run',
+  version: 'v1alpha1',
+  kind: 'Plugin',
+  singular: 'plugin',
+  plural: 'plugins',
   schema: {
-    type: 'object', required: ['spec'],
+    type: 'object',
+    required: ['spec'],
     properties: {
       spec: {
-        type: 'object', required: ['version'], 'x-kubernetes-preserve-unknown-fields': true,
+        type: 'object',
+        required: ['version'],
+        'x-kubernetes-preserve-unknown-fields': true,
         properties: {
           version: { type: 'string', minLength: 1 },
           requires: { type: 'string' },
@@ -24,7 +31,8 @@ export const PLUGIN_KIND: Model = {
         },
       },
       status: {
-        type: 'object', 'x-kubernetes-preserve-unknown-fields': true,
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
         properties: {
           phase: { type: 'string', enum: ['PENDING', 'STARTING', 'STARTED', 'STOPPED', 'FAILED'] },
           message: { type: 'string' },

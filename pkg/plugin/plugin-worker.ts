@@ -1,5 +1,12 @@
 import type { Worker } from 'node:worker_threads';
-import type { DeclaredIndex, ForwardedRequest, ForwardedResponse, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import type {
+  DeclaredIndex,
+  ForwardedRequest,
+  ForwardedResponse,
+  HostMessage,
+  PluginWorkerData,
+  WorkerMessage,
+} from './protocol';
 import { newPluginWorker } from './worker-entry';
 
 /** What a plugin's worker asks of the host; a throw (or rejection) refuses it and fails the plugin. */
@@ -45,7 +52,10 @@ export class PluginWorker {
         void this.terminate();
         reject(new Error(message));
       };
-      const timer = setTimeout(() => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`), this.options.startTimeoutMs);
+      const timer = setTimeout(
+        () => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`),
+        this.options.startTimeoutMs,
+      );
       const worker = newPluginWorker(this.data, { maxOldGenerationSizeMb: this.options.memoryMb });
       this.worker = worker;
       worker.on('message', (message: WorkerMessage) => {
@@ -59,7 +69,9 @@ export class PluginWorker {
           this.receive(message, fail);
         }
       });
-      worker.on('error', (err) => fail(this.started ? `the plugin failed: ${err.message}` : `the plugin failed while starting: ${err.message}`));
+      worker.on('error', (err) =>
+        fail(this.started ? `the plugin failed: ${err.message}` : `the plugin failed while starting: ${err.message}`),
+      );
       worker.on('exit', (code) => {
         const wasEnded = this.ended;
         this.ended = true;
@@ -83,8 +95,14 @@ export class PluginWorker {
         reject(new PluginTimeoutError(`the plugin did not answer within ${timeoutMs / 1000}s`));
       }, timeoutMs);
       this.answers.set(id, {
-        resolve: (r) => { clearTimeout(timer); resolve(r); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       const message: HostMessage = { type: 'request', id, ...request };
       worker.postMessage(message, request.body ? [request.body.buffer as ArrayBuffer] : []);
@@ -95,7 +113,9 @@ export class PluginWorker {
   async stop(timeoutMs: number): Promise<void> {
     const worker = this.worker;
     if (!worker || this.ended) return;
-    const stopped = new Promise<void>((resolve) => { this.onStop = resolve; });
+    const stopped = new Promise<void>((resolve) => {
+      this.onStop = resolve;
+    });
     worker.postMessage({ type: 'stop' } satisfies HostMessage);
     const timer = setTimeout(() => void this.terminate(), timeoutMs);
     await stopped;
@@ -116,7 +136,10 @@ export class PluginWorker {
       case 'register-model':
         this.host.registerModel(message.model, message.indexes).then(
           () => this.reply(message.id),
-          (err: Error) => { this.reply(message.id, err.message); fail(err.message); },
+          (err: Error) => {
+            this.reply(message.id, err.message);
+            fail(err.message);
+          },
         );
         break;
       case 'register-route':

@@ -21,7 +21,8 @@ const LITERAL = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
  * Throws an Error whose message says why.
  */
 export function parseRoutePath(path: string): RoutePattern {
-  if (path.startsWith('/api/') || path === '/api') throw new Error(`route ${path}: paths under /api/ belong to the platform`);
+  if (path.startsWith('/api/') || path === '/api')
+    throw new Error(`route ${path}: paths under /api/ belong to the platform`);
   const parts = path.split('/');
   if (parts[0] !== '' || parts[1] !== 'apis' || parts.length < 5 || parts.slice(2).some((p) => p === '')) {
     throw new Error(`route ${path}: must be /apis/<group>/<version>/<resource>[/…]`);
@@ -36,7 +37,8 @@ export function parseRoutePath(path: string): RoutePattern {
     const param = PARAM.exec(segment)?.[1];
     if (param && names.has(param)) throw new Error(`route ${path}: parameter {${param}} appears twice`);
     if (param) names.add(param);
-    else if (!LITERAL.test(segment)) throw new Error(`route ${path}: segment "${segment}" is neither a literal nor a {param}`);
+    else if (!LITERAL.test(segment))
+      throw new Error(`route ${path}: segment "${segment}" is neither a literal nor a {param}`);
   }
   return { path, group, version, resource: segments[0], segments };
 }

@@ -49,13 +49,20 @@ function comparator(part: string): ((v: SemVer) => boolean) | undefined {
   const base = m && parseVersion(m[2]);
   if (!m || !base) return undefined;
   switch (m[1]) {
-    case '>=': return (v) => compare(v, base) >= 0;
-    case '>': return (v) => compare(v, base) > 0;
-    case '<=': return (v) => compare(v, base) <= 0;
-    case '<': return (v) => compare(v, base) < 0;
-    case '^': return (v) => compare(v, base) >= 0 && compare(v, caretCeiling(base)) < 0;
-    case '~': return (v) => compare(v, base) >= 0 && compare(v, { major: base.major, minor: base.minor + 1, patch: 0 }) < 0;
-    default: return (v) => compare(v, base) === 0;
+    case '>=':
+      return (v) => compare(v, base) >= 0;
+    case '>':
+      return (v) => compare(v, base) > 0;
+    case '<=':
+      return (v) => compare(v, base) <= 0;
+    case '<':
+      return (v) => compare(v, base) < 0;
+    case '^':
+      return (v) => compare(v, base) >= 0 && compare(v, caretCeiling(base)) < 0;
+    case '~':
+      return (v) => compare(v, base) >= 0 && compare(v, { major: base.major, minor: base.minor + 1, patch: 0 }) < 0;
+    default:
+      return (v) => compare(v, base) === 0;
   }
 }
 

@@ -21,8 +21,11 @@ let plugin: PluginModule = {};
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
 
 /** Asks the host for something; resolves when it agrees. */
-function ask(message: { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-  | { type: 'register-route'; routeId: number; method: string; path: string }): Promise<void> {
+function ask(
+  message:
+    | { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
+    | { type: 'register-route'; routeId: number; method: string; path: string },
+): Promise<void> {
   const id = ++nextId;
   const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
   post({ ...message, id });
@@ -34,33 +37,54 @@ function ask(message: { type: 'register-model'; model: Record<string, unknown>; 
 
 function declaredIndexes(indexes: unknown): DeclaredIndex[] {
   const declared: unknown[] = [];
-  if (typeof indexes === 'function') indexes({ add(spec: unknown) { declared.push(spec); return this; } });
+  if (typeof indexes === 'function')
+    indexes({
+      add(spec: unknown) {
+        declared.push(spec);
+        return this;
+      },
+    });
   else if (Array.isArray(indexes)) declared.push(...(indexes as unknown[]));
   else if (indexes !== undefined) throw new Error('indexes must be an array or a function (ix) => ix.add({...})');
   return declared.map((spec) => {
     const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
     if (indexFunc !== undefined || typeof path !== 'string') {
-      throw new Error(`index ${String(name)}: declare {name, path} (e.g. path: 'spec.email'); index functions are not supported yet`);
+      throw new Error(
+        `index ${String(name)}: declare {name, path} (e.g. path: 'spec.email'); index functions are not supported yet`,
+      );
     }
-    return { name: String(name), path, unique: unique === true, order: order === 'DESC' ? 'DESC' : 'ASC' } as DeclaredIndex;
+    return {
+      name: String(name),
+      path,
+      unique: unique === true,
+      order: order === 'DESC' ? 'DESC' : 'ASC',
+    } as DeclaredIndex;
   });
 }
 
 function addRoute(method: string, path: string, handler: Handler): void {
   if (typeof handler !== 'function') throw new Error(`route ${method} ${path}: the handler must be a function`);
   handlers.push(handler);
-  void ask({ type: 'register-route', routeId: handlers.length - 1, method: method.toUpperCase(), path }).catch(() => undefined);
+  void ask({ type: 'register-route', routeId: handlers.length - 1, method: method.toUpperCase(), path }).catch(
+    () => undefined,
+  );
 }
 
 const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: unknown, fields?: Record<string, unknown>) => {
-  post({ type: 'log', level, message: String(message), fields: fields && typeof fields === 'object' ? { ...fields } : undefined });
+  post({
+    type: 'log',
+    level,
+    message: String(message),
+    fields: fields && typeof fields === 'object' ? { ...fields } : undefined,
+  });
 };
 
 const ctx = Object.freeze({
   plugin: Object.freeze({ name: data.name, version: data.version, settings: data.settings }),
   log: Object.freeze({ debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }),
   schemes: Object.freeze({
-    register: (model: Record<string, unknown>, indexes?: unknown) => ask({ type: 'register-model', model, indexes: declaredIndexes(indexes) }),
+    register: (model: Record<string, unknown>, indexes?: unknown) =>
+      ask({ type: 'register-model', model, indexes: declaredIndexes(indexes) }),
   }),
   routes: Object.freeze({
     get: (path: string, handler: Handler) => addRoute('GET', path, handler),
@@ -94,14 +118,22 @@ async function answer(message: Extract<HostMessage, { type: 'request' }>): Promi
     const request = new Request(`http://plugin.invalid${message.url}`, init);
     Object.defineProperties(request, {
       params: { value: Object.freeze({ ...message.params }), enumerable: true },
-      user: { value: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }), enumerable: true },
+      user: {
+        value: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }),
+        enumerable: true,
+      },
     });
     const result = await handlers[message.routeId](request);
-    const response = result instanceof Response ? result
-      : result === undefined ? new Response(null, { status: 204 })
-        : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
+    const response =
+      result instanceof Response
+        ? result
+        : result === undefined
+          ? new Response(null, { status: 204 })
+          : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
     const body = new Uint8Array(await response.arrayBuffer());
-    post({ type: 'response', id: message.id, status: response.status, headers: [...response.headers], body }, [body.buffer]);
+    post({ type: 'response', id: message.id, status: response.status, headers: [...response.headers], body }, [
+      body.buffer,
+    ]);
   } catch (err) {
     post({ type: 'response', id: message.id, error: messageOf(err) });
   }

@@ -21,7 +21,11 @@ export class StorageMirror {
   private revision = '0';
   private waiters: { revision: bigint; resolve: () => void }[] = [];
 
-  constructor(private readonly storage: Storage, readonly type: ResourceType, private readonly log: Logger) {}
+  constructor(
+    private readonly storage: Storage,
+    readonly type: ResourceType,
+    private readonly log: Logger,
+  ) {}
 
   /** Loads the type and resolves; keeps following changes until `stop()`. */
   async start(): Promise<void> {
@@ -54,9 +58,16 @@ export class StorageMirror {
    * holds it).
    */
   waitFor(revision: string | undefined, timeoutMs = 5000): Promise<void> {
-    if (revision === undefined || !/^\d+$/.test(revision) || BigInt(revision) <= BigInt(this.revision)) return Promise.resolve();
+    if (revision === undefined || !/^\d+$/.test(revision) || BigInt(revision) <= BigInt(this.revision))
+      return Promise.resolve();
     return new Promise((resolve) => {
-      const waiter = { revision: BigInt(revision), resolve: () => { clearTimeout(timer); resolve(); } };
+      const waiter = {
+        revision: BigInt(revision),
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         resolve();

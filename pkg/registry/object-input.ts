@@ -23,7 +23,9 @@ export function objectFromBody(model: Model, body: unknown): ApiObject {
   }
   const metadata = input.metadata ?? {};
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    throw invalid({ kind: model.kind }, [{ field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' }]);
+    throw invalid({ kind: model.kind }, [
+      { field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' },
+    ]);
   }
   return { ...input, apiVersion, kind: model.kind, metadata: { ...(metadata as ObjectMeta) } };
 }
@@ -47,11 +49,16 @@ export function preconditionsFromBody(model: Model, object: ApiObject, required:
     causes.push({ field: 'metadata.version', reason: 'FieldValueInvalid', message: 'must be a positive integer' });
   }
   if (resourceVersion !== undefined && (typeof resourceVersion !== 'string' || resourceVersion === '')) {
-    causes.push({ field: 'metadata.resourceVersion', reason: 'FieldValueInvalid', message: 'must be a non-empty string' });
+    causes.push({
+      field: 'metadata.resourceVersion',
+      reason: 'FieldValueInvalid',
+      message: 'must be a non-empty string',
+    });
   }
   if (causes.length === 0 && required && version === undefined && resourceVersion === undefined) {
     causes.push({
-      field: 'metadata.resourceVersion', reason: 'FieldValueRequired',
+      field: 'metadata.resourceVersion',
+      reason: 'FieldValueRequired',
       message: 'an update must carry metadata.version or metadata.resourceVersion',
     });
   }

@@ -92,12 +92,12 @@ export class ResourceStore {
   /** POST: validates and stores a new object. Status is not taken from the body (Kubernetes' rule). */
   async create(body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = objectFromBody(this.model, body);
-    const { object, warnings } = this.admit(
-      { ...input, metadata: withoutServerFields(input.metadata) }, opts);
+    const { object, warnings } = this.admit({ ...input, metadata: withoutServerFields(input.metadata) }, opts);
     delete object.status;
     const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object, hookContext(opts)) : object;
-    const stored = await this.call(prepared.metadata.name,
-      () => this.storage.create(this.type, prepared, writeOptions(opts)));
+    const stored = await this.call(prepared.metadata.name, () =>
+      this.storage.create(this.type, prepared, writeOptions(opts)),
+    );
     await this.written(stored, opts);
     return { object: this.present(stored), warnings };
   }
@@ -132,21 +132,28 @@ export class ResourceStore {
    * patch itself set.
    */
   async patch(
-    name: string, patch: (current: ApiObject) => unknown, opts: RequestOptions = {}, subresource?: 'status',
+    name: string,
+    patch: (current: ApiObject) => unknown,
+    opts: RequestOptions = {},
+    subresource?: 'status',
   ): Promise<WriteResult> {
     const current = await this.call(name, () => this.storage.get(this.type, name));
     const probe = objectFromBody(this.model, patch(clone(current)));
-    const preconditions = carriesOwnToken(probe, current)
-      ? preconditionsFromBody(this.model, probe, false) : undefined;
+    const preconditions = carriesOwnToken(probe, current) ? preconditionsFromBody(this.model, probe, false) : undefined;
     return this.replace(name, opts, preconditions, (cur) => {
       const patched = objectFromBody(this.model, patch(clone(cur)));
       if (patched.metadata.name !== undefined && patched.metadata.name !== name) {
-        throw invalid({ kind: this.model.kind, name }, [{ field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' }]);
+        throw invalid({ kind: this.model.kind, name }, [
+          { field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' },
+        ]);
       }
       // Kubernetes reads a uid in the patched object as a precondition on the stored one.
       if (patched.metadata.uid !== undefined && patched.metadata.uid !== cur.metadata.uid) {
-        throw conflict(this.subject(name), `Precondition failed: UID in precondition: ${String(patched.metadata.uid)}, ` +
-          `UID in object meta: ${String(cur.metadata.uid)}`);
+        throw conflict(
+          this.subject(name),
+          `Precondition failed: UID in precondition: ${String(patched.metadata.uid)}, ` +
+            `UID in object meta: ${String(cur.metadata.uid)}`,
+        );
       }
       return subresource === 'status'
         ? { ...cur, status: patched.status }
@@ -160,15 +167,27 @@ export class ResourceStore {
    * object with finalizers changes nothing. `preconditions` (DeleteOptions)
    * must hold in every case.
    */
-  async delete(name: string, preconditions: Preconditions | undefined, opts: RequestOptions = {}): Promise<DeleteResult> {
+  async delete(
+    name: string,
+    preconditions: Preconditions | undefined,
+    opts: RequestOptions = {},
+  ): Promise<DeleteResult> {
     for (;;) {
       const current = await this.call(name, () => this.storage.get(this.type, name));
       await this.hooks.beforeDelete?.(current, hookContext(opts));
       if (!current.metadata.deletionTimestamp) {
-        const marked = await this.call(name, () => this.storage.update(this.type, name, (cur) => {
-          cur.metadata.deletionTimestamp ??= timestamp();
-          return cur;
-        }, preconditions, writeOptions(opts)));
+        const marked = await this.call(name, () =>
+          this.storage.update(
+            this.type,
+            name,
+            (cur) => {
+              cur.metadata.deletionTimestamp ??= timestamp();
+              return cur;
+            },
+            preconditions,
+            writeOptions(opts),
+          ),
+        );
         await this.written(marked, opts);
         return { removed: false, object: this.present(marked) };
       }
@@ -176,8 +195,12 @@ export class ResourceStore {
       if (current.metadata.finalizers?.length) return { removed: false, object: this.present(current) };
       try {
         // Conditional on what was read, so that a concurrent change is never removed unseen.
-        const removed = await this.storage.delete(this.type, name,
-          { resourceVersion: current.metadata.resourceVersion }, writeOptions(opts));
+        const removed = await this.storage.delete(
+          this.type,
+          name,
+          { resourceVersion: current.metadata.resourceVersion },
+          writeOptions(opts),
+        );
         await this.written(removed, opts);
         return { removed: true, object: this.present(removed) };
       } catch (err) {
@@ -229,18 +252,28 @@ export class ResourceStore {
 
   /** The compare-and-swap write shared by PUT, PUT status and PATCH. */
   private async replace(
-    name: string, opts: RequestOptions, preconditions: Preconditions | undefined,
+    name: string,
+    opts: RequestOptions,
+    preconditions: Preconditions | undefined,
     build: (current: ApiObject) => ApiObject,
   ): Promise<WriteResult> {
     let warnings: string[] = [];
-    const stored = await this.call(name, () => this.storage.update(this.type, name, async (current) => {
-      const next = build(current);
-      const admitted = this.admit({ ...next, metadata: withoutServerFields(next.metadata) }, opts, current);
-      warnings = admitted.warnings;
-      const object = admitted.object;
-      object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
-      return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current, hookContext(opts)) : object;
-    }, preconditions, writeOptions(opts)));
+    const stored = await this.call(name, () =>
+      this.storage.update(
+        this.type,
+        name,
+        async (current) => {
+          const next = build(current);
+          const admitted = this.admit({ ...next, metadata: withoutServerFields(next.metadata) }, opts, current);
+          warnings = admitted.warnings;
+          const object = admitted.object;
+          object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
+          return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current, hookContext(opts)) : object;
+        },
+        preconditions,
+        writeOptions(opts),
+      ),
+    );
     await this.written(stored, opts);
     return { object: this.present(stored), warnings };
   }
@@ -253,7 +286,8 @@ export class ResourceStore {
   private admit(object: ApiObject, opts: RequestOptions, current?: ApiObject): WriteResult {
     const { object: pruned, unknownFields } = this.checks.prune(object);
     const subject = { kind: this.model.kind, name: object.metadata.name };
-    if (opts.fieldValidation === 'Strict' && unknownFields.length) throw invalid(subject, unknownFieldCauses(unknownFields));
+    if (opts.fieldValidation === 'Strict' && unknownFields.length)
+      throw invalid(subject, unknownFieldCauses(unknownFields));
     const causes = this.checks.validate(pruned, current);
     if (causes.length) throw invalid(subject, causes);
     const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFieldWarnings(unknownFields);
@@ -278,8 +312,10 @@ const hookContext = (opts: RequestOptions): HookContext => ({ user: opts.user, d
 
 /** A patch that sets `version`/`resourceVersion` to something else than the current values asks for a condition. */
 function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
-  return patched.metadata.version !== current.metadata.version
-    || patched.metadata.resourceVersion !== current.metadata.resourceVersion;
+  return (
+    patched.metadata.version !== current.metadata.version ||
+    patched.metadata.resourceVersion !== current.metadata.resourceVersion
+  );
 }
 
 function invalidName(path: string, body: string) {

@@ -34,7 +34,10 @@ export class SchemeManager {
   private readonly models = new Map<string, RegisteredModel>();
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly storage: Storage, private readonly log?: Logger) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly log?: Logger,
+  ) {}
 
   /**
    * Serves a model: validates its definition, compiles its schema once,
@@ -43,18 +46,28 @@ export class SchemeManager {
    * Registering the same group and plural again replaces the definition.
    */
   async register(
-    model: Model, configure?: (indexes: IndexCollector) => void, options: RegisterOptions = {},
+    model: Model,
+    configure?: (indexes: IndexCollector) => void,
+    options: RegisterOptions = {},
   ): Promise<RegisteredModel> {
     const indexes = [...(model.indexes ?? [])];
-    configure?.({ add(spec) { indexes.push(spec); return this; } });
+    configure?.({
+      add(spec) {
+        indexes.push(spec);
+        return this;
+      },
+    });
     const full: Model = { ...model, indexes };
     validateModel(full, { platform: options.platform ?? false });
     const checks = checksForModel(full);
     const type = storageTypeOf(full);
     await this.storage.defineType(type, indexes, ({ index, done, total }) =>
-      this.log?.info({ type, index, done, total }, 'building index'));
+      this.log?.info({ type, index, done, total }, 'building index'),
+    );
     const registered: RegisteredModel = {
-      model: full, store: new ResourceStore(full, this.storage, checks, options.hooks), platform: options.platform ?? false,
+      model: full,
+      store: new ResourceStore(full, this.storage, checks, options.hooks),
+      platform: options.platform ?? false,
     };
     this.models.set(keyOf(full.group, full.plural), registered);
     this.log?.info({ group: full.group, version: full.version, plural: full.plural }, 'model registered');
@@ -77,8 +90,9 @@ export class SchemeManager {
 
   /** Every served model, sorted by group then plural. */
   all(): RegisteredModel[] {
-    return [...this.models.values()].sort((a, b) =>
-      a.model.group.localeCompare(b.model.group) || a.model.plural.localeCompare(b.model.plural));
+    return [...this.models.values()].sort(
+      (a, b) => a.model.group.localeCompare(b.model.group) || a.model.plural.localeCompare(b.model.plural),
+    );
   }
 
   /** Whether the model's indexes are all built (its API answers 503 until then). */

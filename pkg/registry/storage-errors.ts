@@ -1,6 +1,12 @@
 import { isStorageError } from '../storage/errors';
 import {
-  alreadyExists, badRequest, conflict, expired, notFound, serviceUnavailable, type ErrorSubject,
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  notFound,
+  serviceUnavailable,
+  type ErrorSubject,
 } from '../api/errors';
 
 /**
@@ -13,17 +19,29 @@ export function interpretStorageError(err: unknown, subject: ErrorSubject): neve
   const name = err.details.name ?? subject.name;
   const who = { ...subject, name };
   switch (err.code) {
-    case 'NotFound': throw notFound(who);
-    case 'AlreadyExists': throw alreadyExists(who);
+    case 'NotFound':
+      throw notFound(who);
+    case 'AlreadyExists':
+      throw alreadyExists(who);
     case 'Conflict': {
       const { index, value } = err.details;
-      const causes = index !== undefined
-        ? [{ field: index, reason: 'FieldValueDuplicate', message: `the value "${value}" is already taken in the unique index "${index}"` }]
-        : undefined;
+      const causes =
+        index !== undefined
+          ? [
+              {
+                field: index,
+                reason: 'FieldValueDuplicate',
+                message: `the value "${value}" is already taken in the unique index "${index}"`,
+              },
+            ]
+          : undefined;
       throw conflict(who, err.message, causes);
     }
-    case 'Invalid': throw badRequest(err.message);
-    case 'Expired': throw expired(err.message);
-    case 'Unavailable': throw serviceUnavailable(err.message, err.details.retryAfterSeconds ?? 1);
+    case 'Invalid':
+      throw badRequest(err.message);
+    case 'Expired':
+      throw expired(err.message);
+    case 'Unavailable':
+      throw serviceUnavailable(err.message, err.details.retryAfterSeconds ?? 1);
   }
 }

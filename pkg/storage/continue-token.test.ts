@@ -25,8 +25,9 @@ describe('continue tokens', () => {
 
   it('are Invalid when malformed, for another query, or for another number of sort keys', () => {
     const token = encodeContinue({ s: ['x'], n: 'ada' }, fingerprint, 3);
-    const negative = Buffer.from(JSON.stringify({ v: 1, q: fingerprint, p: { s: ['x'], n: 'ada' }, c: -1 }))
-      .toString('base64url');
+    const negative = Buffer.from(JSON.stringify({ v: 1, q: fingerprint, p: { s: ['x'], n: 'ada' }, c: -1 })).toString(
+      'base64url',
+    );
     expect(codeOf(() => decodeContinue(negative, fingerprint, 1))).toBe('Invalid');
     const other = queryFingerprint({ sort: [{ i: 'metadata.name', d: true }] });
     expect(other).not.toBe(fingerprint);

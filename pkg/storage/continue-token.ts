@@ -51,11 +51,18 @@ export function decodeContinue(token: string, fingerprint: string, sortKeys: num
     body = undefined;
   }
   const position = body?.p;
-  const wellFormed = body?.v === 1 && typeof body.q === 'string' && typeof position === 'object' && position !== null &&
-    typeof position.n === 'string' && Array.isArray(position.s) && position.s.length === sortKeys &&
+  const wellFormed =
+    body?.v === 1 &&
+    typeof body.q === 'string' &&
+    typeof position === 'object' &&
+    position !== null &&
+    typeof position.n === 'string' &&
+    Array.isArray(position.s) &&
+    position.s.length === sortKeys &&
     position.s.every((v) => typeof v === 'string' || v === false) &&
     (body.c === undefined || (Number.isSafeInteger(body.c) && body.c >= 0));
-  if (!wellFormed) throw new StorageError('Invalid', 'the continue token is malformed; start the list again without it');
+  if (!wellFormed)
+    throw new StorageError('Invalid', 'the continue token is malformed; start the list again without it');
   if (body?.q !== fingerprint) {
     throw new StorageError('Invalid', 'the continue token belongs to a list with other selectors or sort keys');
   }

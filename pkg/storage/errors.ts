@@ -58,11 +58,12 @@ export const staleConflict = (type: string, name: string) =>
   );
 
 export const uniqueConflict = (type: string, name: string, index: string, value: string) =>
-  new StorageError(
-    'Conflict',
-    `${type} "${name}": index "${index}" already holds the value "${value}"`,
-    { type, name, index, value },
-  );
+  new StorageError('Conflict', `${type} "${name}": index "${index}" already holds the value "${value}"`, {
+    type,
+    name,
+    index,
+    value,
+  });
 
 export const expired = (message: string) => new StorageError('Expired', message);
 

@@ -133,8 +133,11 @@ export interface Storage {
    * unique index value is taken.
    */
   update(
-    type: ResourceType, name: string, mutate: MutateFn,
-    preconditions?: Preconditions, options?: WriteOptions,
+    type: ResourceType,
+    name: string,
+    mutate: MutateFn,
+    preconditions?: Preconditions,
+    options?: WriteOptions,
   ): Promise<ApiObject>;
 
   /**

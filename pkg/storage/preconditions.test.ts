@@ -2,7 +2,8 @@ import type { ApiObject } from '../api/object';
 import { hasPreconditions, meetsPreconditions } from './preconditions';
 
 const stored: ApiObject = {
-  apiVersion: 'v1', kind: 'Thing',
+  apiVersion: 'v1',
+  kind: 'Thing',
   metadata: { name: 'ada', version: 3, resourceVersion: '17', uid: 'u-1' },
 };
 

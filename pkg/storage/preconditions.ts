@@ -11,7 +11,9 @@ export const hasPreconditions = (p: Preconditions | undefined): boolean =>
 export function meetsPreconditions(object: ApiObject, p: Preconditions | undefined): boolean {
   if (p === undefined) return true;
   const meta = object.metadata;
-  return (p.version === undefined || p.version === meta.version) &&
+  return (
+    (p.version === undefined || p.version === meta.version) &&
     (p.resourceVersion === undefined || p.resourceVersion === meta.resourceVersion) &&
-    (p.uid === undefined || p.uid === meta.uid);
+    (p.uid === undefined || p.uid === meta.uid)
+  );
 }

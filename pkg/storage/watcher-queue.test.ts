@@ -28,7 +28,7 @@ describe('WatcherQueue', () => {
     expect(await later).toEqual({ value: 3, done: false });
   });
 
-  it('never runs the consumer inside the producer\'s push', async () => {
+  it("never runs the consumer inside the producer's push", async () => {
     const q = queue();
     const seen: number[] = [];
     const reading = q.next().then((r) => seen.push(r.value as number));
@@ -105,8 +105,17 @@ describe('WatcherQueue', () => {
     function recorder() {
       const batches: number[][] = [];
       let endWith: (error: Error | undefined) => void = () => undefined;
-      const ended = new Promise<Error | undefined>((resolve) => { endWith = resolve; });
-      return { batches, ended, listener: { onEvents: (items: readonly number[]) => batches.push([...items]), onEnd: (e?: Error) => endWith(e) } };
+      const ended = new Promise<Error | undefined>((resolve) => {
+        endWith = resolve;
+      });
+      return {
+        batches,
+        ended,
+        listener: {
+          onEvents: (items: readonly number[]) => batches.push([...items]),
+          onEnd: (e?: Error) => endWith(e),
+        },
+      };
     }
     const microtasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -151,7 +160,13 @@ describe('WatcherQueue', () => {
       const q = queue();
       const batches: number[][] = [];
       const onEnd = jest.fn();
-      q.listen({ onEvents: (items) => { batches.push([...items]); q.stop(); }, onEnd });
+      q.listen({
+        onEvents: (items) => {
+          batches.push([...items]);
+          q.stop();
+        },
+        onEnd,
+      });
       q.push(1);
       await microtasks();
       q.push(2);
@@ -177,7 +192,12 @@ describe('WatcherQueue', () => {
       const q = queue(3, { onEnd });
       const thrown = new Error('listener bug');
       const ended = new Promise<Error | undefined>((resolve) => {
-        q.listen({ onEvents: () => { throw thrown; }, onEnd: resolve });
+        q.listen({
+          onEvents: () => {
+            throw thrown;
+          },
+          onEnd: resolve,
+        });
       });
       q.push(1);
       expect(await ended).toBe(thrown);
@@ -193,7 +213,7 @@ describe('WatcherQueue', () => {
       await expect(ended).resolves.toThrow('too old');
     });
 
-    it('never runs the listener inside the producer\'s push', () => {
+    it("never runs the listener inside the producer's push", () => {
       const q = queue();
       const { batches, listener } = recorder();
       q.listen(listener);

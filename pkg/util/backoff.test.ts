@@ -33,7 +33,9 @@ describe('sleep', () => {
     jest.useFakeTimers();
     try {
       let done = false;
-      const sleeping = sleep(1_000).then(() => { done = true; });
+      const sleeping = sleep(1_000).then(() => {
+        done = true;
+      });
       await jest.advanceTimersByTimeAsync(999);
       expect(done).toBe(false);
       await jest.advanceTimersByTimeAsync(1);

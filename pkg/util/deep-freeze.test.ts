@@ -5,10 +5,19 @@ describe('deepFreeze', () => {
     const object = { metadata: { name: 'ada', labels: { app: 'web' } }, spec: { tags: ['a', { b: 1 }] } };
     const frozen = deepFreeze(object);
     expect(frozen).toBe(object);
-    for (const part of [object, object.metadata, object.metadata.labels, object.spec, object.spec.tags, object.spec.tags[1]]) {
+    for (const part of [
+      object,
+      object.metadata,
+      object.metadata.labels,
+      object.spec,
+      object.spec.tags,
+      object.spec.tags[1],
+    ]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
-    expect(() => { (object.metadata.labels as Record<string, string>).app = 'db'; }).toThrow(TypeError);
+    expect(() => {
+      (object.metadata.labels as Record<string, string>).app = 'db';
+    }).toThrow(TypeError);
   });
 
   it('leaves primitives and null as they are', () => {
@@ -20,7 +29,9 @@ describe('deepFreeze', () => {
 
 describe('copyOf', () => {
   it('gives a deep copy that may be changed without touching the frozen original', () => {
-    interface Thing { spec: { tags: string[] } }
+    interface Thing {
+      spec: { tags: string[] };
+    }
     const frozen = deepFreeze<Thing>({ spec: { tags: ['a'] } });
     const copy = copyOf<Thing>(frozen);
     copy.spec.tags.push('b');

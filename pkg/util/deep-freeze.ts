@@ -1,7 +1,9 @@
 /** An object that may not be changed, down to its leaves: what caches and watch events hand out. */
 export type DeepReadonly<T> = T extends (infer U)[]
   ? readonly DeepReadonly<U>[]
-  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /**
  * Freezes a JSON value and everything it holds, in place, and returns it typed

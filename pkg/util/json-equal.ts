@@ -2,7 +2,7 @@ import { hasOwn } from './own';
 
 /** A member's value if it is an own property (so a body's `__proto__` key is read as data), else undefined. */
 const member = (object: object, key: string): unknown =>
-  (hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined);
+  hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 
 /** The keys of an object's members that JSON would write (undefined ones are dropped). */
 const definedKeys = (object: object): string[] => Object.keys(object).filter((k) => member(object, k) !== undefined);

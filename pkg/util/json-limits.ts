@@ -28,7 +28,10 @@ export interface ShapeLimits {
  *
  * @throws StatusError 400 naming the limit
  */
-export function assertWithinLimits(value: unknown, { maxDepth = MAX_NESTING_DEPTH, maxValues = MAX_VALUES }: ShapeLimits = {}): void {
+export function assertWithinLimits(
+  value: unknown,
+  { maxDepth = MAX_NESTING_DEPTH, maxValues = MAX_VALUES }: ShapeLimits = {},
+): void {
   const stack: [unknown, number][] = [[value, 0]];
   let count = 0;
   while (stack.length > 0) {

@@ -1,5 +1,12 @@
 /** pino's level numbers and the names a text line shows. */
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 
 /** Fields every pino line has that a text line shows in its own place, or not at all. */
 const PLACED = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'err']);
@@ -25,7 +32,9 @@ export function formatLogLine(json: string): string {
   }
   const level = LEVEL_NAMES[entry.level as number] ?? String(entry.level);
   const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString() : String(entry.time ?? '');
-  const fields = Object.entries(entry).filter(([key]) => !PLACED.has(key)).map(([key, value]) => `${key}=${showValue(value)}`);
+  const fields = Object.entries(entry)
+    .filter(([key]) => !PLACED.has(key))
+    .map(([key, value]) => `${key}=${showValue(value)}`);
   let line = [time, level.padEnd(5), entry.msg ?? '', ...fields].join(' ').trimEnd();
   const err = entry.err as { message?: string; stack?: string } | string | undefined;
   if (typeof err === 'string') line += ` err=${showValue(err)}`;

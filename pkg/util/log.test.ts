@@ -5,7 +5,12 @@ import { formatLogLine } from './log-text';
 /** A stream that keeps what is written to it. */
 function sink() {
   const chunks: string[] = [];
-  const out = new Writable({ write(chunk: Buffer, _enc, done) { chunks.push(chunk.toString()); done(); } });
+  const out = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
   return { out, text: () => chunks.join('') };
 }
 
@@ -41,10 +46,15 @@ describe('createLogger', () => {
 });
 
 describe('formatLogLine', () => {
-  it('shows an error\'s stack on indented lines after the line', () => {
-    const line = formatLogLine(JSON.stringify({
-      level: 50, time: '2026-01-02T03:04:05.678Z', msg: 'request failed', err: { message: 'boom', stack: 'Error: boom\n    at x' },
-    }));
+  it("shows an error's stack on indented lines after the line", () => {
+    const line = formatLogLine(
+      JSON.stringify({
+        level: 50,
+        time: '2026-01-02T03:04:05.678Z',
+        msg: 'request failed',
+        err: { message: 'boom', stack: 'Error: boom\n    at x' },
+      }),
+    );
     expect(line).toBe('2026-01-02T03:04:05.678Z ERROR request failed\n  Error: boom\n      at x\n');
   });
 

@@ -20,7 +20,11 @@ export function textDestination(out: { write(chunk: string): unknown }): pino.De
  * A logger at `level` with ISO-8601 times, writing JSON lines or text lines
  * (see logFormat) to `out`.
  */
-export function createLogger(level: string, format: LogFormat, out: NodeJS.WritableStream = process.stdout): pino.Logger {
+export function createLogger(
+  level: string,
+  format: LogFormat,
+  out: NodeJS.WritableStream = process.stdout,
+): pino.Logger {
   const options: pino.LoggerOptions = { level, timestamp: pino.stdTimeFunctions.isoTime };
   if (format === 'text') return pino(options, textDestination(out));
   return out === process.stdout ? pino(options) : pino(options, out);

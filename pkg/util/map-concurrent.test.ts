@@ -3,14 +3,19 @@ import { forEachConcurrent, mapConcurrent } from './map-concurrent';
 /** A call that stays pending until released, so that a test controls when each one ends. */
 function gate() {
   let release: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => { release = resolve; });
+  const done = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   return { done, release };
 }
 
 describe('mapConcurrent', () => {
   it('returns the results in the order of the items, whatever order the calls end in', async () => {
     const gates = [gate(), gate(), gate()];
-    const running = mapConcurrent([0, 1, 2], 3, async (i) => { await gates[i].done; return i * 10; });
+    const running = mapConcurrent([0, 1, 2], 3, async (i) => {
+      await gates[i].done;
+      return i * 10;
+    });
     gates[2].release();
     gates[0].release();
     gates[1].release();
@@ -52,7 +57,10 @@ describe('mapConcurrent', () => {
       }
       throw new Error(`item ${i} failed`);
     });
-    const outcome = running.then(() => 'resolved', (err: Error) => err.message);
+    const outcome = running.then(
+      () => 'resolved',
+      (err: Error) => err.message,
+    );
     await new Promise((resolve) => setImmediate(resolve));
     slow.release();
     expect(await outcome).toBe('item 1 failed');

@@ -6,7 +6,11 @@
  *
  * @example await forEachConcurrent(20_000, 32, (i) => storage.create(type, item(i)));
  */
-export async function forEachConcurrent(count: number, limit: number, task: (index: number) => Promise<unknown>): Promise<void> {
+export async function forEachConcurrent(
+  count: number,
+  limit: number,
+  task: (index: number) => Promise<unknown>,
+): Promise<void> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`limit must be an integer ≥ 1, not ${limit}`);
   let next = 0;
   let failure: { error: unknown } | undefined;
@@ -30,7 +34,11 @@ export async function forEachConcurrent(count: number, limit: number, task: (ind
  *
  * @example const marked = await mapConcurrent(names, 16, (name) => store.delete(name));
  */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   await forEachConcurrent(items.length, limit, async (index) => {
     results[index] = await fn(items[index], index);

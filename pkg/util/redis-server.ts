@@ -56,8 +56,20 @@ export async function startRedisServer({ persistent = false } = {}): Promise<Red
   };
 
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '',
-      '--appendonly', persistent ? 'yes' : 'no', '--logfile', join(dir, 'redis.log')];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      persistent ? 'yes' : 'no',
+      '--logfile',
+      join(dir, 'redis.log'),
+    ];
     const proc = spawn('redis-server', args, { stdio: 'ignore' });
     child = proc;
     const failed = new Promise<never>((_, reject) => {
@@ -79,7 +91,17 @@ export async function startRedisServer({ persistent = false } = {}): Promise<Red
     await destroy();
     throw err;
   }
-  return { url, port, start, stop, restart: async () => { await stop(); await start(); }, destroy };
+  return {
+    url,
+    port,
+    start,
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+    },
+    destroy,
+  };
 }
 
 /** Resolves once Redis at `url` answers PING; rejects after START_DEADLINE_MS. */

@@ -23,38 +23,59 @@ beforeAll(async () => {
 type Person = k8s.KubernetesObject & { spec: { name: string; age: number } };
 
 it('creates, reads, replaces, patches, lists and deletes through KubernetesObjectApi', async () => {
-  const created = await objects.create(person('kc-ada') as Person) as Person;
+  const created = (await objects.create(person('kc-ada') as Person)) as Person;
   expect(created.metadata?.resourceVersion).toBeDefined();
-  const read = await objects.read({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } }) as Person;
+  const read = (await objects.read({
+    apiVersion: 'example.com/v1alpha1',
+    kind: 'Person',
+    metadata: { name: 'kc-ada' },
+  })) as Person;
   expect(read.spec.name).toBe('KC-ADA');
 
   read.spec.age = 44;
-  const replaced = await objects.replace(read) as Person;
+  const replaced = (await objects.replace(read)) as Person;
   expect(replaced.spec.age).toBe(44);
   expect(replaced.metadata?.generation).toBe(2);
 
-  const patched = await objects.patch(
+  const patched = (await objects.patch(
     { apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' }, spec: { age: 45 } } as Person,
-    undefined, undefined, undefined, undefined, k8s.PatchStrategy.MergePatch) as Person;
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    k8s.PatchStrategy.MergePatch,
+  )) as Person;
   expect(patched.spec.age).toBe(45);
-  const smp = await objects.patch(
-    { apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' }, spec: { age: 46 } } as Person) as Person;
+  const smp = (await objects.patch({
+    apiVersion: 'example.com/v1alpha1',
+    kind: 'Person',
+    metadata: { name: 'kc-ada' },
+    spec: { age: 46 },
+  } as Person)) as Person;
   expect(smp.spec.age).toBe(46);
 
   const list = await objects.list('example.com/v1alpha1', 'Person');
   expect(list.items.map((i) => i.metadata?.name)).toContain('kc-ada');
 
   await objects.delete({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } });
-  const marked = await objects.read({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } });
+  const marked = await objects.read({
+    apiVersion: 'example.com/v1alpha1',
+    kind: 'Person',
+    metadata: { name: 'kc-ada' },
+  });
   expect(marked.metadata?.deletionTimestamp).toBeDefined();
   await objects.delete({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } });
-  await expect(objects.read({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } }))
-    .rejects.toMatchObject({ code: 404 });
+  await expect(
+    objects.read({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'kc-ada' } }),
+  ).rejects.toMatchObject({ code: 404 });
 });
 
 it('surfaces errors as ApiException with the Status body', async () => {
   await objects.create(person('kc-dup') as Person);
-  const err = await objects.create(person('kc-dup') as Person).catch((e: unknown) => e) as { code: number; body: string };
+  const err = (await objects.create(person('kc-dup') as Person).catch((e: unknown) => e)) as {
+    code: number;
+    body: string;
+  };
   expect(err.code).toBe(409);
   expect(JSON.parse(err.body).reason).toBe('AlreadyExists');
 });
@@ -62,8 +83,10 @@ it('surfaces errors as ApiException with the Status body', async () => {
 it('an informer sees ADDED, MODIFIED and DELETED', async () => {
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const path = '/apis/example.com/v1alpha1/persons';
-  const listFn = () => custom.listClusterCustomObject({ group: 'example.com', version: 'v1alpha1', plural: 'persons' }) as
-    Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>;
+  const listFn = () =>
+    custom.listClusterCustomObject({ group: 'example.com', version: 'v1alpha1', plural: 'persons' }) as Promise<
+      k8s.KubernetesListObject<k8s.KubernetesObject>
+    >;
   const informer = k8s.makeInformer(kc, path, listFn);
   const seen: string[] = [];
   informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
@@ -73,7 +96,12 @@ it('an informer sees ADDED, MODIFIED and DELETED', async () => {
   try {
     await suite.admin('POST', path, person('kc-inf'));
     await waitFor(() => seen.includes('add kc-inf'), { what: 'add event' });
-    await suite.admin('PATCH', `${path}/kc-inf`, { spec: { age: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await suite.admin(
+      'PATCH',
+      `${path}/kc-inf`,
+      { spec: { age: 1 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     await waitFor(() => seen.includes('update kc-inf'), { what: 'update event' });
     await suite.admin('DELETE', `${path}/kc-inf`);
     await suite.admin('DELETE', `${path}/kc-inf`);

@@ -13,10 +13,16 @@ const asAda = (...args: string[]) => runKubectl(kubeconfig, ...args);
 
 beforeAll(async () => {
   const ada = await createUser(api, 'ada');
-  await createRole(api, 'person-reader', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] }]);
+  await createRole(api, 'person-reader', [
+    { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] },
+  ]);
   await bind(api, 'ada', 'person-reader');
   const { token } = await createToken(ada, { displayName: 'kubectl' });
-  expectStatus(await api.admin('POST', PERSONS, person('grace', { name: 'Grace Hopper', age: 85 })), 201, 'creating grace');
+  expectStatus(
+    await api.admin('POST', PERSONS, person('grace', { name: 'Grace Hopper', age: 85 })),
+    201,
+    'creating grace',
+  );
   writeKubeconfig(kubeconfig, { server: api.server.url, certificateAuthority: api.server.caFile, token });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +36,10 @@ it("answers kubectl auth can-i for a resource as the token's user: yes (exit 0) 
 
 it('answers kubectl auth can-i for a non-resource URL', async () => {
   expect(await asAda('auth', 'can-i', 'get', '/healthz')).toMatchObject({ code: 0, stdout: 'yes\n' });
-  expect(await asAda('auth', 'can-i', 'get', '/metrics')).toMatchObject({ code: 1, stdout: 'no - no role of user "ada" allows get /metrics\n' });
+  expect(await asAda('auth', 'can-i', 'get', '/metrics')).toMatchObject({
+    code: 1,
+    stdout: 'no - no role of user "ada" allows get /metrics\n',
+  });
 });
 
 it("lists persons with kubectl as the token's user, and is refused what the user may not do", async () => {

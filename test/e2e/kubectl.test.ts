@@ -22,13 +22,17 @@ afterAll(async () => {
 });
 
 it('applies, gets, patches and deletes a Person with kubectl unchanged', async () => {
-  expect(await kubectl('apply', '-f', join(__dirname, '..', '..', 'manifests', 'examples', 'person.yaml'))).toContain('person.example.com/ada created');
+  expect(await kubectl('apply', '-f', join(__dirname, '..', '..', 'manifests', 'examples', 'person.yaml'))).toContain(
+    'person.example.com/ada created',
+  );
   const table = await kubectl('get', 'persons');
   expect(table.split('\n')[0]).toMatch(/^NAME\s+FULL NAME\s+YEARS\s+AGE/);
   expect(table).toMatch(/ada\s+Ada Lovelace\s+36/);
   await kubectl('patch', 'person', 'ada', '--type', 'merge', '-p', '{"spec":{"age":37}}');
   expect(await kubectl('get', 'ps', 'ada', '-o', 'jsonpath={.spec.age}')).toBe('37');
-  expect(await kubectl('api-resources', '--api-group', 'example.com')).toMatch(/persons\s+ps\s+example.com\/v1alpha1\s+false\s+Person/);
+  expect(await kubectl('api-resources', '--api-group', 'example.com')).toMatch(
+    /persons\s+ps\s+example.com\/v1alpha1\s+false\s+Person/,
+  );
   await kubectl('delete', 'person', 'ada', '--wait=false');
   expect(await kubectl('get', 'ps', 'ada', '-o', 'jsonpath={.metadata.deletionTimestamp}')).not.toBe('');
 });

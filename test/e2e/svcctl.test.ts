@@ -28,42 +28,73 @@ let configFile: string;
 /** Writes a plugin folder: its plugin.yaml (version 0.1.0) and its index.js. */
 function writePlugin(name: string, code: string) {
   mkdirSync(join(pluginsDir, name), { recursive: true });
-  writeFileSync(join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 0.1.0}\n`);
+  writeFileSync(
+    join(pluginsDir, name, 'plugin.yaml'),
+    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 0.1.0}\n`,
+  );
   writeFileSync(join(pluginsDir, name, 'index.js'), code);
 }
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** A running svcctl: its process, the output so far, and its end. */
-interface Started { child: ChildProcessWithoutNullStreams; output: Run; done: Promise<Run> }
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  output: Run;
+  done: Promise<Run>;
+}
 
 /** Starts svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
 function start(args: string[], stdin = '', env: Record<string, string> = {}): Started {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
   const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const output: Run = { code: null, stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => { output.stdout += chunk.toString('utf8'); });
-  child.stderr.on('data', (chunk: Buffer) => { output.stderr += chunk.toString('utf8'); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString('utf8');
+  });
   child.stdin.end(stdin);
   const done = new Promise<Run>((resolve) => child.once('close', (code) => resolve({ ...output, code })));
   return { child, output, done };
 }
 
 /** Runs svcctl to its end. */
-const svcctl = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> => start(args, stdin, env).done;
+const svcctl = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> =>
+  start(args, stdin, env).done;
 
-const login = (user: string, password: string) => svcctl(
-  ['login', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? '', '--username', user, '--password-stdin'], password,
-);
+const login = (user: string, password: string) =>
+  svcctl(
+    [
+      'login',
+      '--server',
+      api.server.url,
+      '--certificate-authority',
+      api.server.caFile ?? '',
+      '--username',
+      user,
+      '--password-stdin',
+    ],
+    password,
+  );
 const loginAsAdmin = () => login('admin', `${TEST_ADMIN_PASSWORD}\n`);
 
 beforeAll(async () => {
   const ca = readFileSync(api.server.caFile ?? '', 'utf8');
-  await startTestControllerManager(api.server.url, { token: readFileSync(tokenFile, 'utf8').trim(), ca, leaderElection: false });
+  await startTestControllerManager(api.server.url, {
+    token: readFileSync(tokenFile, 'utf8').trim(),
+    ca,
+    leaderElection: false,
+  });
 });
 afterAll(async () => {
   await stopTestControllerManagers();
@@ -76,7 +107,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-test('login with a wrong password fails with the server\'s reason and writes no config', async () => {
+test("login with a wrong password fails with the server's reason and writes no config", async () => {
   const run = await login('admin', 'wrong\n');
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/^Error from server \(Unauthorized\): /);
@@ -87,7 +118,10 @@ test('login stores a current context with a token (mode 0600) that config view r
   const login = await loginAsAdmin();
   expect(login).toMatchObject({ code: 0, stderr: '' });
   const host = new URL(api.server.url).host;
-  const config = yaml.load(readFileSync(configFile, 'utf8')) as { 'current-context': string; contexts: { token: string }[] };
+  const config = yaml.load(readFileSync(configFile, 'utf8')) as {
+    'current-context': string;
+    contexts: { token: string }[];
+  };
   expect(config['current-context']).toBe(`admin@${host}`);
   const token = config.contexts[0]?.token ?? '';
   expect(token).not.toBe('');
@@ -102,7 +136,9 @@ test('login stores a current context with a token (mode 0600) that config view r
   const kubeconfig = await svcctl(['config', 'kubeconfig']);
   const ca = Buffer.from(readFileSync(api.server.caFile ?? '')).toString('base64');
   expect(yaml.load(kubeconfig.stdout)).toMatchObject({
-    kind: 'Config', 'current-context': `admin@${host}`, users: [{ user: { token } }],
+    kind: 'Config',
+    'current-context': `admin@${host}`,
+    users: [{ user: { token } }],
     clusters: [{ cluster: { server: api.server.url, 'certificate-authority-data': ca } }],
   });
   expect((await svcctl(['auth', 'whoami'])).stdout).toMatch(/Username: admin\nRoles: +.*super-role/);
@@ -111,30 +147,47 @@ test('login stores a current context with a token (mode 0600) that config view r
 test('apply creates, then reports unchanged; get prints names, a List and the printer-column table; delete waits', async () => {
   await loginAsAdmin();
   const files = ['-f', join(EXAMPLES, 'person-model.yaml'), '-f', join(EXAMPLES, 'person.yaml')];
-  const first = await svcctl(['apply', ...files]); 
+  const first = await svcctl(['apply', ...files]);
   expect(first.stderr).toBe('');
   expect(first.code).toBe(0);
   expect(first.stdout).toMatch(/^models\/persons\.example\.com (unchanged|configured)\npersons\/ada created\n$/);
   const again = await svcctl(['apply', ...files]);
   expect(again).toMatchObject({ code: 0, stdout: 'models/persons.example.com unchanged\npersons/ada unchanged\n' });
 
-  writeFileSync(join(dir, 'grace.yaml'), 'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: grace}\nspec: {name: Grace Hopper}\n');
+  writeFileSync(
+    join(dir, 'grace.yaml'),
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: grace}\nspec: {name: Grace Hopper}\n',
+  );
   expect((await svcctl(['apply', '-f', join(dir, 'grace.yaml')])).stdout).toBe('persons/grace created\n');
 
   expect((await svcctl(['get', 'ps', 'ada', 'grace', '-o', 'name'])).stdout).toBe('persons/ada\npersons/grace\n');
   const list = JSON.parse((await svcctl(['get', 'person', 'ada', 'grace', '-o', 'json'])).stdout);
-  expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'ada' } }, { metadata: { name: 'grace' } }] });
+  expect(list).toMatchObject({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [{ metadata: { name: 'ada' } }, { metadata: { name: 'grace' } }],
+  });
   const one = JSON.parse((await svcctl(['get', 'persons.example.com', 'ada', '-o', 'json'])).stdout);
   expect(one).toMatchObject({ kind: 'Person', spec: { name: 'Ada Lovelace' } });
   const table = await svcctl(['get', 'Person', '--sort-by', 'spec.name,asc']);
   expect(table.stdout.split('\n')[0]).toMatch(/^NAME +FULL NAME +YEARS +AGE$/);
   expect(table.stdout).toMatch(/\nada +Ada Lovelace +36 +\S+\ngrace +Grace Hopper +<none> +\S+\n$/);
-  const jsonpath = await svcctl(['get', 'persons', '--sort-by', 'spec.name,asc', '-o', 'jsonpath={.items[*].metadata.name}']);
+  const jsonpath = await svcctl([
+    'get',
+    'persons',
+    '--sort-by',
+    'spec.name,asc',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  ]);
   expect(jsonpath.stdout).toBe('ada grace\n');
 
   const deleted = await svcctl(['delete', 'persons', 'ada']);
   expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\n' });
-  expect(await svcctl(['delete', '-f', join(dir, 'grace.yaml')])).toMatchObject({ code: 0, stdout: 'persons/grace deleted\n' });
+  expect(await svcctl(['delete', '-f', join(dir, 'grace.yaml')])).toMatchObject({
+    code: 0,
+    stdout: 'persons/grace deleted\n',
+  });
   const gone = await svcctl(['get', 'persons', 'ada']);
   expect(gone.code).toBe(1);
   expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
@@ -144,11 +197,24 @@ test('apply -R of a folder applies a new Model before its objects, waiting for t
   await loginAsAdmin();
   const folder = join(dir, 'manifests');
   mkdirSync(join(folder, 'models'), { recursive: true });
-  writeFileSync(join(folder, 'a-cat.yaml'), 'apiVersion: e2e.svcctl.test/v1alpha1\nkind: Cat\nmetadata: {name: tom}\nspec: {}\n');
-  writeFileSync(join(folder, 'models', 'cat-model.json'), JSON.stringify({
-    apiVersion: 'apiextensions.svc.run/v1alpha1', kind: 'Model', metadata: { name: 'cats.e2e.svcctl.test' },
-    spec: { group: 'e2e.svcctl.test', version: 'v1alpha1', names: { kind: 'Cat', singular: 'cat', plural: 'cats' }, schema: { type: 'object' } },
-  }));
+  writeFileSync(
+    join(folder, 'a-cat.yaml'),
+    'apiVersion: e2e.svcctl.test/v1alpha1\nkind: Cat\nmetadata: {name: tom}\nspec: {}\n',
+  );
+  writeFileSync(
+    join(folder, 'models', 'cat-model.json'),
+    JSON.stringify({
+      apiVersion: 'apiextensions.svc.run/v1alpha1',
+      kind: 'Model',
+      metadata: { name: 'cats.e2e.svcctl.test' },
+      spec: {
+        group: 'e2e.svcctl.test',
+        version: 'v1alpha1',
+        names: { kind: 'Cat', singular: 'cat', plural: 'cats' },
+        schema: { type: 'object' },
+      },
+    }),
+  );
   const run = await svcctl(['apply', '-R', '-f', folder]);
   expect(run).toMatchObject({ code: 0, stderr: '', stdout: 'models/cats.e2e.svcctl.test created\ncats/tom created\n' });
   expect((await svcctl(['apply', '-f', folder])).stdout).toBe('cats/tom unchanged\n');
@@ -157,10 +223,13 @@ test('apply -R of a folder applies a new Model before its objects, waiting for t
 test('a failing document is reported with its file, index and field; the rest are applied; exit 1', async () => {
   await loginAsAdmin();
   const file = join(dir, 'people.yaml');
-  writeFileSync(file, [
-    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: old}\nspec: {name: Too Old, age: 200}',
-    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: young}\nspec: {name: Young, age: 20}',
-  ].join('\n---\n'));
+  writeFileSync(
+    file,
+    [
+      'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: old}\nspec: {name: Too Old, age: 200}',
+      'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: young}\nspec: {name: Young, age: 20}',
+    ].join('\n---\n'),
+  );
   const dryRun = await svcctl(['apply', '-f', file, '--dry-run=server']);
   expect(dryRun.stdout).toBe('persons/young created (server dry run)\n');
   expect((await svcctl(['get', 'persons', 'young'])).code).toBe(1);
@@ -175,7 +244,9 @@ test('a failing document is reported with its file, index and field; the rest ar
 
 test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', async () => {
   await createUser(api, 'bob', 'bob-password');
-  await createRole(api, 'person-reader-e2e', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] }]);
+  await createRole(api, 'person-reader-e2e', [
+    { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] },
+  ]);
   await bind(api, 'bob', 'person-reader-e2e');
   expect((await login('bob', 'bob-password')).code).toBe(0);
   expect(await svcctl(['auth', 'can-i', 'get', 'persons'])).toMatchObject({ code: 0, stdout: 'yes\n' });
@@ -187,12 +258,18 @@ test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', asy
 test('roles assign gives a user roles; roles list shows display names and modules; can-i --as asks about them', async () => {
   await createUser(api, 'carol');
   await createRole(api, 'person-viewer-e2e', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }], {
-    annotations: { 'rbac.authorization.svc.run/display-name': 'Person viewer', 'rbac.authorization.svc.run/module': 'People' },
+    annotations: {
+      'rbac.authorization.svc.run/display-name': 'Person viewer',
+      'rbac.authorization.svc.run/module': 'People',
+    },
   });
   await loginAsAdmin();
   expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 1, stdout: 'no\n' });
   expect((await svcctl(['roles', 'assign', 'carol', 'person-viewer-e2e'])).code).toBe(0);
-  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({ code: 0, stdout: 'yes\n' });
+  expect(await svcctl(['auth', 'can-i', 'get', 'persons', '--as', 'carol'])).toMatchObject({
+    code: 0,
+    stdout: 'yes\n',
+  });
   const list = await svcctl(['roles', 'list']);
   expect(list.stdout).toMatch(/\nperson-viewer-e2e +Person viewer +People\n/);
   expect(list.stdout).not.toMatch(/^anonymous /m);
@@ -220,7 +297,18 @@ test('--insecure-skip-tls-verify reaches the https:// server without its CA; wit
 
 test('usage errors exit 2; flags beat the config file', async () => {
   expect((await svcctl(['get'])).code).toBe(2);
-  expect((await svcctl(['get', 'nosuchthings', '--server', api.server.url, '--certificate-authority', api.server.caFile ?? ''])).code).toBe(2);
+  expect(
+    (
+      await svcctl([
+        'get',
+        'nosuchthings',
+        '--server',
+        api.server.url,
+        '--certificate-authority',
+        api.server.caFile ?? '',
+      ])
+    ).code,
+  ).toBe(2);
   await loginAsAdmin();
   const asAnonymous = await svcctl(['get', 'persons', '--token', 'not-a-token']);
   expect(asAnonymous.code).toBe(1);
@@ -240,7 +328,9 @@ test('get -w prints the list, then a row per change, with the same columns; SIGI
 
   const watch = start(['get', 'persons', '-l', 'e2e=watch', '-w']);
   const names = start(['get', 'persons', 'linus', '-w', '-o', 'name']);
-  await waitFor(() => /^NAME +FULL NAME +YEARS +AGE\nlinus +linus Doe +30 +\S+\n$/.test(watch.output.stdout), { what: 'the list' });
+  await waitFor(() => /^NAME +FULL NAME +YEARS +AGE\nlinus +linus Doe +30 +\S+\n$/.test(watch.output.stdout), {
+    what: 'the list',
+  });
   await waitFor(() => names.output.stdout === 'persons/linus\n', { what: 'the name' });
 
   writeFileSync(file, person('linus', 'e2e: watch', 31));
@@ -268,33 +358,52 @@ test('apply --prune -l deletes the selected objects that left the files, and onl
   writeFileSync(join(dir, 'bystander.yaml'), person('bystander', 'e2e: bystander', 3));
   expect((await svcctl(['apply', '-f', join(dir, 'bystander.yaml')])).code).toBe(0);
   const prune = ['apply', '-f', folder, '--prune', '-l', 'e2e=prune'];
-  expect(await svcctl(prune)).toMatchObject({ code: 0, stderr: '', stdout: 'persons/dropped created\npersons/kept created\n' });
+  expect(await svcctl(prune)).toMatchObject({
+    code: 0,
+    stderr: '',
+    stdout: 'persons/dropped created\npersons/kept created\n',
+  });
 
   rmSync(join(folder, 'dropped.yaml'));
   const dryRun = await svcctl([...prune, '--dry-run=server']);
-  expect(dryRun).toMatchObject({ code: 0, stdout: 'persons/kept unchanged (server dry run)\npersons/dropped pruned (server dry run)\n' });
+  expect(dryRun).toMatchObject({
+    code: 0,
+    stdout: 'persons/kept unchanged (server dry run)\npersons/dropped pruned (server dry run)\n',
+  });
   expect((await svcctl(['get', 'persons', 'dropped'])).code).toBe(0);
 
-  expect(await svcctl(prune)).toMatchObject({ code: 0, stderr: '', stdout: 'persons/kept unchanged\npersons/dropped pruned\n' });
+  expect(await svcctl(prune)).toMatchObject({
+    code: 0,
+    stderr: '',
+    stdout: 'persons/kept unchanged\npersons/dropped pruned\n',
+  });
   await waitFor(async () => (await svcctl(['get', 'persons', 'dropped'])).code === 1, { what: 'dropped to be gone' });
-  expect((await svcctl(['get', 'persons', 'kept', 'bystander', '-o', 'name'])).stdout).toBe('persons/kept\npersons/bystander\n');
+  expect((await svcctl(['get', 'persons', 'kept', 'bystander', '-o', 'name'])).stdout).toBe(
+    'persons/kept\npersons/bystander\n',
+  );
   expect((await svcctl(['apply', '-f', folder, '--prune'])).code).toBe(2);
 });
 
 test('plugin list, status and disable', async () => {
   await loginAsAdmin();
-  const status = await waitFor(async () => {
-    const run = await svcctl(['plugin', 'status', 'hello']);
-    return run.stdout.includes('Phase:       STARTED') ? run : undefined;
-  }, { timeoutMs: 20_000, what: 'the hello plugin to start' });
+  const status = await waitFor(
+    async () => {
+      const run = await svcctl(['plugin', 'status', 'hello']);
+      return run.stdout.includes('Phase:       STARTED') ? run : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the hello plugin to start' },
+  );
   expect(status.stdout).toMatch(/^Name: +hello\nVersion: +0\.1\.0\nEnabled: +true\nPhase: +STARTED\n/);
   expect(status.stdout).toMatch(/\nConditions:\n {2}TYPE +STATUS +REASON +MESSAGE\n {2}Ready +True +/);
   expect(status.stdout).toMatch(/\nExtensions:\n {2}<none>\n$/);
 
-  const list = await waitFor(async () => {
-    const run = await svcctl(['plugin', 'list']);
-    return run.stdout.includes('FAILED') ? run : undefined;
-  }, { timeoutMs: 20_000, what: 'the broken plugin to fail' });
+  const list = await waitFor(
+    async () => {
+      const run = await svcctl(['plugin', 'list']);
+      return run.stdout.includes('FAILED') ? run : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the broken plugin to fail' },
+  );
   expect(list.stdout).toMatch(/^NAME +VERSION +PHASE +MESSAGE\n/);
   expect(list.stdout).toMatch(/\nbroken +0\.1\.0 +FAILED +.*no database configured/);
   expect(list.stdout).toMatch(/\nhello +0\.1\.0 +STARTED/);

@@ -74,7 +74,12 @@ it('a huge number of query parameters is answered, not crashed on', async () => 
 });
 
 it('unknown routes are 404 Status objects, never a stack trace', async () => {
-  for (const path of ['/nowhere', '/apis/example.com/v1alpha1/ghosts', '/apis/example.com/v9/persons', '/api/v1alpha1/ghosts']) {
+  for (const path of [
+    '/nowhere',
+    '/apis/example.com/v1alpha1/ghosts',
+    '/apis/example.com/v9/persons',
+    '/api/v1alpha1/ghosts',
+  ]) {
     const res = await suite.api('GET', path);
     expect([path, res.status, res.body.kind]).toEqual([path, 404, 'Status']);
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+/);
@@ -89,22 +94,39 @@ it('errors come as RFC 7807 when asked', async () => {
 });
 
 it('a refused WebSocket upgrade is rendered the same way, as a Status or as RFC 7807', async () => {
-  const upgrade = (accept?: string) => new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
-    const url = new URL(suite.server.url);
-    const req = request({
-      host: url.hostname, port: url.port, path: '/apis/nowhere.example/v1/things',
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...(accept ? { Accept: accept } : {}) },
+  const upgrade = (accept?: string) =>
+    new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+      const url = new URL(suite.server.url);
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: '/apis/nowhere.example/v1/things',
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          ...(accept ? { Accept: accept } : {}),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: JSON.parse(text) }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
   const status = await upgrade();
   expect(status).toMatchObject({ status: 404, type: 'application/json', body: { kind: 'Status', code: 404 } });
   const problem = await upgrade('application/problem+json');
-  expect(problem).toMatchObject({ status: 404, type: 'application/problem+json', body: { status: 404, title: 'NotFound' } });
+  expect(problem).toMatchObject({
+    status: 404,
+    type: 'application/problem+json',
+    body: { status: 404, title: 'NotFound' },
+  });
 });

@@ -2,10 +2,12 @@ import { usePersonsApi, person, PERSONS } from '../support/person';
 
 const suite = usePersonsApi();
 
-
 describe('create', () => {
   it('answers 201 with Location and the stored object, server fields filled', async () => {
-    const res = await suite.api('POST', PERSONS, { ...person('c-ada'), metadata: { name: 'c-ada', uid: 'mine', version: 7 } });
+    const res = await suite.api('POST', PERSONS, {
+      ...person('c-ada'),
+      metadata: { name: 'c-ada', uid: 'mine', version: 7 },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`${PERSONS}/c-ada`);
     expect(res.body.metadata).toMatchObject({ name: 'c-ada', version: 1, generation: 1 });
@@ -28,7 +30,8 @@ describe('create', () => {
   });
 
   it('accepts YAML bodies', async () => {
-    const yaml = 'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: c-yaml\nspec:\n  name: Yaml\n  age: 3\n';
+    const yaml =
+      'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: c-yaml\nspec:\n  name: Yaml\n  age: 3\n';
     const res = await suite.api('POST', PERSONS, yaml, { 'Content-Type': 'application/yaml' });
     expect(res.status).toBe(201);
     expect(res.body.spec).toEqual({ name: 'Yaml', age: 3 });
@@ -44,7 +47,10 @@ describe('create', () => {
     await suite.api('POST', PERSONS, person('c-dup'));
     const res = await suite.api('POST', PERSONS, person('c-dup'));
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ reason: 'AlreadyExists', details: { name: 'c-dup', group: 'example.com', kind: 'persons' } });
+    expect(res.body).toMatchObject({
+      reason: 'AlreadyExists',
+      details: { name: 'c-dup', group: 'example.com', kind: 'persons' },
+    });
   });
 
   it('with dryRun=All answers 201 and stores nothing', async () => {
@@ -70,7 +76,8 @@ describe('create', () => {
 describe('validation', () => {
   it('reports every failing field as 422 Invalid causes', async () => {
     const res = await suite.api('POST', PERSONS, {
-      ...person('v-bad'), spec: { name: 'x'.repeat(101), age: 151, gender: 'OTHER' },
+      ...person('v-bad'),
+      spec: { name: 'x'.repeat(101), age: 151, gender: 'OTHER' },
     });
     expect(res.status).toBe(422);
     expect(res.body.reason).toBe('Invalid');
@@ -124,7 +131,8 @@ describe('update', () => {
     expect(stale.status).toBe(409);
     expect(stale.body.reason).toBe('Conflict');
     const byVersion = await suite.api('PUT', `${PERSONS}/u-ada`, {
-      ...person('u-ada', { age: 33 }), metadata: { name: 'u-ada', version: 2 },
+      ...person('u-ada', { age: 33 }),
+      metadata: { name: 'u-ada', version: 2 },
     });
     expect(byVersion.status).toBe(200);
     expect(byVersion.body.spec.age).toBe(33);
@@ -132,13 +140,20 @@ describe('update', () => {
 
   it('refuses a body whose name differs from the path (400)', async () => {
     const created = (await suite.api('POST', PERSONS, person('u-name'))).body;
-    const res = await suite.api('PUT', `${PERSONS}/u-name`, { ...created, metadata: { ...created.metadata, name: 'other' } });
+    const res = await suite.api('PUT', `${PERSONS}/u-name`, {
+      ...created,
+      metadata: { ...created.metadata, name: 'other' },
+    });
     expect(res.status).toBe(400);
   });
 
   it('leaves status alone on the main endpoint; /status writes only status', async () => {
     const created = (await suite.api('POST', PERSONS, person('u-status'))).body;
-    const withStatus = await suite.api('PUT', `${PERSONS}/u-status/status`, { ...created, spec: { name: 'ignored' }, status: { phase: 'Ready' } });
+    const withStatus = await suite.api('PUT', `${PERSONS}/u-status/status`, {
+      ...created,
+      spec: { name: 'ignored' },
+      status: { phase: 'Ready' },
+    });
     expect(withStatus.status).toBe(200);
     expect(withStatus.body.status).toEqual({ phase: 'Ready' });
     expect(withStatus.body.spec.name).toBe('U-STATUS');
@@ -146,13 +161,20 @@ describe('update', () => {
     const main = await suite.api('PUT', `${PERSONS}/u-status`, { ...withStatus.body, status: { phase: 'Hacked' } });
     expect(main.status).toBe(200);
     expect(main.body.status).toEqual({ phase: 'Ready' });
-    const patched = await suite.api('PATCH', `${PERSONS}/u-status/status`, { status: { message: 'hi' } },
-      { 'Content-Type': 'application/merge-patch+json' });
+    const patched = await suite.api(
+      'PATCH',
+      `${PERSONS}/u-status/status`,
+      { status: { message: 'hi' } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(patched.body.status).toEqual({ phase: 'Ready', message: 'hi' });
   });
 
   it('answers 404 for a missing object', async () => {
-    const res = await suite.api('PUT', `${PERSONS}/nobody`, { ...person('nobody'), metadata: { name: 'nobody', version: 1 } });
+    const res = await suite.api('PUT', `${PERSONS}/nobody`, {
+      ...person('nobody'),
+      metadata: { name: 'nobody', version: 1 },
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('persons.example.com "nobody" not found');
   });
@@ -161,25 +183,46 @@ describe('update', () => {
 describe('patch', () => {
   it('applies merge patches unconditionally and JSON patches with test', async () => {
     await suite.api('POST', PERSONS, person('p-ada', { tags: ['a'] }));
-    const merged = await suite.api('PATCH', `${PERSONS}/p-ada`, { spec: { age: 40 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const merged = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-ada`,
+      { spec: { age: 40 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(merged.status).toBe(200);
     expect(merged.body.spec).toMatchObject({ age: 40, tags: ['a'] });
-    const json = await suite.api('PATCH', `${PERSONS}/p-ada`, [
-      { op: 'test', path: '/spec/age', value: 40 }, { op: 'add', path: '/spec/tags/-', value: 'b' },
-    ], { 'Content-Type': 'application/json-patch+json' });
+    const json = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-ada`,
+      [
+        { op: 'test', path: '/spec/age', value: 40 },
+        { op: 'add', path: '/spec/tags/-', value: 'b' },
+      ],
+      { 'Content-Type': 'application/json-patch+json' },
+    );
     expect(json.status).toBe(200);
     expect(json.body.spec.tags).toEqual(['a', 'b']);
-    const failed = await suite.api('PATCH', `${PERSONS}/p-ada`, [{ op: 'test', path: '/spec/age', value: 1 }],
-      { 'Content-Type': 'application/json-patch+json' });
+    const failed = await suite.api('PATCH', `${PERSONS}/p-ada`, [{ op: 'test', path: '/spec/age', value: 1 }], {
+      'Content-Type': 'application/json-patch+json',
+    });
     expect(failed.status).toBe(422);
-    const missing = await suite.api('PATCH', `${PERSONS}/p-ada`, [{ op: 'replace', path: '/spec/nothing/here', value: 1 }],
-      { 'Content-Type': 'application/json-patch+json' });
+    const missing = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-ada`,
+      [{ op: 'replace', path: '/spec/nothing/here', value: 1 }],
+      { 'Content-Type': 'application/json-patch+json' },
+    );
     expect(missing.status).toBe(422);
   });
 
   it('treats strategic merge as merge, refuses unknown patch types with 415', async () => {
     await suite.api('POST', PERSONS, person('p-smp'));
-    const smp = await suite.api('PATCH', `${PERSONS}/p-smp`, { spec: { age: 41 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const smp = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-smp`,
+      { spec: { age: 41 } },
+      { 'Content-Type': 'application/strategic-merge-patch+json' },
+    );
     expect(smp.body.spec.age).toBe(41);
     const unknown = await suite.api('PATCH', `${PERSONS}/p-smp`, 'x', { 'Content-Type': 'text/plain' });
     expect(unknown.status).toBe(415);
@@ -188,26 +231,44 @@ describe('patch', () => {
 
   it('is conditional when the patch carries a stale version', async () => {
     await suite.api('POST', PERSONS, person('p-cond'));
-    const res = await suite.api('PATCH', `${PERSONS}/p-cond`, { metadata: { version: 99 }, spec: { age: 1 } },
-      { 'Content-Type': 'application/merge-patch+json' });
+    const res = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-cond`,
+      { metadata: { version: 99 }, spec: { age: 1 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(res.status).toBe(409);
   });
 
   it('a patch that changes metadata.uid is a failed precondition: 409 Conflict, nothing written', async () => {
     const created = (await suite.api('POST', PERSONS, person('uid-p'))).body;
     const jsonPatch = { 'Content-Type': 'application/json-patch+json' };
-    const ops = [{ op: 'replace', path: '/metadata/uid', value: 'not-the-uid' }, { op: 'replace', path: '/spec/age', value: 9 }];
+    const ops = [
+      { op: 'replace', path: '/metadata/uid', value: 'not-the-uid' },
+      { op: 'replace', path: '/spec/age', value: 9 },
+    ];
     const res = await suite.api('PATCH', `${PERSONS}/uid-p`, ops, jsonPatch);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
     expect(res.body.message).toContain('not-the-uid');
-    const merge = await suite.api('PATCH', `${PERSONS}/uid-p`, { metadata: { uid: 'other' }, spec: { age: 9 } },
-      { 'Content-Type': 'application/merge-patch+json' });
+    const merge = await suite.api(
+      'PATCH',
+      `${PERSONS}/uid-p`,
+      { metadata: { uid: 'other' }, spec: { age: 9 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(merge.status).toBe(409);
     const after = (await suite.api('GET', `${PERSONS}/uid-p`)).body;
     expect(after.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
-    const same = await suite.api('PATCH', `${PERSONS}/uid-p`,
-      [{ op: 'replace', path: '/metadata/uid', value: created.metadata.uid }, { op: 'replace', path: '/spec/age', value: 9 }], jsonPatch);
+    const same = await suite.api(
+      'PATCH',
+      `${PERSONS}/uid-p`,
+      [
+        { op: 'replace', path: '/metadata/uid', value: created.metadata.uid },
+        { op: 'replace', path: '/spec/age', value: 9 },
+      ],
+      jsonPatch,
+    );
     expect(same.status).toBe(200);
     expect(same.body.spec.age).toBe(9);
   });
@@ -216,7 +277,12 @@ describe('patch', () => {
     const applyType = { 'Content-Type': 'application/apply-patch+yaml' };
     const created = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, person('p-apply'), applyType);
     expect(created.status).toBe(201);
-    const merged = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, { ...person('p-apply'), spec: { age: 50 } }, applyType);
+    const merged = await suite.api(
+      'PATCH',
+      `${PERSONS}/p-apply?fieldManager=test`,
+      { ...person('p-apply'), spec: { age: 50 } },
+      applyType,
+    );
     expect(merged.status).toBe(200);
     expect(merged.body.spec).toMatchObject({ name: 'P-APPLY', age: 50 });
   });
@@ -224,7 +290,10 @@ describe('patch', () => {
 
 describe('delete', () => {
   it('marks first, keeps the timestamp, and removes once no finalizer is left', async () => {
-    await suite.api('POST', PERSONS, { ...person('d-ada'), metadata: { name: 'd-ada', finalizers: ['example.com/hold'] } });
+    await suite.api('POST', PERSONS, {
+      ...person('d-ada'),
+      metadata: { name: 'd-ada', finalizers: ['example.com/hold'] },
+    });
     const marked = await suite.api('DELETE', `${PERSONS}/d-ada`);
     expect(marked.status).toBe(200);
     const stamp = marked.body.metadata.deletionTimestamp;
@@ -233,24 +302,43 @@ describe('delete', () => {
     expect(again.body.metadata.deletionTimestamp).toBe(stamp);
     expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(200);
 
-    const addFinalizer = await suite.api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: ['example.com/hold', 'example.com/more'] } },
-      { 'Content-Type': 'application/merge-patch+json' });
+    const addFinalizer = await suite.api(
+      'PATCH',
+      `${PERSONS}/d-ada`,
+      { metadata: { finalizers: ['example.com/hold', 'example.com/more'] } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(addFinalizer.status).toBe(422);
 
-    const released = await suite.api('PATCH', `${PERSONS}/d-ada`, { metadata: { finalizers: [] } }, { 'Content-Type': 'application/merge-patch+json' });
+    const released = await suite.api(
+      'PATCH',
+      `${PERSONS}/d-ada`,
+      { metadata: { finalizers: [] } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(released.status).toBe(200);
     expect(released.body.metadata.deletionTimestamp).toBe(stamp);
     const stale = await suite.api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: '1' } });
     expect(stale.status).toBe(409);
-    const removed = await suite.api('DELETE', `${PERSONS}/d-ada`, { preconditions: { resourceVersion: released.body.metadata.resourceVersion } });
+    const removed = await suite.api('DELETE', `${PERSONS}/d-ada`, {
+      preconditions: { resourceVersion: released.body.metadata.resourceVersion },
+    });
     expect(removed.status).toBe(200);
-    expect(removed.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'd-ada', kind: 'persons' } });
+    expect(removed.body).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'd-ada', kind: 'persons' },
+    });
     expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
   });
 
   it('refuses an unknown propagationPolicy in the body or the query (400 naming it), deleting nothing', async () => {
     await suite.api('POST', PERSONS, person('prop-a', {}, { suite: 'prop' }));
-    const body = await suite.api('DELETE', `${PERSONS}/prop-a`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Bogus' });
+    const body = await suite.api('DELETE', `${PERSONS}/prop-a`, {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Bogus',
+    });
     const query = await suite.api('DELETE', `${PERSONS}/prop-a?propagationPolicy=Bogus`);
     const collection = await suite.api('DELETE', `${PERSONS}?labelSelector=suite%3Dprop&propagationPolicy=Bogus`);
     for (const res of [body, query, collection]) {

@@ -3,14 +3,17 @@ import { waitFor } from '../support/wait-for';
 
 const suite = usePersonsApi();
 
-
 it('lists the model group under /apis and /apis/<group>', async () => {
   const groups = await suite.api('GET', '/apis');
   expect(groups.body.kind).toBe('APIGroupList');
   const names = groups.body.groups.map((g: { name: string }) => g.name);
   expect(names).toEqual(expect.arrayContaining(['example.com', 'apiextensions.svc.run']));
   const group = await suite.api('GET', '/apis/example.com');
-  expect(group.body).toMatchObject({ kind: 'APIGroup', name: 'example.com', preferredVersion: { groupVersion: 'example.com/v1alpha1', version: 'v1alpha1' } });
+  expect(group.body).toMatchObject({
+    kind: 'APIGroup',
+    name: 'example.com',
+    preferredVersion: { groupVersion: 'example.com/v1alpha1', version: 'v1alpha1' },
+  });
 });
 
 it('lists resources cluster-scoped, the main resource before its status', async () => {
@@ -18,19 +21,48 @@ it('lists resources cluster-scoped, the main resource before its status', async 
   expect(res.headers.get('content-type')).toContain('application/json');
   expect(res.body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'example.com/v1alpha1' });
   expect(res.body.resources.map((r: { name: string }) => r.name)).toEqual(['persons', 'persons/status']);
-  expect(res.body.resources[0]).toMatchObject({ kind: 'Person', singularName: 'person', namespaced: false, shortNames: ['ps'] });
-  expect(res.body.resources[0].verbs).toEqual(expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'delete', 'deletecollection', 'update']));
+  expect(res.body.resources[0]).toMatchObject({
+    kind: 'Person',
+    singularName: 'person',
+    namespaced: false,
+    shortNames: ['ps'],
+  });
+  expect(res.body.resources[0].verbs).toEqual(
+    expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'delete', 'deletecollection', 'update']),
+  );
 });
 
 it('serves core discovery at /api, /api/v1alpha1 and /apis/v1alpha1', async () => {
   expect((await suite.api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1'] });
-  const security = ['personalaccesstokens', 'personalaccesstokens/status', 'rolebindings', 'rolebindings/status', 'roles', 'roles/status', 'users', 'users/status'];
-  expect((await suite.api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(security);
-  await suite.server.schemes.register({ group: '', version: 'v1alpha1', kind: 'Note', singular: 'note', plural: 'notes' }, undefined, { platform: true });
-  expect((await suite.api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name))
-    .toEqual(expect.arrayContaining(['notes', 'notes/status', ...security]));
-  expect((await suite.api('GET', '/api/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
-  expect((await suite.api('GET', '/apis/v1alpha1')).body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1alpha1' });
+  const security = [
+    'personalaccesstokens',
+    'personalaccesstokens/status',
+    'rolebindings',
+    'rolebindings/status',
+    'roles',
+    'roles/status',
+    'users',
+    'users/status',
+  ];
+  expect((await suite.api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(
+    security,
+  );
+  await suite.server.schemes.register(
+    { group: '', version: 'v1alpha1', kind: 'Note', singular: 'note', plural: 'notes' },
+    undefined,
+    { platform: true },
+  );
+  expect((await suite.api('GET', '/api/v1alpha1')).body.resources.map((r: { name: string }) => r.name)).toEqual(
+    expect.arrayContaining(['notes', 'notes/status', ...security]),
+  );
+  expect((await suite.api('GET', '/api/v1alpha1')).body).toMatchObject({
+    kind: 'APIResourceList',
+    groupVersion: 'v1alpha1',
+  });
+  expect((await suite.api('GET', '/apis/v1alpha1')).body).toMatchObject({
+    kind: 'APIResourceList',
+    groupVersion: 'v1alpha1',
+  });
 });
 
 it('serves OpenAPI v3 with GVK tags and the fieldValidation parameter', async () => {
@@ -39,9 +71,15 @@ it('serves OpenAPI v3 with GVK tags and the fieldValidation parameter', async ()
   const doc = await suite.api('GET', index.body.paths['apis/example.com/v1alpha1'].serverRelativeURL);
   expect(doc.status).toBe(200);
   const schema = doc.body.components.schemas['com.example.v1alpha1.Person'];
-  expect(schema['x-kubernetes-group-version-kind']).toEqual([{ group: 'example.com', version: 'v1alpha1', kind: 'Person' }]);
+  expect(schema['x-kubernetes-group-version-kind']).toEqual([
+    { group: 'example.com', version: 'v1alpha1', kind: 'Person' },
+  ]);
   const patch = doc.body.paths[`${PERSONS}/{name}`].patch;
-  expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'example.com', version: 'v1alpha1', kind: 'Person' });
+  expect(patch['x-kubernetes-group-version-kind']).toEqual({
+    group: 'example.com',
+    version: 'v1alpha1',
+    kind: 'Person',
+  });
   expect(patch.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
 });
 
@@ -58,9 +96,13 @@ it('stops serving a model once its Model object is deleted', async () => {
     spec: { group: 'toys.example.com', version: 'v1', names: { kind: 'Gadget', plural: 'gadgets' } },
   });
   expect(res.status).toBe(201);
-  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 200, { what: 'gadgets served' });
+  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 200, {
+    what: 'gadgets served',
+  });
   await suite.api('DELETE', `${MODELS}/gadgets.toys.example.com`);
-  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 404, { what: 'gadgets withdrawn' });
+  await waitFor(async () => (await suite.api('GET', '/apis/toys.example.com/v1/gadgets')).status === 404, {
+    what: 'gadgets withdrawn',
+  });
 });
 
 it('refuses a Model of a platform group or with a mismatched name (422)', async () => {
@@ -81,10 +123,23 @@ it('answers / with every served path, sorted, as Kubernetes does', async () => {
   expect(res.status).toBe(200);
   const paths: string[] = res.body.paths;
   expect(paths).toEqual([...paths].sort());
-  expect(paths).toEqual(expect.arrayContaining([
-    '/api', '/api/v1alpha1', '/apis', '/apis/example.com', '/apis/example.com/v1alpha1',
-    '/apis/apiextensions.svc.run', '/apis/apiextensions.svc.run/v1alpha1',
-    '/healthz', '/livez', '/metrics', '/openapi/v3', '/readyz', '/version',
-  ]));
-  for (const path of paths) expect({ path, status: (await suite.api('GET', path)).status }).toEqual({ path, status: 200 });
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      '/api',
+      '/api/v1alpha1',
+      '/apis',
+      '/apis/example.com',
+      '/apis/example.com/v1alpha1',
+      '/apis/apiextensions.svc.run',
+      '/apis/apiextensions.svc.run/v1alpha1',
+      '/healthz',
+      '/livez',
+      '/metrics',
+      '/openapi/v3',
+      '/readyz',
+      '/version',
+    ]),
+  );
+  for (const path of paths)
+    expect({ path, status: (await suite.api('GET', path)).status }).toEqual({ path, status: 200 });
 });

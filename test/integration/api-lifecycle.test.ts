@@ -11,10 +11,18 @@ describe('draining on shutdown', () => {
     const watch = await httpWatch(`${server.url}${PERSONS}?watch=true`);
     // A request whose body is still arriving when the shutdown starts.
     const body = JSON.stringify(person('drain-me'));
-    const req = request({ host: '127.0.0.1', port: server.port, path: PERSONS, method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } });
+    const req = request({
+      host: '127.0.0.1',
+      port: server.port,
+      path: PERSONS,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+    });
     const answered = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.on('error', reject);
     });
     const arrived = new Promise((resolve) => server.server.server.once('request', resolve));

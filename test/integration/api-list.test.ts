@@ -1,7 +1,8 @@
 import { usePersonsApi, person, PERSONS } from '../support/person';
 
 const suite = usePersonsApi();
-const names = (res: { body: { items: { metadata: { name: string } }[] } }) => res.body.items.map((i) => i.metadata.name);
+const names = (res: { body: { items: { metadata: { name: string } }[] } }) =>
+  res.body.items.map((i) => i.metadata.name);
 
 beforeAll(async () => {
   const people: [string, Record<string, unknown>, Record<string, string>][] = [
@@ -22,8 +23,16 @@ describe('list envelope', () => {
     const res = await suite.api('GET', PERSONS);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      apiVersion: 'example.com/v1alpha1', kind: 'PersonList',
-      page: 1, size: 5, total: 5, totalPages: 1, first: true, last: true, hasNext: false, hasPrevious: false,
+      apiVersion: 'example.com/v1alpha1',
+      kind: 'PersonList',
+      page: 1,
+      size: 5,
+      total: 5,
+      totalPages: 1,
+      first: true,
+      last: true,
+      hasNext: false,
+      hasPrevious: false,
     });
     expect(typeof res.body.metadata.resourceVersion).toBe('string');
   });
@@ -31,7 +40,16 @@ describe('list envelope', () => {
   it('pages with page and size', async () => {
     const res = await suite.api('GET', `${PERSONS}?page=2&size=2&sort=metadata.name,asc`);
     expect(names(res)).toEqual(['cid', 'dan']);
-    expect(res.body).toMatchObject({ page: 2, size: 2, total: 5, totalPages: 3, first: false, last: false, hasNext: true, hasPrevious: true });
+    expect(res.body).toMatchObject({
+      page: 2,
+      size: 2,
+      total: 5,
+      totalPages: 3,
+      first: false,
+      last: false,
+      hasNext: true,
+      hasPrevious: true,
+    });
     const past = await suite.api('GET', `${PERSONS}?page=9&size=2`);
     expect(past.status).toBe(200);
     expect(past.body.items).toEqual([]);
@@ -43,7 +61,10 @@ describe('list envelope', () => {
     expect(names(first)).toEqual(['amy', 'bob', 'cid']);
     const token = first.body.metadata.continue;
     expect(token).toBeTruthy();
-    const second = await suite.api('GET', `${PERSONS}?limit=3&sort=metadata.name,asc&continue=${encodeURIComponent(token)}`);
+    const second = await suite.api(
+      'GET',
+      `${PERSONS}?limit=3&sort=metadata.name,asc&continue=${encodeURIComponent(token)}`,
+    );
     expect(names(second)).toEqual(['dan', 'eve']);
     expect(second.body.metadata.continue).toBeFalsy();
   });
@@ -55,15 +76,28 @@ describe('list envelope', () => {
       const query = `limit=2&sort=metadata.name,asc${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
       const { body } = await suite.api('GET', `${PERSONS}?${query}`);
       pages.push({
-        names: names({ body }), remaining: body.metadata.remainingItemCount, token: Boolean(body.metadata.continue),
-        hasNext: body.hasNext, last: body.last, hasPrevious: body.hasPrevious, first: body.first,
+        names: names({ body }),
+        remaining: body.metadata.remainingItemCount,
+        token: Boolean(body.metadata.continue),
+        hasNext: body.hasNext,
+        last: body.last,
+        hasPrevious: body.hasPrevious,
+        first: body.first,
       });
       token = body.metadata.continue;
     } while (token && pages.length < 10);
     expect(pages).toEqual([
       { names: ['amy', 'bob'], remaining: 3, token: true, hasNext: true, last: false, hasPrevious: false, first: true },
       { names: ['cid', 'dan'], remaining: 1, token: true, hasNext: true, last: false, hasPrevious: true, first: false },
-      { names: ['eve'], remaining: undefined, token: false, hasNext: false, last: true, hasPrevious: true, first: false },
+      {
+        names: ['eve'],
+        remaining: undefined,
+        token: false,
+        hasNext: false,
+        last: true,
+        hasPrevious: true,
+        first: false,
+      },
     ]);
   });
 
@@ -83,7 +117,10 @@ describe('resourceVersionMatch', () => {
     expect(exact.status).toBe(200);
     expect(exact.body.metadata.resourceVersion).toBe(current);
     expect(exact.body.items).toHaveLength(5);
-    const older = await suite.api('GET', `${PERSONS}?resourceVersion=${Number(current) - 1}&resourceVersionMatch=Exact`);
+    const older = await suite.api(
+      'GET',
+      `${PERSONS}?resourceVersion=${Number(current) - 1}&resourceVersionMatch=Exact`,
+    );
     expect(older.status).toBe(410);
     expect(older.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
     const notOlder = await suite.api('GET', `${PERSONS}?resourceVersion=1&resourceVersionMatch=NotOlderThan`);
@@ -104,7 +141,13 @@ describe('sorting', () => {
   });
 
   it('sorts by an index, ascending or descending', async () => {
-    expect(names(await suite.api('GET', `${PERSONS}?sort=spec.name,desc`))).toEqual(['eve', 'dan', 'cid', 'bob', 'amy']);
+    expect(names(await suite.api('GET', `${PERSONS}?sort=spec.name,desc`))).toEqual([
+      'eve',
+      'dan',
+      'cid',
+      'bob',
+      'amy',
+    ]);
     expect(names(await suite.api('GET', `${PERSONS}?sort=spec.name,asc`))).toEqual(['amy', 'bob', 'cid', 'dan', 'eve']);
   });
 
@@ -148,11 +191,14 @@ describe('selectors', () => {
     expect(bad.body.reason).toBe('BadRequest');
   });
 
-  it.each(['page=0', 'size=-1', 'size=abc', 'sort=spec.name,sideways', 'limit=x'])('refuses %s with 400', async (query) => {
-    const res = await suite.api('GET', `${PERSONS}?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.kind).toBe('Status');
-  });
+  it.each(['page=0', 'size=-1', 'size=abc', 'sort=spec.name,sideways', 'limit=x'])(
+    'refuses %s with 400',
+    async (query) => {
+      const res = await suite.api('GET', `${PERSONS}?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.kind).toBe('Status');
+    },
+  );
 });
 
 describe('Table output for kubectl get', () => {
@@ -161,8 +207,16 @@ describe('Table output for kubectl get', () => {
   it('lists rows with the model printer columns, Name first and Age last', async () => {
     const res = await suite.api('GET', `${PERSONS}?sort=metadata.name,asc&labelSelector=team%3Dred`, undefined, accept);
     expect(res.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Full Name', 'Years', 'Age']);
-    expect(res.body.rows.map((r: { cells: unknown[] }) => r.cells.slice(0, 3))).toEqual([['amy', 'Amy', 30], ['cid', 'Cid', 30]]);
+    expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
+      'Name',
+      'Full Name',
+      'Years',
+      'Age',
+    ]);
+    expect(res.body.rows.map((r: { cells: unknown[] }) => r.cells.slice(0, 3))).toEqual([
+      ['amy', 'Amy', 30],
+      ['cid', 'Cid', 30],
+    ]);
     expect(res.body.rows[0].cells[3]).toMatch(/^\d+[smhdy]$/);
     expect(res.body.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'amy' } });
   });
@@ -174,7 +228,7 @@ describe('Table output for kubectl get', () => {
   });
 });
 
-it('a Table list keeps the page\'s continue token, so kubectl reads every chunk', async () => {
+it("a Table list keeps the page's continue token, so kubectl reads every chunk", async () => {
   for (let i = 0; i < 5; i++) await suite.api('POST', PERSONS, person(`tbl-${i}`, {}, { chunked: 'yes' }));
   const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' };
   const names: string[] = [];

@@ -14,10 +14,18 @@ let admin: ApiClient;
 
 beforeAll(async () => {
   captured = captureLog('debug');
-  server = await startApiServer({
-    listen: '127.0.0.1:0', authorizationMode: 'RBAC', adminPassword: TEST_ADMIN_PASSWORD, maxBodyBytes: 3 * 1024 * 1024,
-    watchTimeoutSeconds: 1800, watchRetention: 100000, store: `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('logs')}`,
-  }, captured.log);
+  server = await startApiServer(
+    {
+      listen: '127.0.0.1:0',
+      authorizationMode: 'RBAC',
+      adminPassword: TEST_ADMIN_PASSWORD,
+      maxBodyBytes: 3 * 1024 * 1024,
+      watchTimeoutSeconds: 1800,
+      watchRetention: 100000,
+      store: `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('logs')}`,
+    },
+    captured.log,
+  );
   admin = client(server.url, basic('admin', TEST_ADMIN_PASSWORD));
   await applyPersonModel(admin);
 });
@@ -40,7 +48,13 @@ describe('the access log', () => {
     expect(res.status).toBe(200);
     const lines = await untilLines(() => accessLines('get-logged-1'));
     expect(lines[0]).toMatchObject({
-      level: LEVEL.info, reqId: 'get-logged-1', user: 'admin', verb: 'get', method: 'GET', path: `${PERSONS}/logged`, code: 200,
+      level: LEVEL.info,
+      reqId: 'get-logged-1',
+      user: 'admin',
+      verb: 'get',
+      method: 'GET',
+      path: `${PERSONS}/logged`,
+      code: 200,
     });
     expect(lines[0].ms).toEqual(expect.any(Number));
     expect(lines[0].ms).toBeGreaterThanOrEqual(0);
@@ -55,10 +69,15 @@ describe('the access log', () => {
   });
 
   it('logs a watch once, when it ends, with how long it lasted', async () => {
-    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true`, { ...basic('admin', TEST_ADMIN_PASSWORD), 'X-Request-Id': 'watch-1' });
+    const watch = await httpWatch(`${server.url}${PERSONS}?watch=true`, {
+      ...basic('admin', TEST_ADMIN_PASSWORD),
+      'X-Request-Id': 'watch-1',
+    });
     await admin('POST', PERSONS, person('watched-a'));
     await admin('POST', PERSONS, person('watched-b'));
-    await waitFor(() => watch.events.events.some((e) => e.object?.metadata?.name === 'watched-b'), { what: 'the watch to deliver' });
+    await waitFor(() => watch.events.events.some((e) => e.object?.metadata?.name === 'watched-b'), {
+      what: 'the watch to deliver',
+    });
     expect(accessLines('watch-1')).toEqual([]);
     watch.close();
     const lines = await untilLines(() => accessLines('watch-1'));
@@ -67,9 +86,13 @@ describe('the access log', () => {
   });
   it('logs a WebSocket watch once, when it ends, and a refused upgrade with its status', async () => {
     const before = captured.lines.length;
-    const watch = await wsWatch(`${server.url.replace('http://', 'http://admin:' + TEST_ADMIN_PASSWORD + '@')}${PERSONS}`);
+    const watch = await wsWatch(
+      `${server.url.replace('http://', 'http://admin:' + TEST_ADMIN_PASSWORD + '@')}${PERSONS}`,
+    );
     await admin('POST', PERSONS, person('ws-watched'));
-    await waitFor(() => watch.events.events.some((e) => e.object?.metadata?.name === 'ws-watched'), { what: 'the watch to deliver' });
+    await waitFor(() => watch.events.events.some((e) => e.object?.metadata?.name === 'ws-watched'), {
+      what: 'the watch to deliver',
+    });
     const wsLines = () => captured.lines.slice(before).filter((l) => l.msg === 'request' && l.verb === 'watch');
     expect(wsLines()).toEqual([]);
     watch.close();
@@ -86,8 +109,10 @@ describe('a client that hangs up mid-request', () => {
     const body = JSON.stringify(person('half'));
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.end(`POST ${PERSONS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('admin', TEST_ADMIN_PASSWORD).Authorization}\r\n`
-      + `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nX-Request-Id: half-body-2\r\n\r\n${body.slice(0, 20)}`);
+    socket.end(
+      `POST ${PERSONS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('admin', TEST_ADMIN_PASSWORD).Authorization}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nX-Request-Id: half-body-2\r\n\r\n${body.slice(0, 20)}`,
+    );
     socket.destroy();
     await waitFor(() => accessLines('half-body-2').length === 1, { what: 'the abandoned request to be logged' });
     const logged = captured.lines.slice(before);
@@ -100,9 +125,13 @@ describe('a client that hangs up mid-request', () => {
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     // With `Expect: 100-continue` the server says "100 Continue" once its handler has the request.
-    const continued = new Promise<void>((resolve) => socket.on('data', (d: Buffer) => d.toString().includes(' 100 ') && resolve()));
-    socket.write(`POST ${PERSONS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('admin', TEST_ADMIN_PASSWORD).Authorization}\r\n`
-      + `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nX-Request-Id: half-body-1\r\n\r\n`);
+    const continued = new Promise<void>((resolve) =>
+      socket.on('data', (d: Buffer) => d.toString().includes(' 100 ') && resolve()),
+    );
+    socket.write(
+      `POST ${PERSONS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic('admin', TEST_ADMIN_PASSWORD).Authorization}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nX-Request-Id: half-body-1\r\n\r\n`,
+    );
     await continued;
     socket.write(body.slice(0, 20));
     socket.destroy();

@@ -15,7 +15,9 @@ function sendRaw(head: string, body: string, timeoutMs = 10_000): Promise<string
       reject(new Error(`the server kept the connection open for ${timeoutMs} ms; got ${JSON.stringify(received)}`));
     }, timeoutMs);
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       clearTimeout(deadline);
@@ -29,7 +31,9 @@ it('answers a body shorter than its Content-Length with 408 Timeout after the re
   const body = JSON.stringify(person('slow'));
   const started = Date.now();
   const response = await sendRaw(
-    `POST ${PERSONS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 50}\r\n\r\n`, body);
+    `POST ${PERSONS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 50}\r\n\r\n`,
+    body,
+  );
   expect(Date.now() - started).toBeGreaterThanOrEqual(450);
   expect(response).toMatch(/^HTTP\/1\.1 408 /);
   const status = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
@@ -45,15 +49,19 @@ it('answers a request head that never ends with 408 Timeout', async () => {
 it('serves a complete request as usual', async () => {
   const body = JSON.stringify(person('quick'));
   const response = await sendRaw(
-    `POST ${PERSONS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`, body);
+    `POST ${PERSONS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`,
+    body,
+  );
   expect(response).toMatch(/^HTTP\/1\.1 201 /);
 });
 
 it('bounds receiving a request, not answering it: a watch outlives the request timeout', async () => {
   const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&allowWatchBookmarks=true`);
   // Six bookmarks 200 ms apart span more than twice the 500 ms request timeout.
-  await waitFor(() => watch.events.events.filter((e) => e.type === 'BOOKMARK').length >= 6,
-    { timeoutMs: 5000, what: 'six BOOKMARK events' });
+  await waitFor(() => watch.events.events.filter((e) => e.type === 'BOOKMARK').length >= 6, {
+    timeoutMs: 5000,
+    what: 'six BOOKMARK events',
+  });
   expect(watch.events.ended).toBe(false);
   watch.close();
 });

@@ -25,12 +25,15 @@ describe('--tls-cert-file and --tls-private-key-file', () => {
     ca = readFileSync(made.caFile);
     const server = await startTestApiServer({
       authorizationMode: 'RBAC',
-      tlsCertFile: join(dir, 'operator', 'server.crt'), tlsPrivateKeyFile: join(dir, 'operator', 'server.key'),
+      tlsCertFile: join(dir, 'operator', 'server.crt'),
+      tlsPrivateKeyFile: join(dir, 'operator', 'server.key'),
     });
     api = rbacApi(server, ca);
     await applyPersonModel(api.admin);
     const ada = await createUser(api, 'ada');
-    await createRole(api, 'person-reader', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] }]);
+    await createRole(api, 'person-reader', [
+      { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] },
+    ]);
     await bind(api, 'ada', 'person-reader');
     ({ token } = await createToken(ada));
   });
@@ -46,19 +49,29 @@ describe('--tls-cert-file and --tls-private-key-file', () => {
     const res = await api.as(bearer(token))('GET', PERSONS);
     expect(res.status).toBe(200);
     expect(res.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toEqual(['bob']);
-    expect((await api.as(bearer(token))('DELETE', `${PERSONS}/bob`)).body.message)
-      .toBe('persons.example.com "bob" is forbidden: User "ada" cannot delete resource "persons" in API group "example.com" at the cluster scope');
+    expect((await api.as(bearer(token))('DELETE', `${PERSONS}/bob`)).body.message).toBe(
+      'persons.example.com "bob" is forbidden: User "ada" cannot delete resource "persons" in API group "example.com" at the cluster scope',
+    );
   });
 
   it('is refused by a client that does not trust the CA, and does not answer plain HTTP', async () => {
-    const untrusting = await fetch(`${api.server.url}/healthz`).then(() => 'answered', (err: Error & { cause?: { code?: string } }) => err.cause?.code);
+    const untrusting = await fetch(`${api.server.url}/healthz`).then(
+      () => 'answered',
+      (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+    );
     expect(untrusting).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
-    const plain = await fetch(`${api.server.url.replace('https:', 'http:')}/healthz`).then((r) => r.status, () => 'no answer');
+    const plain = await fetch(`${api.server.url.replace('https:', 'http:')}/healthz`).then(
+      (r) => r.status,
+      () => 'no answer',
+    );
     expect(plain).toBe('no answer');
   });
 
   it('serves WebSocket watches over wss:// with the token', async () => {
-    const watch = await wsWatch(`${api.server.url}${PERSONS}?watch=true&resourceVersion=0`, { headers: bearer(token), ca });
+    const watch = await wsWatch(`${api.server.url}${PERSONS}?watch=true&resourceVersion=0`, {
+      headers: bearer(token),
+      ca,
+    });
     try {
       expect((await api.admin('POST', PERSONS, person('carl'))).status).toBe(201);
       const names = async () => (await watch.events.take(2)).map((e) => `${e.type} ${e.object.metadata.name}`);
@@ -71,7 +84,9 @@ describe('--tls-cert-file and --tls-private-key-file', () => {
   it("lets pkg/client (the controller-manager's client) reach it when given the CA", async () => {
     const list = await new ApiClient({ server: api.server.url, token, ca }).list(PERSON_RES);
     expect(list.items.map((p) => p.metadata.name).sort()).toEqual(['bob', 'carl']);
-    await expect(new ApiClient({ server: api.server.url, token }).list(PERSON_RES)).rejects.toThrow(/unable to verify the first certificate/);
+    await expect(new ApiClient({ server: api.server.url, token }).list(PERSON_RES)).rejects.toThrow(
+      /unable to verify the first certificate/,
+    );
   });
 });
 
@@ -85,7 +100,9 @@ describe('--tls-self-signed', () => {
       expect(first.caFile).toBe(join(tlsDir, 'ca.crt'));
       caBefore = readFileSync(first.caFile!);
       expect((await client(first.url, {}, caBefore)('GET', '/healthz')).text).toBe('ok');
-      expect((await client(first.url.replace('127.0.0.1', 'localhost'), {}, caBefore)('GET', '/readyz')).status).toBe(200);
+      expect((await client(first.url.replace('127.0.0.1', 'localhost'), {}, caBefore)('GET', '/readyz')).status).toBe(
+        200,
+      );
     } finally {
       await first.stop();
     }

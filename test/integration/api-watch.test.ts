@@ -7,17 +7,25 @@ import { Agent, request } from 'node:http';
 const BOOKMARK_INTERVAL_SECONDS = 0.2;
 const suite = usePersonsApi({ watchRetention: 50, watchBookmarkIntervalSeconds: BOOKMARK_INTERVAL_SECONDS });
 const merge = { 'Content-Type': 'application/merge-patch+json' };
-const summary = (events: { type: string; object: any }[]) => events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
-
+const summary = (events: { type: string; object: any }[]) =>
+  events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
 
 /** One request on `agent` (a keep-alive agent shows whether the connection was reused); the whole body. */
-function send(agent: Agent, method: string, path: string): Promise<{ status?: number; contentType?: string; body: string; reused: boolean }> {
+function send(
+  agent: Agent,
+  method: string,
+  path: string,
+): Promise<{ status?: number; contentType?: string; body: string; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const req = request(`${suite.server.url}${path}`, { method, agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (piece: string) => { body += piece; });
-      res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'], body, reused: req.reusedSocket }));
+      res.on('data', (piece: string) => {
+        body += piece;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode, contentType: res.headers['content-type'], body, reused: req.reusedSocket }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -57,7 +65,9 @@ describe('HTTP watch', () => {
     const created = (await suite.api('POST', PERSONS, person('w-resume', {}, { suite: 'w2' }))).body;
     await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 1 } }, merge);
     await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 2 } }, merge);
-    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=1&labelSelector=suite%3Dw2&resourceVersion=${created.metadata.resourceVersion}`);
+    const watch = await httpWatch(
+      `${suite.server.url}${PERSONS}?watch=1&labelSelector=suite%3Dw2&resourceVersion=${created.metadata.resourceVersion}`,
+    );
     const events = await watch.events.take(2);
     expect(events.map((e) => e.object.spec.age)).toEqual([1, 2]);
     await suite.api('PATCH', `${PERSONS}/w-resume`, { spec: { age: 3 } }, merge);
@@ -89,7 +99,9 @@ describe('HTTP watch', () => {
   it('answers a compacted resourceVersion with 200, an ERROR 410 event, then the end', async () => {
     const first = (await suite.api('POST', PERSONS, person('w-gone'))).body;
     for (let i = 0; i < 60; i++) await suite.api('PATCH', `${PERSONS}/w-gone`, { spec: { age: i } }, merge);
-    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
+    const watch = await httpWatch(
+      `${suite.server.url}${PERSONS}?watch=true&resourceVersion=${first.metadata.resourceVersion}`,
+    );
     expect(watch.status).toBe(200);
     const [event] = await watch.events.take(1);
     expect(event.type).toBe('ERROR');
@@ -99,7 +111,9 @@ describe('HTTP watch', () => {
 
   it('ends the stream after timeoutSeconds and sends no bookmark without allowWatchBookmarks, over several intervals', async () => {
     const started = Date.now();
-    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`);
+    const watch = await httpWatch(
+      `${suite.server.url}${PERSONS}?watch=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`,
+    );
     await watch.events.untilEnded(5000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4 * BOOKMARK_INTERVAL_SECONDS * 1000);
     expect(watch.events.events).toEqual([]);
@@ -107,12 +121,16 @@ describe('HTTP watch', () => {
 
   it('with allowWatchBookmarks=true sends BOOKMARKs carrying the current resourceVersion, every interval', async () => {
     const current = (await suite.api('GET', PERSONS)).body.metadata.resourceVersion;
-    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnone`);
+    const watch = await httpWatch(
+      `${suite.server.url}${PERSONS}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnone`,
+    );
     const bookmarks = () => watch.events.events.filter((e) => e.type === 'BOOKMARK');
     await waitFor(() => bookmarks().length >= 3, { timeoutMs: 5000, what: 'three BOOKMARK events' });
     watch.close();
     expect(bookmarks()[0].object).toEqual({
-      apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { resourceVersion: current },
+      apiVersion: 'example.com/v1alpha1',
+      kind: 'Person',
+      metadata: { resourceVersion: current },
     });
   });
 
@@ -142,14 +160,17 @@ describe('WebSocket watch', () => {
   });
 
   it('refuses an upgrade on an unknown resource with the HTTP status', async () => {
-    await expect(wsWatch(`${suite.server.url}/apis/example.com/v1alpha1/ghosts`)).rejects.toMatchObject({ status: 404 });
+    await expect(wsWatch(`${suite.server.url}/apis/example.com/v1alpha1/ghosts`)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
 it('sends each event as a one-row Table when the watch asks for Tables (kubectl get -w)', async () => {
   await suite.api('POST', PERSONS, person('tw-ada', { age: 41 }));
-  const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dtw-ada`,
-    { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+  const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true&fieldSelector=metadata.name%3Dtw-ada`, {
+    Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+  });
   try {
     const [added] = await watch.events.take(1);
     expect(added.type).toBe('ADDED');
@@ -158,7 +179,12 @@ it('sends each event as a one-row Table when the watch asks for Tables (kubectl 
     expect(names[0]).toBe('Name');
     expect(added.object.rows).toHaveLength(1);
     expect(added.object.rows[0].cells[0]).toBe('tw-ada');
-    await suite.api('PATCH', `${PERSONS}/tw-ada`, { spec: { age: 42 } }, { 'Content-Type': 'application/merge-patch+json' });
+    await suite.api(
+      'PATCH',
+      `${PERSONS}/tw-ada`,
+      { spec: { age: 42 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     const [, modified] = await watch.events.take(2);
     expect(modified.type).toBe('MODIFIED');
     expect(modified.object.kind).toBe('Table');

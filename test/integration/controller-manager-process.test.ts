@@ -9,7 +9,11 @@ import { ApiClient, isNotFound, type ResourceRef } from '../../pkg/client';
 import { LEASES, type Lease } from '../../pkg/controller';
 import { client as rawClient, startTestApiServer } from '../support/apiserver';
 import {
-  countPersons, markPersons, seedPersons, spawnControllerManager, type SpawnedControllerManager,
+  countPersons,
+  markPersons,
+  seedPersons,
+  spawnControllerManager,
+  type SpawnedControllerManager,
 } from '../support/controller-manager';
 import { freePort } from '../../pkg/util/free-port';
 import { applyPersonModel, person } from '../support/person';
@@ -22,8 +26,19 @@ import { waitFor } from '../support/wait-for';
 
 const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
 /** Short leases (as TEST_LEASE), as flags and as environment variables. */
-const LEASE_FLAGS = ['--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '250ms'];
-const LEASE_ENV = { SVC_LEADER_ELECT_LEASE_DURATION: '3s', SVC_LEADER_ELECT_RENEW_DEADLINE: '2s', SVC_LEADER_ELECT_RETRY_PERIOD: '250ms' };
+const LEASE_FLAGS = [
+  '--leader-elect-lease-duration',
+  '3s',
+  '--leader-elect-renew-deadline',
+  '2s',
+  '--leader-elect-retry-period',
+  '250ms',
+];
+const LEASE_ENV = {
+  SVC_LEADER_ELECT_LEASE_DURATION: '3s',
+  SVC_LEADER_ELECT_RENEW_DEADLINE: '2s',
+  SVC_LEADER_ELECT_RETRY_PERIOD: '250ms',
+};
 
 let server: RunningApiServer;
 let client: ApiClient;
@@ -68,10 +83,13 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const proxyServer: Server = createServer((req, res) => {
     authorizations.push(req.headers.authorization ?? '(none)');
     const { authorization: _recorded, ...headers } = req.headers;
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     res.on('close', () => forward.destroy());
     req.pipe(forward);
@@ -80,10 +98,11 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   return {
     url: `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`,
     authorizations,
-    close: () => new Promise<void>((resolve) => {
-      proxyServer.close(() => resolve());
-      proxyServer.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxyServer.close(() => resolve());
+        proxyServer.closeAllConnections();
+      }),
   };
 }
 
@@ -108,7 +127,10 @@ const holderOf = async (leaseName: string) => {
 };
 /** Waits until the process of `cm` holds the lease (its identity is `<host>_<pid>_<random>`). */
 const waitForLeader = (cm: SpawnedControllerManager, leaseName: string) =>
-  waitFor(async () => (await holderOf(leaseName))?.includes(`_${cm.child.pid}_`), { what: `process ${cm.child.pid} to lead`, timeoutMs: 15_000 });
+  waitFor(async () => (await holderOf(leaseName))?.includes(`_${cm.child.pid}_`), {
+    what: `process ${cm.child.pid} to lead`,
+    timeoutMs: 15_000,
+  });
 const gone = async (name: string) => {
   try {
     await client.get(PERSON_RES, name);
@@ -127,15 +149,30 @@ async function markAndWaitGone(name: string): Promise<void> {
 describe('svc-controller-manager, the process', () => {
   it('sends the --token-file token, serves /healthz and /metrics, collects, and on SIGTERM releases the lease and exits 0', async () => {
     const metricsPort = await freePort();
-    const cm = start(['--server', proxy.url, '--token-file', file('token', 'proc-token-1\n'), '--metrics-listen', `127.0.0.1:${metricsPort}`,
-      '--leader-elect-resource-name', 'cm-term', ...LEASE_FLAGS]);
+    const cm = start([
+      '--server',
+      proxy.url,
+      '--token-file',
+      file('token', 'proc-token-1\n'),
+      '--metrics-listen',
+      `127.0.0.1:${metricsPort}`,
+      '--leader-elect-resource-name',
+      'cm-term',
+      ...LEASE_FLAGS,
+    ]);
     const metricsUrl = `http://127.0.0.1:${metricsPort}`;
-    await waitFor(async () => (await fetch(`${metricsUrl}/healthz`)).status === 200, { what: '/healthz', timeoutMs: 15_000 });
+    await waitFor(async () => (await fetch(`${metricsUrl}/healthz`)).status === 200, {
+      what: '/healthz',
+      timeoutMs: 15_000,
+    });
     await waitForLeader(cm, 'cm-term');
-    const metrics = await waitFor(async () => {
-      const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-      return text.includes('controller="gc/persons.example.com"') ? text : undefined;
-    }, { what: 'metrics of the persons gc', timeoutMs: 15_000 });
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+        return text.includes('controller="gc/persons.example.com"') ? text : undefined;
+      },
+      { what: 'metrics of the persons gc', timeoutMs: 15_000 },
+    );
     expect(metrics).toContain('svc_controller_leader{lease="cm-term"} 1');
     expect(metrics).toContain('process_cpu_user_seconds_total');
 
@@ -150,42 +187,78 @@ describe('svc-controller-manager, the process', () => {
 
   it('reads a kubeconfig and the environment; killed mid-way (SIGKILL) and started again, it collects the rest', async () => {
     file('kube-token', 'kube-token-2\n');
-    const kubeconfig = file('kubeconfig', [
-      'apiVersion: v1', 'kind: Config',
-      `clusters: [{name: svc, cluster: {server: "${proxy.url}"}}]`,
-      'users: [{name: cm, user: {tokenFile: kube-token}}]',
-      'contexts: [{name: cm@svc, context: {cluster: svc, user: cm}}]',
-      'current-context: cm@svc', '',
-    ].join('\n'));
-    const env = { ...LEASE_ENV, SVC_KUBECONFIG: kubeconfig, SVC_METRICS_LISTEN: 'off', SVC_LEADER_ELECT_RESOURCE_NAME: 'cm-kill' };
+    const kubeconfig = file(
+      'kubeconfig',
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: svc, cluster: {server: "${proxy.url}"}}]`,
+        'users: [{name: cm, user: {tokenFile: kube-token}}]',
+        'contexts: [{name: cm@svc, context: {cluster: svc, user: cm}}]',
+        'current-context: cm@svc',
+        '',
+      ].join('\n'),
+    );
+    const env = {
+      ...LEASE_ENV,
+      SVC_KUBECONFIG: kubeconfig,
+      SVC_METRICS_LISTEN: 'off',
+      SVC_LEADER_ELECT_RESOURCE_NAME: 'cm-kill',
+    };
     const names = await seedPersons(server, 'proc-kill', 3000);
     const first = start([], env);
     await waitForLeader(first, 'cm-kill');
     await markPersons(server, names);
-    await waitFor(async () => (await countPersons(server, 'proc-kill')) < names.length, { what: 'the gc to start removing', intervalMs: 5 });
+    await waitFor(async () => (await countPersons(server, 'proc-kill')) < names.length, {
+      what: 'the gc to start removing',
+      intervalMs: 5,
+    });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBeNull();
     expect(await countPersons(server, 'proc-kill')).toBeGreaterThan(0);
 
     const second = start([], env);
     await waitForLeader(second, 'cm-kill');
-    await waitFor(async () => (await countPersons(server, 'proc-kill')) === 0, { what: 'the rest to be removed', timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await countPersons(server, 'proc-kill')) === 0, {
+      what: 'the rest to be removed',
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
     expect(new Set(proxy.authorizations)).toEqual(new Set(['Bearer kube-token-2']));
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 90_000);
 
   it('exits 1 when another holder takes its lease', async () => {
-    const cm = start(['--server', server.url, '--metrics-listen', 'off', '--leader-elect-resource-name', 'cm-lost', ...LEASE_FLAGS]);
+    const cm = start([
+      '--server',
+      server.url,
+      '--metrics-listen',
+      'off',
+      '--leader-elect-resource-name',
+      'cm-lost',
+      ...LEASE_FLAGS,
+    ]);
     await waitForLeader(cm, 'cm-lost');
     const lease = await client.get<Lease>(LEASES, 'cm-lost');
-    await client.update<Lease>(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
+    await client.update<Lease>(LEASES, {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+    });
     expect(await cm.exited).toBe(1);
     expect(cm.output()).toContain('LeadershipLostError');
   });
 
   it('runs without a Lease with --leader-elect=false', async () => {
-    const cm = start(['--server', server.url, '--metrics-listen', 'off', '--leader-elect=false', '--leader-elect-resource-name', 'cm-never']);
+    const cm = start([
+      '--server',
+      server.url,
+      '--metrics-listen',
+      'off',
+      '--leader-elect=false',
+      '--leader-elect-resource-name',
+      'cm-never',
+    ]);
     await markAndWaitGone('proc-alone');
     expect(await holderOf('cm-never')).toBeUndefined();
     cm.child.kill('SIGINT');

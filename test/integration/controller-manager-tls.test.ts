@@ -23,16 +23,35 @@ it('reaches an https:// apiserver through --certificate-authority, and collects 
   expectStatus(await api.admin('POST', PERSONS, person('over-tls')), 201, 'creating over-tls');
   expectStatus(await api.admin('DELETE', `${PERSONS}/over-tls`), 200, 'deleting over-tls');
   expect((await api.admin('GET', `${PERSONS}/over-tls`)).body.metadata.deletionTimestamp).toBeDefined(); // marked: the gc removes it
-  cm = spawnControllerManager(['--server', api.server.url, '--certificate-authority', api.server.caFile!, '--token-file', tokenFile,
-    '--leader-elect=false', '--metrics-listen', 'off']);
-  await waitFor(async () => (await api.admin('GET', `${PERSONS}/over-tls`)).status === 404, { what: 'the gc to remove over-tls', timeoutMs: 15_000 });
+  cm = spawnControllerManager([
+    '--server',
+    api.server.url,
+    '--certificate-authority',
+    api.server.caFile!,
+    '--token-file',
+    tokenFile,
+    '--leader-elect=false',
+    '--metrics-listen',
+    'off',
+  ]);
+  await waitFor(async () => (await api.admin('GET', `${PERSONS}/over-tls`)).status === 404, {
+    what: 'the gc to remove over-tls',
+    timeoutMs: 15_000,
+  });
   cm.child.kill('SIGTERM');
   expect(await cm.exited).toBe(0);
   expect(cm.output()).not.toContain('certificate');
 });
 
 it('names a certificate authority file it cannot read, and exits 1', async () => {
-  cm = spawnControllerManager(['--server', api.server.url, '--certificate-authority', join(dir, 'missing.crt'), '--metrics-listen', 'off']);
+  cm = spawnControllerManager([
+    '--server',
+    api.server.url,
+    '--certificate-authority',
+    join(dir, 'missing.crt'),
+    '--metrics-listen',
+    'off',
+  ]);
   expect(await cm.exited).toBe(1);
   expect(cm.output()).toContain(`cannot read the certificate authority file ${join(dir, 'missing.crt')}`);
 });

@@ -38,21 +38,36 @@ const MODEL_RES: ResourceRef = { group: 'apiextensions.svc.run', version: 'v1alp
 
 /** A small Model of `<plural>` in group `<plural>.example.org`, registered by a test after the controller-manager started. */
 const animalModel = (kind: string, plural: string) => ({
-  apiVersion: 'apiextensions.svc.run/v1alpha1', kind: 'Model', metadata: { name: `${plural}.${plural}.example.org` },
+  apiVersion: 'apiextensions.svc.run/v1alpha1',
+  kind: 'Model',
+  metadata: { name: `${plural}.${plural}.example.org` },
   spec: {
-    group: `${plural}.example.org`, version: 'v1', names: { kind, plural },
+    group: `${plural}.example.org`,
+    version: 'v1',
+    names: { kind, plural },
     schema: { type: 'object', properties: { spec: { type: 'object', properties: { species: { type: 'string' } } } } },
   },
 });
-const animalRes = (kind: string, plural: string): ResourceRef => ({ group: `${plural}.example.org`, version: 'v1', plural, kind });
-const animal = (res: ResourceRef, name: string): ApiObject =>
-  ({ apiVersion: `${res.group}/${res.version}`, kind: res.kind!, metadata: { name }, spec: { species: 'cat' } });
+const animalRes = (kind: string, plural: string): ResourceRef => ({
+  group: `${plural}.example.org`,
+  version: 'v1',
+  plural,
+  kind,
+});
+const animal = (res: ResourceRef, name: string): ApiObject => ({
+  apiVersion: `${res.group}/${res.version}`,
+  kind: res.kind!,
+  metadata: { name },
+  spec: { species: 'cat' },
+});
 
 /** Registers a Model and waits until its API answers. */
 async function registerAnimalModel(kind: string, plural: string): Promise<ResourceRef> {
   await create(MODEL_RES, animalModel(kind, plural));
   const path = `/apis/${plural}.example.org/v1/${plural}`;
-  await waitFor(async () => (await rawClient(shared.server.url)('GET', path)).status === 200, { what: `${plural} to be served` });
+  await waitFor(async () => (await rawClient(shared.server.url)('GET', path)).status === 200, {
+    what: `${plural} to be served`,
+  });
   return animalRes(kind, plural);
 }
 
@@ -65,7 +80,9 @@ describe('the gc controller', () => {
     await mark(PERSON_RES, 'warm-up');
     await waitGone(PERSON_RES, 'warm-up');
     const created = await createPerson('ada');
-    const watch = await httpWatch(`${shared.server.url}${PERSONS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`);
+    const watch = await httpWatch(
+      `${shared.server.url}${PERSONS}?watch=true&resourceVersion=${created.metadata.resourceVersion}`,
+    );
     try {
       await mark(PERSON_RES, 'ada');
       const [marked, removed] = await watch.events.take(2, 10_000);
@@ -133,7 +150,12 @@ describe('the gc controller', () => {
   it('collects Leases too: every platform kind the apiserver serves', async () => {
     const leases: ResourceRef = { group: 'coordination.svc.run', version: 'v1alpha1', plural: 'leases', kind: 'Lease' };
     await startTestControllerManager(shared.server.url, { leaderElection: false });
-    await create(leases, { apiVersion: 'coordination.svc.run/v1alpha1', kind: 'Lease', metadata: { name: 'old-lock' }, spec: {} });
+    await create(leases, {
+      apiVersion: 'coordination.svc.run/v1alpha1',
+      kind: 'Lease',
+      metadata: { name: 'old-lock' },
+      spec: {},
+    });
     await mark(leases, 'old-lock');
     await waitGone(leases, 'old-lock');
   });

@@ -20,31 +20,42 @@ const dirs: string[] = [];
 
 /** Starts `make run`'s process (dist/cmd/local-up) on a throwaway store and data directory. */
 function localUp(args: string[]): LocalUp {
-  if (!existsSync(LOCAL_UP_BIN)) throw new Error(`${LOCAL_UP_BIN} is missing: run \`npm run build\` (make test does) before this test`);
+  if (!existsSync(LOCAL_UP_BIN))
+    throw new Error(`${LOCAL_UP_BIN} is missing: run \`npm run build\` (make test does) before this test`);
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-local-up-'));
   dirs.push(dataDir);
   const env: NodeJS.ProcessEnv = { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'json' };
   delete env.SVC_METRICS_LISTEN;
   const child = spawn(process.execPath, [LOCAL_UP_BIN, '--store', 'memory://', '--data-dir', dataDir, ...args], {
-    env, stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-  child.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = () => text.split('\n').filter(Boolean).map((l) => {
-    try {
-      return JSON.parse(l) as Record<string, any>;
-    } catch {
-      return { msg: l };
-    }
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
   });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = () =>
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, any>;
+        } catch {
+          return { msg: l };
+        }
+      });
   const up = { child, exited, lines };
   running.push(up);
   return up;
 }
 
-const metricsUrl = (up: LocalUp) => up.lines().find((l) => l.msg === 'serving /metrics and /healthz')?.url as string | undefined;
+const metricsUrl = (up: LocalUp) =>
+  up.lines().find((l) => l.msg === 'serving /metrics and /healthz')?.url as string | undefined;
 
 afterEach(async () => {
   for (const up of running.splice(0)) {
@@ -55,13 +66,16 @@ afterEach(async () => {
 });
 
 describe('local-up (make run)', () => {
-  it('two side by side both run: the controller-manager\'s metrics port is a free one by default', async () => {
+  it("two side by side both run: the controller-manager's metrics port is a free one by default", async () => {
     const first = localUp(['--listen', `127.0.0.1:${await freePort()}`]);
     const second = localUp(['--listen', `127.0.0.1:${await freePort()}`]);
-    const urls = await waitFor(() => {
-      const [a, b] = [metricsUrl(first), metricsUrl(second)];
-      return a && b && [a, b];
-    }, { timeoutMs: 20_000, what: 'both controller-managers to serve metrics' });
+    const urls = await waitFor(
+      () => {
+        const [a, b] = [metricsUrl(first), metricsUrl(second)];
+        return a && b && [a, b];
+      },
+      { timeoutMs: 20_000, what: 'both controller-managers to serve metrics' },
+    );
     expect(urls[0]).not.toBe(urls[1]);
     for (const url of urls) expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect([first.child.exitCode, second.child.exitCode]).toEqual([null, null]);
@@ -70,11 +84,14 @@ describe('local-up (make run)', () => {
   it('--metrics-listen fixes the metrics address', async () => {
     const port = await freePort();
     const up = localUp(['--listen', `127.0.0.1:${await freePort()}`, '--metrics-listen', `127.0.0.1:${port}`]);
-    const url = await waitFor(() => metricsUrl(up), { timeoutMs: 20_000, what: 'the controller-manager to serve metrics' });
+    const url = await waitFor(() => metricsUrl(up), {
+      timeoutMs: 20_000,
+      what: 'the controller-manager to serve metrics',
+    });
     expect(url).toBe(`http://127.0.0.1:${port}`);
   });
 
-  describe('when something else holds the apiserver\'s port', () => {
+  describe("when something else holds the apiserver's port", () => {
     let other: Server;
     const asked: string[] = [];
 

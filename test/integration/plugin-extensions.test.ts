@@ -20,21 +20,31 @@ const pluginsDir = join(dir, 'plugins');
 /** Writes a plugin folder with a route (`GET /apis/<name>.example.com/v1alpha1/pings`) and these extension objects. */
 function writePlugin(name: string, extensions: string) {
   mkdirSync(join(pluginsDir, name, 'extensions'), { recursive: true });
-  writeFileSync(join(pluginsDir, name, 'plugin.yaml'), `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`);
-  writeFileSync(join(pluginsDir, name, 'index.js'),
-    `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/pings', () => ({ pong: true })); } };`);
+  writeFileSync(
+    join(pluginsDir, name, 'plugin.yaml'),
+    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`,
+  );
+  writeFileSync(
+    join(pluginsDir, name, 'index.js'),
+    `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/pings', () => ({ pong: true })); } };`,
+  );
   writeFileSync(join(pluginsDir, name, 'extensions', 'objects.yaml'), extensions);
 }
 
-writePlugin('shop', `apiVersion: v1alpha1
+writePlugin(
+  'shop',
+  `apiVersion: v1alpha1
 kind: Role
 metadata:
   name: shop-viewer
   labels: {svc.run/role-template: "true", rbac.authorization.svc.run/aggregate-to-anonymous: "true"}
 rules:
   - {apiGroups: [shop.example.com], resources: [pings], verbs: [list]}
-`);
-writePlugin('rogue', `apiVersion: v1alpha1
+`,
+);
+writePlugin(
+  'rogue',
+  `apiVersion: v1alpha1
 kind: Role
 metadata:
   name: rogue-sneaky
@@ -47,7 +57,8 @@ metadata:
   name: rogue-fine
   labels: {svc.run/role-template: "true"}
 rules: []
-`);
+`,
+);
 
 let server: RunningApiServer;
 const api = () => rawClient(server.url);
@@ -66,30 +77,51 @@ afterAll(async () => {
 });
 
 /** Waits until the Plugin satisfies `check`; returns it. */
-const pluginWhen = (name: string, check: (plugin: any) => boolean, what: string) => waitFor(async () => {
-  const res = await read(`${PLUGINS}/${name}`);
-  return res.status === 200 && check(res.body) ? res.body : undefined;
-}, { timeoutMs: 20_000, what });
-const roleGone = (name: string) => waitFor(async () => (await read(`${ROLES}/${name}`)).status === 404, { timeoutMs: 20_000, what: `role ${name} to be deleted` });
+const pluginWhen = (name: string, check: (plugin: any) => boolean, what: string) =>
+  waitFor(
+    async () => {
+      const res = await read(`${PLUGINS}/${name}`);
+      return res.status === 200 && check(res.body) ? res.body : undefined;
+    },
+    { timeoutMs: 20_000, what },
+  );
+const roleGone = (name: string) =>
+  waitFor(async () => (await read(`${ROLES}/${name}`)).status === 404, {
+    timeoutMs: 20_000,
+    what: `role ${name} to be deleted`,
+  });
 const setEnabled = (name: string, enabled: boolean) =>
-  api()('PATCH', `${PLUGINS}/${name}`, { spec: { enabled } }, { ...admin, 'Content-Type': 'application/merge-patch+json' });
+  api()(
+    'PATCH',
+    `${PLUGINS}/${name}`,
+    { spec: { enabled } },
+    { ...admin, 'Content-Type': 'application/merge-patch+json' },
+  );
 
 describe('the plugin controller', () => {
   it("applies a started plugin's role template, labelled and listed; deletes it on disable and applies it again on enable", async () => {
     const listed = (p: any) => p.status?.phase === 'STARTED' && p.status.extensions?.length === 1;
     const shop = await pluginWhen('shop', listed, "shop's role template to be listed in its status");
     expect(shop.status.extensions).toEqual([{ apiVersion: 'v1alpha1', kind: 'Role', name: 'shop-viewer' }]);
-    expect(shop.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'ExtensionsApplied', status: 'True' })]));
+    expect(shop.status.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'ExtensionsApplied', status: 'True' })]),
+    );
     expect(shop.metadata.finalizers).toContain('plugin.svc.run/extensions');
     const role = await read(`${ROLES}/shop-viewer`);
     expect(role.status).toBe(200);
     expect(role.body.metadata.labels).toEqual({
-      'svc.run/role-template': 'true', 'rbac.authorization.svc.run/aggregate-to-anonymous': 'true', 'plugin.svc.run/plugin-name': 'shop',
+      'svc.run/role-template': 'true',
+      'rbac.authorization.svc.run/aggregate-to-anonymous': 'true',
+      'plugin.svc.run/plugin-name': 'shop',
     });
     expect(role.body.rules).toEqual([{ apiGroups: ['shop.example.com'], resources: ['pings'], verbs: ['list'] }]);
 
     expect((await setEnabled('shop', false)).status).toBe(200);
-    await pluginWhen('shop', (p) => p.status?.phase === 'STOPPED' && p.status.extensions?.length === 0, 'shop to be STOPPED with no extensions');
+    await pluginWhen(
+      'shop',
+      (p) => p.status?.phase === 'STOPPED' && p.status.extensions?.length === 0,
+      'shop to be STOPPED with no extensions',
+    );
     expect((await read('/apis/shop.example.com/v1alpha1/pings')).status).toBe(404);
     await roleGone('shop-viewer');
 
@@ -100,29 +132,50 @@ describe('the plugin controller', () => {
   });
 
   it("puts a plugin's role template back when someone edits or deletes it", async () => {
-    await pluginWhen('shop', (p) => p.status?.phase === 'STARTED' && p.status.extensions?.length === 1, "shop's role template to be listed");
+    await pluginWhen(
+      'shop',
+      (p) => p.status?.phase === 'STARTED' && p.status.extensions?.length === 1,
+      "shop's role template to be listed",
+    );
     const declared = [{ apiGroups: ['shop.example.com'], resources: ['pings'], verbs: ['list'] }];
-    const edit = await api()('PATCH', `${ROLES}/shop-viewer`, { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get'] }] },
-      { ...admin, 'Content-Type': 'application/merge-patch+json' });
+    const edit = await api()(
+      'PATCH',
+      `${ROLES}/shop-viewer`,
+      { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get'] }] },
+      { ...admin, 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(edit.status).toBe(200);
-    await waitFor(async () => JSON.stringify((await read(`${ROLES}/shop-viewer`)).body.rules) === JSON.stringify(declared),
-      { timeoutMs: 20_000, what: "shop-viewer's rules to be put back" });
+    await waitFor(
+      async () => JSON.stringify((await read(`${ROLES}/shop-viewer`)).body.rules) === JSON.stringify(declared),
+      { timeoutMs: 20_000, what: "shop-viewer's rules to be put back" },
+    );
     expect((await api()('DELETE', `${ROLES}/shop-viewer`, undefined, admin)).status).toBe(200);
-    await waitFor(async () => {
-      const res = await read(`${ROLES}/shop-viewer`);
-      return res.status === 200 && !res.body.metadata.deletionTimestamp && res.body.metadata.uid !== edit.body.metadata.uid;
-    }, { timeoutMs: 20_000, what: 'shop-viewer to be created again' });
+    await waitFor(
+      async () => {
+        const res = await read(`${ROLES}/shop-viewer`);
+        return (
+          res.status === 200 && !res.body.metadata.deletionTimestamp && res.body.metadata.uid !== edit.body.metadata.uid
+        );
+      },
+      { timeoutMs: 20_000, what: 'shop-viewer to be created again' },
+    );
   });
 
   it('does not apply an object with a platform label, and names it and the reason in the message and a condition', async () => {
-    const rogue = await pluginWhen('rogue', (p) => p.status?.extensions?.length === 1, "rogue's allowed role to be listed");
+    const rogue = await pluginWhen(
+      'rogue',
+      (p) => p.status?.extensions?.length === 1,
+      "rogue's allowed role to be listed",
+    );
     const reason = 'Role "rogue-sneaky": label "svc.run/system" is under the platform\'s prefix svc.run';
     expect(rogue.status.phase).toBe('STARTED');
     expect(rogue.status.message).toBe(reason);
     expect(rogue.status.extensions).toEqual([{ apiVersion: 'v1alpha1', kind: 'Role', name: 'rogue-fine' }]);
-    expect(rogue.status.conditions).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'ExtensionsApplied', status: 'False', reason: 'NotApplied', message: reason }),
-    ]));
+    expect(rogue.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'ExtensionsApplied', status: 'False', reason: 'NotApplied', message: reason }),
+      ]),
+    );
     expect((await read(`${ROLES}/rogue-sneaky`)).status).toBe(404);
     expect((await read(`${ROLES}/rogue-fine`)).status).toBe(200);
   });
@@ -131,7 +184,10 @@ describe('the plugin controller', () => {
     await pluginWhen('rogue', (p) => p.status?.extensions?.length === 1, "rogue's allowed role to be listed");
     expect((await api()('DELETE', `${PLUGINS}/rogue`, undefined, admin)).status).toBe(200);
     await roleGone('rogue-fine');
-    await waitFor(async () => (await read(`${PLUGINS}/rogue`)).status === 404, { timeoutMs: 20_000, what: 'the rogue Plugin to be removed' });
+    await waitFor(async () => (await read(`${PLUGINS}/rogue`)).status === 404, {
+      timeoutMs: 20_000,
+      what: 'the rogue Plugin to be removed',
+    });
     expect((await read('/apis/rogue.example.com/v1alpha1/pings')).status).toBe(404);
   });
 });

@@ -17,12 +17,16 @@ afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
 function writePlugin(name: string, code?: string, spec = '') {
   const dir = join(pluginsDir, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec:\n  version: 1.2.0\n${spec}`);
+  writeFileSync(
+    join(dir, 'plugin.yaml'),
+    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec:\n  version: 1.2.0\n${spec}`,
+  );
   if (code) writeFileSync(join(dir, 'index.js'), code);
 }
 
-writePlugin('people', `
+writePlugin(
+  'people',
+  `
 module.exports = {
   async start(ctx) {
     ctx.log.info('starting', { greeting: ctx.plugin.settings.greeting });
@@ -38,43 +42,81 @@ module.exports = {
     ctx.routes.get('/apis/people.example.com/v1alpha1/boom', () => { throw new Error('the secret database password is hunter2'); });
     ctx.routes.get('/apis/people.example.com/v1alpha1/slow', () => new Promise(() => {}));
   },
-};`, '  settings: {greeting: Hello}\n');
+};`,
+  '  settings: {greeting: Hello}\n',
+);
 writePlugin('looper', 'module.exports = { start() { for (;;) {} } };');
 writePlugin('broken', 'module.exports = { async start() { throw new Error("no database configured"); } };');
-writePlugin('squatter', `module.exports = { async start(ctx) {
+writePlugin(
+  'squatter',
+  `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'content.svc.run', version: 'v1alpha1', names: { kind: 'Post', plural: 'posts' } });
-} };`);
-writePlugin('quitter', `module.exports = { start(ctx) {
+} };`,
+);
+writePlugin(
+  'quitter',
+  `module.exports = { start(ctx) {
   ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
-} };`);
+} };`,
+);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
-writePlugin('toggle', `module.exports = { start(ctx) {
+writePlugin(
+  'toggle',
+  `module.exports = { start(ctx) {
   ctx.routes.get('/apis/toggle.example.com/v1alpha1/pings', () => ({ pong: true }));
-} };`);
+} };`,
+);
 mkdirSync(join(pluginsDir, 'toggle', 'extensions'));
-writeFileSync(join(pluginsDir, 'toggle', 'extensions', 'roles.yaml'),
-  'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-pinger}\nrules: []\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-other}\n');
+writeFileSync(
+  join(pluginsDir, 'toggle', 'extensions', 'roles.yaml'),
+  'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-pinger}\nrules: []\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-other}\n',
+);
 writePlugin('off', 'module.exports = { start() { throw new Error("never run"); } };', '  enabled: false\n');
 
 const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1 });
 
 /** Waits until the Plugin's phase is one of the final ones; returns the object. */
-const settled = (name: string) => waitFor(async () => {
-  const res = await suite.admin('GET', `${PLUGINS}/${name}`);
-  return res.status === 200 && ['STARTED', 'FAILED', 'STOPPED'].includes(res.body.status?.phase) ? res.body : undefined;
-}, { timeoutMs: 20_000, what: `plugin ${name} to settle` });
+const settled = (name: string) =>
+  waitFor(
+    async () => {
+      const res = await suite.admin('GET', `${PLUGINS}/${name}`);
+      return res.status === 200 && ['STARTED', 'FAILED', 'STOPPED'].includes(res.body.status?.phase)
+        ? res.body
+        : undefined;
+    },
+    { timeoutMs: 20_000, what: `plugin ${name} to settle` },
+  );
 
 describe('a plugin that registers a model and routes', () => {
   it('is STARTED, with its Plugin object carrying plugin.yaml and its status', async () => {
     const plugin = await settled('people');
-    expect(plugin.spec).toMatchObject({ version: '1.2.0', requires: '*', enabled: true, settings: { greeting: 'Hello' } });
-    expect(plugin.status).toMatchObject({ phase: 'STARTED', message: '', extensions: [], conditions: [{ type: 'Ready', status: 'True' }] });
+    expect(plugin.spec).toMatchObject({
+      version: '1.2.0',
+      requires: '*',
+      enabled: true,
+      settings: { greeting: 'Hello' },
+    });
+    expect(plugin.status).toMatchObject({
+      phase: 'STARTED',
+      message: '',
+      extensions: [],
+      conditions: [{ type: 'Ready', status: 'True' }],
+    });
   });
 
   it('has its model served, with its declared unique index enforced', async () => {
     await settled('people');
-    const contact = (name: string, email: string) => ({ apiVersion: 'people.example.com/v1alpha1', kind: 'Contact', metadata: { name }, spec: { email } });
-    expectStatus(await suite.admin('POST', `${GROUP}/contacts`, contact('ada', 'ada@example.com')), 201, 'creating a contact');
+    const contact = (name: string, email: string) => ({
+      apiVersion: 'people.example.com/v1alpha1',
+      kind: 'Contact',
+      metadata: { name },
+      spec: { email },
+    });
+    expectStatus(
+      await suite.admin('POST', `${GROUP}/contacts`, contact('ada', 'ada@example.com')),
+      201,
+      'creating a contact',
+    );
     expect((await suite.admin('GET', `${GROUP}/contacts/ada`)).body.spec.email).toBe('ada@example.com');
     expect((await suite.admin('POST', `${GROUP}/contacts`, contact('ada2', 'ada@example.com'))).status).toBe(409);
   });
@@ -90,14 +132,22 @@ describe('a plugin that registers a model and routes', () => {
     const denied = await carol('GET', `${GROUP}/hello/ada`);
     expect(denied.status).toBe(403);
     expect(denied.body.message).toContain('User "carol" cannot get resource "hello" in API group "people.example.com"');
-    await createRole(suite, 'hello-caller', [{ apiGroups: ['people.example.com'], resources: ['hello'], verbs: ['get'] }]);
+    await createRole(suite, 'hello-caller', [
+      { apiGroups: ['people.example.com'], resources: ['hello'], verbs: ['get'] },
+    ]);
     await bind(suite, 'carol', 'hello-caller');
-    expect((await carol('GET', `${GROUP}/hello/carol`)).body).toMatchObject({ greeting: 'Hello, carol', user: 'carol' });
+    expect((await carol('GET', `${GROUP}/hello/carol`)).body).toMatchObject({
+      greeting: 'Hello, carol',
+      user: 'carol',
+    });
   });
 
-  it('sends a handler\'s Response back with its status, headers and body, and hands the handler the request body', async () => {
+  it("sends a handler's Response back with its status, headers and body, and hands the handler the request body", async () => {
     await settled('people');
-    const echo = await suite.admin('POST', `${GROUP}/echo`, 'shout this', { 'Content-Type': 'text/plain', 'X-Echo': 'yes' });
+    const echo = await suite.admin('POST', `${GROUP}/echo`, 'shout this', {
+      'Content-Type': 'text/plain',
+      'X-Echo': 'yes',
+    });
     expect(echo.status).toBe(201);
     expect(echo.text).toBe('SHOUT THIS');
     expect(echo.headers.get('x-echo')).toBe('yes');
@@ -131,17 +181,29 @@ describe('a plugin that registers a model and routes', () => {
 describe('enabling and disabling a plugin through its Plugin object', () => {
   const PINGS = '/apis/toggle.example.com/v1alpha1/pings';
   const setEnabled = (enabled: boolean) =>
-    suite.admin('PATCH', `${PLUGINS}/toggle`, { spec: { enabled } }, { 'Content-Type': 'application/merge-patch+json' });
-  const phaseOf = (phase: string) => waitFor(async () => {
-    const res = await suite.admin('GET', `${PLUGINS}/toggle`);
-    return res.body.status?.phase === phase ? res.body : undefined;
-  }, { timeoutMs: 20_000, what: `toggle to be ${phase}` });
+    suite.admin(
+      'PATCH',
+      `${PLUGINS}/toggle`,
+      { spec: { enabled } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+  const phaseOf = (phase: string) =>
+    waitFor(
+      async () => {
+        const res = await suite.admin('GET', `${PLUGINS}/toggle`);
+        return res.body.status?.phase === phase ? res.body : undefined;
+      },
+      { timeoutMs: 20_000, what: `toggle to be ${phase}` },
+    );
 
   it('stops the plugin on spec.enabled: false (its routes go) and starts it again on true', async () => {
     expect((await settled('toggle')).status.phase).toBe('STARTED');
     expect((await suite.admin('GET', PINGS)).body).toEqual({ pong: true });
     expectStatus(await setEnabled(false), 200, 'disabling toggle');
-    expect((await phaseOf('STOPPED')).status).toMatchObject({ message: 'disabled: spec.enabled is false', conditions: [{ type: 'Ready', status: 'False' }] });
+    expect((await phaseOf('STOPPED')).status).toMatchObject({
+      message: 'disabled: spec.enabled is false',
+      conditions: [{ type: 'Ready', status: 'False' }],
+    });
     expect((await suite.admin('GET', PINGS)).status).toBe(404);
     expectStatus(await setEnabled(true), 200, 'enabling toggle');
     await phaseOf('STARTED');
@@ -151,7 +213,10 @@ describe('enabling and disabling a plugin through its Plugin object', () => {
   it('serves the objects of its extensions/ folder at …/plugins/<name>/extensions, for reading only', async () => {
     const res = await suite.admin('GET', `${PLUGINS}/toggle/extensions`);
     expect(res.status).toBe(200);
-    expect(res.body.items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(['toggle-pinger', 'toggle-other']);
+    expect(res.body.items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual([
+      'toggle-pinger',
+      'toggle-other',
+    ]);
     expect((await suite.admin('GET', `${PLUGINS}/people/extensions`)).body).toEqual({ items: [] });
     expect((await suite.admin('GET', `${PLUGINS}/nothing/extensions`)).status).toBe(404);
     expect((await suite.admin('PUT', `${PLUGINS}/toggle/extensions`, {})).status).toBe(405);
@@ -163,7 +228,10 @@ describe('a plugin that fails', () => {
   it('is FAILED when its start loops forever, and the apiserver answers meanwhile and afterwards', async () => {
     expect((await suite.admin('GET', '/readyz')).status).toBe(200);
     const plugin = await settled('looper');
-    expect(plugin.status).toMatchObject({ phase: 'FAILED', conditions: [{ type: 'Ready', status: 'False', reason: 'FAILED' }] });
+    expect(plugin.status).toMatchObject({
+      phase: 'FAILED',
+      conditions: [{ type: 'Ready', status: 'False', reason: 'FAILED' }],
+    });
     expect(plugin.status.message).toBe('start did not finish within 3s');
     expect((await suite.admin('GET', PLUGINS)).status).toBe(200);
   });
@@ -171,31 +239,45 @@ describe('a plugin that fails', () => {
   it('is FAILED when its worker exits after starting: the request is a 500, its routes go, the apiserver stays', async () => {
     expect((await settled('quitter')).status.phase).toBe('STARTED');
     expect((await suite.admin('GET', '/apis/quit.example.com/v1alpha1/quit')).status).toBe(500);
-    const failed = await waitFor(async () => {
-      const res = await suite.admin('GET', `${PLUGINS}/quitter`);
-      return res.body.status?.phase === 'FAILED' ? res.body : undefined;
-    }, { what: 'quitter to be FAILED' });
+    const failed = await waitFor(
+      async () => {
+        const res = await suite.admin('GET', `${PLUGINS}/quitter`);
+        return res.body.status?.phase === 'FAILED' ? res.body : undefined;
+      },
+      { what: 'quitter to be FAILED' },
+    );
     expect(failed.status.message).toBe("the plugin's worker exited (code 3)");
     expect((await suite.admin('GET', '/apis/quit.example.com/v1alpha1/quit')).status).toBe(404);
     expect((await suite.admin('GET', `${GROUP}/hello/ada`)).status).toBe(200);
   });
 
   it('is FAILED with the message when its start throws', async () => {
-    expect((await settled('broken')).status).toMatchObject({ phase: 'FAILED', message: 'start failed: no database configured' });
+    expect((await settled('broken')).status).toMatchObject({
+      phase: 'FAILED',
+      message: 'start failed: no database configured',
+    });
   });
 
   it('is FAILED when it registers a model in a platform group, which is not served', async () => {
     const plugin = await settled('squatter');
     expect(plugin.status.phase).toBe('FAILED');
-    expect(plugin.status.message).toContain('model posts.content.svc.run: group "content.svc.run" belongs to the platform');
+    expect(plugin.status.message).toContain(
+      'model posts.content.svc.run: group "content.svc.run" belongs to the platform',
+    );
     expect((await suite.admin('GET', '/apis/content.svc.run/v1alpha1/posts')).status).toBe(404);
   });
 
   it('is FAILED when the platform version does not meet spec.requires', async () => {
-    expect((await settled('future')).status).toMatchObject({ phase: 'FAILED', message: expect.stringContaining('requires platform version >=99.0.0') });
+    expect((await settled('future')).status).toMatchObject({
+      phase: 'FAILED',
+      message: expect.stringContaining('requires platform version >=99.0.0'),
+    });
   });
 
   it('is STOPPED, never started, when spec.enabled is false', async () => {
-    expect((await settled('off')).status).toMatchObject({ phase: 'STOPPED', message: 'disabled: spec.enabled is false' });
+    expect((await settled('off')).status).toMatchObject({
+      phase: 'STOPPED',
+      message: 'disabled: spec.enabled is false',
+    });
   });
 });

@@ -34,14 +34,23 @@ describe('role aggregation (AlwaysAllow)', () => {
 
   it("lists a role's own, dependencies' and aggregated roles' rules in its status, and follows their changes and removal", async () => {
     await startTestControllerManager(server.url, { leaderElection: false });
-    await client.create(ROLES, testRole('agg-a', { rules: [getRule('a')], dependencies: ['agg-c'], uiPermissions: ['ui:a'] }));
-    await client.create(ROLES, testRole('agg-b', { rules: [getRule('b')], aggregateTo: ['agg-a'], uiPermissions: ['ui:b'] }));
+    await client.create(
+      ROLES,
+      testRole('agg-a', { rules: [getRule('a')], dependencies: ['agg-c'], uiPermissions: ['ui:a'] }),
+    );
+    await client.create(
+      ROLES,
+      testRole('agg-b', { rules: [getRule('b')], aggregateTo: ['agg-a'], uiPermissions: ['ui:b'] }),
+    );
     await client.create(ROLES, testRole('agg-c', { rules: [getRule('c')] }));
 
-    const a = await waitFor(async () => {
-      const role = await get('agg-a');
-      return resourcesOf(role).join() === 'a,b,c' ? role : undefined;
-    }, { what: "agg-a's status to list the rules of agg-a, agg-b and agg-c" });
+    const a = await waitFor(
+      async () => {
+        const role = await get('agg-a');
+        return resourcesOf(role).join() === 'a,b,c' ? role : undefined;
+      },
+      { what: "agg-a's status to list the rules of agg-a, agg-b and agg-c" },
+    );
     expect(a.status).toEqual({
       observedGeneration: a.metadata.generation,
       observedDefinition: observedDefinitionOf(a),
@@ -54,14 +63,26 @@ describe('role aggregation (AlwaysAllow)', () => {
     });
 
     await client.patch(ROLES, 'agg-b', { rules: [getRule('b2')] });
-    await waitFor(async () => resourcesOf(await get('agg-a')).join() === 'a,b2,c', { what: "agg-a's status to follow agg-b's rules" });
+    await waitFor(async () => resourcesOf(await get('agg-a')).join() === 'a,b2,c', {
+      what: "agg-a's status to follow agg-b's rules",
+    });
 
     await client.delete(ROLES, 'agg-b');
-    await waitFor(async () => get('agg-b').then(() => false, (err: unknown) => isNotFound(err)), { what: 'agg-b to be removed' });
-    const without = await waitFor(async () => {
-      const role = await get('agg-a');
-      return resourcesOf(role).join() === 'a,c' ? role : undefined;
-    }, { what: 'agg-b to leave the status of agg-a' });
+    await waitFor(
+      async () =>
+        get('agg-b').then(
+          () => false,
+          (err: unknown) => isNotFound(err),
+        ),
+      { what: 'agg-b to be removed' },
+    );
+    const without = await waitFor(
+      async () => {
+        const role = await get('agg-a');
+        return resourcesOf(role).join() === 'a,c' ? role : undefined;
+      },
+      { what: 'agg-b to leave the status of agg-a' },
+    );
     expect(without.status?.contributors).toEqual([{ name: 'agg-c', via: 'dependency', through: 'agg-a' }]);
     expect(without.status?.uiPermissions).toEqual(['ui:a']);
   });
@@ -99,15 +120,22 @@ describe('role aggregation under RBAC, as system:controller-manager', () => {
       expect(created.status).toBe(201);
     }
     const read = async (name: string) => (await api<Role>('GET', `${ROLES_PATH}/${name}`, undefined, admin)).body;
-    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a,b', { what: "rbac-a's status to include rbac-b's rules" });
+    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a,b', {
+      what: "rbac-a's status to include rbac-b's rules",
+    });
     // The built-in roles are computed too: guest depends on anonymous and authenticated.
-    const guest = await waitFor(async () => {
-      const role = await read('guest');
-      return role.status?.observedGeneration === role.metadata.generation ? role : undefined;
-    }, { what: "guest's status" });
+    const guest = await waitFor(
+      async () => {
+        const role = await read('guest');
+        return role.status?.observedGeneration === role.metadata.generation ? role : undefined;
+      },
+      { what: "guest's status" },
+    );
     expect(guest.status?.contributors.map((c) => c.name)).toEqual(['anonymous', 'authenticated']);
 
     expect((await api('DELETE', `${ROLES_PATH}/rbac-b`, undefined, admin)).status).toBe(200);
-    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a', { what: 'rbac-b to leave rbac-a (the gc controller removes it)' });
+    await waitFor(async () => resourcesOf(await read('rbac-a')).join() === 'a', {
+      what: 'rbac-b to leave rbac-a (the gc controller removes it)',
+    });
   });
 });

@@ -2,7 +2,17 @@ import { PERSONS, person } from '../support/person';
 import { waitFor } from '../support/wait-for';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import {
-  basic, bearer, bind, createRole, createToken, createUser, expectStatus, useRbacApi, TOKEN_ANNOTATION, UC_TOKENS, USERS,
+  basic,
+  bearer,
+  bind,
+  createRole,
+  createToken,
+  createUser,
+  expectStatus,
+  useRbacApi,
+  TOKEN_ANNOTATION,
+  UC_TOKENS,
+  USERS,
 } from '../support/security';
 
 // Authentication (API.md §8): Basic, bearer tokens, anonymous; tokens; failed-login throttling.
@@ -14,7 +24,15 @@ describe('who a request comes from', () => {
     expect(denied.status).toBe(401);
     expect(denied.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     expect(denied.headers.get('www-authenticate')).toMatch(/^Basic/);
-    for (const path of ['/healthz', '/readyz', '/version', '/api', '/apis', '/apis/example.com/v1alpha1', '/openapi/v3']) {
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/version',
+      '/api',
+      '/apis',
+      '/apis/example.com/v1alpha1',
+      '/openapi/v3',
+    ]) {
       expect([path, (await suite.anonymous('GET', path)).status]).toEqual([path, 200]);
     }
     expect((await suite.anonymous('GET', '/metrics')).status).toBe(401);
@@ -43,7 +61,7 @@ describe('who a request comes from', () => {
 });
 
 describe('personal access tokens', () => {
-  it('shows the secret once, lists the caller\'s own tokens without secrets, and works as a bearer token', async () => {
+  it("shows the secret once, lists the caller's own tokens without secrets, and works as a bearer token", async () => {
     const ada = await createUser(suite, 'tok-ada');
     const { token, name } = await createToken(ada, { displayName: 'ci' });
     expect(token).toMatch(/^svc_/);
@@ -53,7 +71,9 @@ describe('personal access tokens', () => {
     expect(mine.text).not.toContain(token);
     expect(mine.body.items[0].metadata.annotations?.[TOKEN_ANNOTATION]).toBeUndefined();
     expect((await ada('GET', `${UC_TOKENS}/${name}`)).text).not.toContain(token);
-    expect((await suite.as(bearer(token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).body.metadata.name).toBe('tok-ada');
+    expect(
+      (await suite.as(bearer(token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).body.metadata.name,
+    ).toBe('tok-ada');
     // Another user neither lists nor reads it.
     const bob = await createUser(suite, 'tok-bob');
     expect((await bob('GET', UC_TOKENS)).body.items).toEqual([]);
@@ -68,27 +88,42 @@ describe('personal access tokens', () => {
   it('refuses a revoked token, an unknown one, an expired one, and those of a disabled user', async () => {
     const ada = await createUser(suite, 'tok-revoke');
     const revoked = await createToken(ada);
-    expect((await suite.as(bearer(revoked.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(200);
+    expect((await suite.as(bearer(revoked.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(
+      200,
+    );
     expect((await ada('DELETE', `${UC_TOKENS}/${revoked.name}`)).status).toBe(200);
-    expect((await suite.as(bearer(revoked.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
+    expect((await suite.as(bearer(revoked.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(
+      401,
+    );
     expect((await suite.as(bearer('svc_made-up'))('GET', PERSONS)).status).toBe(401);
     const byAdmin = await createToken(ada);
     expect((await suite.admin('DELETE', `/api/v1alpha1/personalaccesstokens/${byAdmin.name}`)).status).toBe(200);
-    expect((await suite.as(bearer(byAdmin.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
+    expect((await suite.as(bearer(byAdmin.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(
+      401,
+    );
 
     const expiring = await createToken(ada, { expiresAt: new Date(Date.now() + 1500).toISOString() });
-    await waitFor(async () => (await suite.as(bearer(expiring.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401,
-      { what: 'the token to expire', timeoutMs: 10_000, intervalMs: 200 });
+    await waitFor(
+      async () =>
+        (await suite.as(bearer(expiring.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401,
+      { what: 'the token to expire', timeoutMs: 10_000, intervalMs: 200 },
+    );
 
     const kept = await createToken(ada);
     const user = (await suite.admin('GET', `${USERS}/tok-revoke`)).body;
-    expectStatus(await suite.admin('PUT', `${USERS}/tok-revoke`, { ...user, spec: { disabled: true } }), 200, 'disabling');
+    expectStatus(
+      await suite.admin('PUT', `${USERS}/tok-revoke`, { ...user, spec: { disabled: true } }),
+      200,
+      'disabling',
+    );
     expect((await suite.as(bearer(kept.token))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
     expect((await ada('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
   });
 
   it('a role-limited token carries only its roles; a role the user does not hold is 422', async () => {
-    await createRole(suite, 'tok-readers', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list'] }]);
+    await createRole(suite, 'tok-readers', [
+      { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list'] },
+    ]);
     await createRole(suite, 'tok-writers', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['create'] }]);
     const ada = await createUser(suite, 'tok-limited');
     await bind(suite, 'tok-limited', 'tok-readers');
@@ -110,8 +145,11 @@ describe('personal access tokens', () => {
     const ada = await createUser(suite, 'tok-leaks');
     const { token } = await createToken(ada);
     const answers = await Promise.all([
-      suite.admin('GET', USERS), suite.admin('GET', `${USERS}/tok-leaks`), suite.admin('GET', '/api/v1alpha1/personalaccesstokens'),
-      ada('GET', UC_TOKENS), ada('GET', '/apis/api.console.svc.run/v1alpha1/users/-'),
+      suite.admin('GET', USERS),
+      suite.admin('GET', `${USERS}/tok-leaks`),
+      suite.admin('GET', '/api/v1alpha1/personalaccesstokens'),
+      ada('GET', UC_TOKENS),
+      ada('GET', '/apis/api.console.svc.run/v1alpha1/users/-'),
       suite.admin('PUT', `${USERS}/tok-leaks/password`, { password: 'another-password' }),
       suite.as(basic('admin', TEST_ADMIN_PASSWORD))('GET', '/api/v1alpha1/personalaccesstokens?watch=false'),
     ]);

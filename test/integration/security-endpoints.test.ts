@@ -5,7 +5,18 @@ import { client, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apis
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { PERSONS } from '../support/person';
 import {
-  ACCESS_REVIEWS, basic, bearer, bind, BINDINGS, createRole, createUser, expectStatus, MY_PERMISSIONS, ROLES, useRbacApi, USERS,
+  ACCESS_REVIEWS,
+  basic,
+  bearer,
+  bind,
+  BINDINGS,
+  createRole,
+  createUser,
+  expectStatus,
+  MY_PERMISSIONS,
+  ROLES,
+  useRbacApi,
+  USERS,
 } from '../support/security';
 
 // The security endpoints (API.md §8–§10): passwords, permissions, access reviews; the controller-manager's token.
@@ -24,10 +35,13 @@ describe('passwords', () => {
     expect(short.body.details.causes[0].field).toBe('password');
     expect((await ivy('PUT', self, { oldPassword: 'first-password', password: 'second-password' })).status).toBe(200);
     expect((await ivy('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(401);
-    expect((await suite.as(basic('ivy', 'second-password'))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).body.metadata.name).toBe('ivy');
+    expect(
+      (await suite.as(basic('ivy', 'second-password'))('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).body
+        .metadata.name,
+    ).toBe('ivy');
   });
 
-  it('lets only administrators set another user\'s password', async () => {
+  it("lets only administrators set another user's password", async () => {
     const jack = await createUser(suite, 'jack');
     expect((await jack('PUT', `${USERS}/ivy/password`, { password: 'taken-over!' })).status).toBe(403);
     expect((await suite.admin('PUT', `${USERS}/nobody-here/password`, { password: 'whatever-1' })).status).toBe(404);
@@ -39,24 +53,33 @@ describe('permissions', () => {
     expect((await suite.admin('GET', MY_PERMISSIONS)).body).toEqual({ roles: ['super-role'], uiPermissions: ['*'] });
     const kate = await createUser(suite, 'kate');
     expect((await kate('GET', MY_PERMISSIONS)).body).toEqual({ roles: [], uiPermissions: [] });
-    await createRole(suite, 'people-view', [], { annotations: { 'rbac.authorization.svc.run/ui-permissions': '["plugin:people:person:view"]' } });
+    await createRole(suite, 'people-view', [], {
+      annotations: { 'rbac.authorization.svc.run/ui-permissions': '["plugin:people:person:view"]' },
+    });
     await createRole(suite, 'secret-helper', [], { labels: { 'svc.run/hidden': 'true' } });
     await bind(suite, 'kate', 'people-view');
     await bind(suite, 'kate', 'secret-helper');
-    expect((await kate('GET', MY_PERMISSIONS)).body).toEqual({ roles: ['people-view'], uiPermissions: ['plugin:people:person:view'] });
+    expect((await kate('GET', MY_PERMISSIONS)).body).toEqual({
+      roles: ['people-view'],
+      uiPermissions: ['plugin:people:person:view'],
+    });
   });
 
-  it('replaces a user\'s bindings with POST …/users/{name}/permissions', async () => {
+  it("replaces a user's bindings with POST …/users/{name}/permissions", async () => {
     await createUser(suite, 'liam');
     await createRole(suite, 'liam-a', []);
     await createRole(suite, 'liam-b', []);
     const path = '/apis/api.console.svc.run/v1alpha1/users/liam/permissions';
-    expect((await suite.admin('POST', path, { roles: ['liam-a', 'liam-b'] })).body).toEqual({ roles: ['liam-a', 'liam-b'] });
+    expect((await suite.admin('POST', path, { roles: ['liam-a', 'liam-b'] })).body).toEqual({
+      roles: ['liam-a', 'liam-b'],
+    });
     expect((await suite.admin('GET', path)).body.roles).toEqual(['liam-a', 'liam-b']);
     expect((await suite.admin('POST', path, { roles: ['liam-b'] })).status).toBe(200);
     expect((await suite.admin('GET', path)).body.roles).toEqual(['liam-b']);
     const bindings = (await suite.admin('GET', `${BINDINGS}?fieldSelector=subjects.name%3Dliam`)).body.items;
-    expect(bindings.filter((b: any) => !b.metadata.deletionTimestamp).map((b: any) => b.roleRef.name)).toEqual(['liam-b']);
+    expect(bindings.filter((b: any) => !b.metadata.deletionTimestamp).map((b: any) => b.roleRef.name)).toEqual([
+      'liam-b',
+    ]);
     const missing = await suite.admin('POST', path, { roles: ['no-such-role'] });
     expect(missing.status).toBe(422);
     expect(missing.body.details.causes[0].field).toBe('roles[0]');
@@ -69,12 +92,16 @@ describe('access reviews', () => {
     await createRole(suite, 'mia-reader', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }]);
     await bind(suite, 'mia', 'mia-reader');
     const mia = suite.as(basic('mia', 'mia-password'));
-    const allowed = await mia('POST', ACCESS_REVIEWS, { spec: { verb: 'get', group: 'example.com', resource: 'persons', name: 'ada' } });
+    const allowed = await mia('POST', ACCESS_REVIEWS, {
+      spec: { verb: 'get', group: 'example.com', resource: 'persons', name: 'ada' },
+    });
     expect(allowed.status).toBe(201);
     expect(allowed.body.status.allowed).toBe(true);
     expect(allowed.body.status.trace.map((t: any) => t.kind)).toEqual(['RoleBinding', 'Role', 'Rule']);
     expect(allowed.body.status.trace[0].name).toBe('mia-mia-reader');
-    const denied = await mia('POST', ACCESS_REVIEWS, { spec: { verb: 'delete', group: 'example.com', resource: 'persons', name: 'ada' } });
+    const denied = await mia('POST', ACCESS_REVIEWS, {
+      spec: { verb: 'delete', group: 'example.com', resource: 'persons', name: 'ada' },
+    });
     expect(denied.body.status.allowed).toBe(false);
     expect(denied.body.status.reason).toContain('mia');
     expect(denied.body.status.trace.some((t: any) => t.kind === 'Rule' && /verb "delete"/.test(t.message))).toBe(true);
@@ -84,33 +111,45 @@ describe('access reviews', () => {
 
   it('reviews another user only for those allowed to; checks its input', async () => {
     const mia = suite.as(basic('mia', 'mia-password'));
-    expect((await mia('POST', ACCESS_REVIEWS, { spec: { user: 'admin', verb: 'get', group: '', resource: 'roles' } })).status).toBe(403);
-    const review = await suite.admin('POST', ACCESS_REVIEWS, { spec: { user: 'mia', verb: 'get', group: 'example.com', resource: 'persons' } });
+    expect(
+      (await mia('POST', ACCESS_REVIEWS, { spec: { user: 'admin', verb: 'get', group: '', resource: 'roles' } }))
+        .status,
+    ).toBe(403);
+    const review = await suite.admin('POST', ACCESS_REVIEWS, {
+      spec: { user: 'mia', verb: 'get', group: 'example.com', resource: 'persons' },
+    });
     expect(review.body.status.allowed).toBe(true);
     expect(review.body.spec.user).toBe('mia');
     const bad = await mia('POST', ACCESS_REVIEWS, { spec: { group: 'example.com' } });
     expect(bad.status).toBe(422);
     expect(bad.body.details.causes.map((c: any) => c.field)).toEqual(['spec.verb', 'spec.resource']);
-    expect((await suite.anonymous('POST', ACCESS_REVIEWS, { spec: { verb: 'get', path: '/healthz' } })).status).toBe(401);
+    expect((await suite.anonymous('POST', ACCESS_REVIEWS, { spec: { verb: 'get', path: '/healthz' } })).status).toBe(
+      401,
+    );
   });
 
-  it('answers kubectl\'s SelfSubjectAccessReview, in JSON and in protobuf', async () => {
+  it("answers kubectl's SelfSubjectAccessReview, in JSON and in protobuf", async () => {
     const mia = suite.as(basic('mia', 'mia-password'));
     const ssar = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
     const json = await mia('POST', ssar, {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
       spec: { resourceAttributes: { namespace: 'default', verb: 'get', group: 'example.com', resource: 'persons' } },
     });
     expect(json.status).toBe(201);
     expect(json.body).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
     const body = readFileSync(join(PROTOBUF_FIXTURES, 'can-i-delete-persons-ada.pb'));
     const res = await fetch(`${suite.server.url}${ssar}`, {
-      method: 'POST', body, headers: { ...basic('mia', 'mia-password'), 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+      method: 'POST',
+      body,
+      headers: { ...basic('mia', 'mia-password'), 'Content-Type': 'application/vnd.kubernetes.protobuf' },
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { status: { allowed: boolean } }).status.allowed).toBe(false);
     const sar = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
-    const review = { spec: { user: 'mia', resourceAttributes: { verb: 'get', group: 'example.com', resource: 'persons' } } };
+    const review = {
+      spec: { user: 'mia', resourceAttributes: { verb: 'get', group: 'example.com', resource: 'persons' } },
+    };
     expect((await mia('POST', sar, review)).status).toBe(403);
     expect((await suite.admin('POST', sar, review)).body.status.allowed).toBe(true);
   });
@@ -119,26 +158,55 @@ describe('access reviews', () => {
 describe('bootstrap', () => {
   it('ships the built-in roles, with anonymous and authenticated hidden', async () => {
     const names = (await suite.admin('GET', ROLES)).body.items.map((r: any) => r.metadata.name);
-    expect(names).toEqual(expect.arrayContaining(['super-role', 'anonymous', 'authenticated', 'guest', 'post-contributor', 'post-author', 'post-editor']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'super-role',
+        'anonymous',
+        'authenticated',
+        'guest',
+        'post-contributor',
+        'post-author',
+        'post-editor',
+      ]),
+    );
     const anonymous = (await suite.admin('GET', `${ROLES}/anonymous`)).body;
     expect(anonymous.metadata.labels['svc.run/hidden']).toBe('true');
   });
 
-  it('re-applies the built-in roles at the next start without clobbering an administrator\'s edits; the first admin password stays', async () => {
+  it("re-applies the built-in roles at the next start without clobbering an administrator's edits; the first admin password stays", async () => {
     const store = `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('bootstrap')}`;
     const first = await startTestApiServer({ authorizationMode: 'RBAC', store });
     const admin = client(first.url, basic('admin', TEST_ADMIN_PASSWORD));
     const editor = (await admin('GET', `${ROLES}/post-editor`)).body;
     const extra = { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] };
-    expectStatus(await admin('PUT', `${ROLES}/post-editor`, {
-      ...editor, rules: [extra], metadata: { ...editor.metadata, labels: { team: 'content' } },
-    }), 200, 'editing post-editor');
+    expectStatus(
+      await admin('PUT', `${ROLES}/post-editor`, {
+        ...editor,
+        rules: [extra],
+        metadata: { ...editor.metadata, labels: { team: 'content' } },
+      }),
+      200,
+      'editing post-editor',
+    );
     const author = (await admin('GET', `${ROLES}/post-author`)).body;
-    expectStatus(await admin('PUT', `${ROLES}/post-author`, {
-      ...author, rules: [], metadata: { ...author.metadata, annotations: { ...author.metadata.annotations, 'rbac.authorization.svc.run/autoupdate': 'false' } },
-    }), 200, 'opting post-author out');
+    expectStatus(
+      await admin('PUT', `${ROLES}/post-author`, {
+        ...author,
+        rules: [],
+        metadata: {
+          ...author.metadata,
+          annotations: { ...author.metadata.annotations, 'rbac.authorization.svc.run/autoupdate': 'false' },
+        },
+      }),
+      200,
+      'opting post-author out',
+    );
     await first.stop();
-    const second = await startTestApiServer({ authorizationMode: 'RBAC', store, adminPassword: 'a-different-password' });
+    const second = await startTestApiServer({
+      authorizationMode: 'RBAC',
+      store,
+      adminPassword: 'a-different-password',
+    });
     try {
       const again = client(second.url, basic('admin', TEST_ADMIN_PASSWORD));
       const after = (await again('GET', `${ROLES}/post-editor`)).body;
@@ -151,7 +219,7 @@ describe('bootstrap', () => {
     }
   });
 
-  it('writes the controller-manager\'s token file (0600) when absent, and takes the token of one that exists', async () => {
+  it("writes the controller-manager's token file (0600) when absent, and takes the token of one that exists", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cm-token-'));
     try {
       const made = join(dir, 'made.token');
@@ -159,14 +227,28 @@ describe('bootstrap', () => {
       try {
         expect(statSync(made).mode & 0o777).toBe(0o600);
         const token = readFileSync(made, 'utf8').trim();
-        expect((await client(first.url, bearer(token))('GET', PERSONS.replace('persons', 'leases').replace('example.com', 'coordination.svc.run'))).status).toBe(200);
+        expect(
+          (
+            await client(first.url, bearer(token))(
+              'GET',
+              PERSONS.replace('persons', 'leases').replace('example.com', 'coordination.svc.run'),
+            )
+          ).status,
+        ).toBe(200);
         expect((await client(first.url, bearer(token))('GET', USERS)).status).toBe(200);
         // It creates roles (plugins' role templates) but binds nobody to anything.
-        expect((await client(first.url, bearer(token))('POST', BINDINGS, {
-          metadata: { name: 'x' }, roleRef: { apiGroup: '', kind: 'Role', name: 'super-role' },
-          subjects: [{ kind: 'User', apiGroup: '', name: 'system:controller-manager' }],
-        })).status).toBe(403);
-        expect((await client(first.url, bearer(token))('POST', USERS, { metadata: { name: 'x' }, spec: {} })).status).toBe(403);
+        expect(
+          (
+            await client(first.url, bearer(token))('POST', BINDINGS, {
+              metadata: { name: 'x' },
+              roleRef: { apiGroup: '', kind: 'Role', name: 'super-role' },
+              subjects: [{ kind: 'User', apiGroup: '', name: 'system:controller-manager' }],
+            })
+          ).status,
+        ).toBe(403);
+        expect(
+          (await client(first.url, bearer(token))('POST', USERS, { metadata: { name: 'x' }, spec: {} })).status,
+        ).toBe(403);
       } finally {
         await first.stop();
       }
@@ -184,4 +266,3 @@ describe('bootstrap', () => {
     }
   });
 });
-

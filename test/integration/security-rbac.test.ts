@@ -1,9 +1,7 @@
 import { request } from 'node:http';
 import { PERSONS, person } from '../support/person';
 import { httpWatch } from '../support/watch-client';
-import {
-  basic, BINDINGS, bind, createRole, createUser, expectStatus, ROLES, useRbacApi,
-} from '../support/security';
+import { basic, BINDINGS, bind, createRole, createUser, expectStatus, ROLES, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
 // Authorisation (API.md §9): default deny, rules, path tricks, escalation, super-role, filtered watch.
@@ -11,7 +9,8 @@ const suite = useRbacApi();
 const readPersons = [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list'] }];
 
 beforeAll(async () => {
-  for (const name of ['ada', 'bob', 'eve']) expectStatus(await suite.admin('POST', PERSONS, person(name)), 201, `person ${name}`);
+  for (const name of ['ada', 'bob', 'eve'])
+    expectStatus(await suite.admin('POST', PERSONS, person(name)), 201, `person ${name}`);
 });
 
 describe('default deny', () => {
@@ -33,7 +32,14 @@ describe('default deny', () => {
     await bind(suite, 'dan', 'changing');
     expect((await dan('POST', PERSONS, person('dan-made'))).status).toBe(403);
     const role = (await suite.admin('GET', `${ROLES}/changing`)).body;
-    expectStatus(await suite.admin('PUT', `${ROLES}/changing`, { ...role, rules: [{ ...readPersons[0], verbs: ['get', 'list', 'create'] }] }), 200, 'role update');
+    expectStatus(
+      await suite.admin('PUT', `${ROLES}/changing`, {
+        ...role,
+        rules: [{ ...readPersons[0], verbs: ['get', 'list', 'create'] }],
+      }),
+      200,
+      'role update',
+    );
     expect((await dan('POST', PERSONS, person('dan-made'))).status).toBe(201);
     expectStatus(await suite.admin('DELETE', `${BINDINGS}/dan-changing`), 200, 'unbinding');
     expect((await dan('GET', PERSONS)).status).toBe(403);
@@ -46,7 +52,9 @@ describe('default deny', () => {
     expect((await erin('GET', `${PERSONS}/ada`)).status).toBe(200);
     expect((await erin('GET', `${PERSONS}/ada/status`)).status).toBe(403);
     const missing = await suite.admin('POST', BINDINGS, {
-      metadata: { name: 'to-nothing' }, roleRef: { apiGroup: '', kind: 'Role', name: 'no-such-role' }, subjects: [{ kind: 'User', name: 'erin' }],
+      metadata: { name: 'to-nothing' },
+      roleRef: { apiGroup: '', kind: 'Role', name: 'no-such-role' },
+      subjects: [{ kind: 'User', name: 'erin' }],
     });
     expect(missing.status).toBe(422);
     expect(missing.body.details.causes[0]).toMatchObject({ field: 'roleRef.name' });
@@ -92,35 +100,69 @@ describe('escalation and the super administrator', () => {
       ...readPersons,
     ]);
     await bind(suite, 'grace', 'binder');
-    await createRole(suite, 'writer', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['create', 'delete'] }]);
+    await createRole(suite, 'writer', [
+      { apiGroups: ['example.com'], resources: ['persons'], verbs: ['create', 'delete'] },
+    ]);
     await createRole(suite, 'reader', readPersons);
     const binding = (role: string) => ({
-      metadata: { name: `grace-gives-${role}` }, roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', name: 'bob' }],
+      metadata: { name: `grace-gives-${role}` },
+      roleRef: { apiGroup: '', kind: 'Role', name: role },
+      subjects: [{ kind: 'User', name: 'bob' }],
     });
     const escalation = await grace('POST', BINDINGS, binding('writer'));
     expect(escalation.status).toBe(403);
     expect(escalation.body.message).toContain('grace');
     expect((await grace('POST', BINDINGS, binding('super-role'))).status).toBe(403);
     expect((await grace('POST', BINDINGS, binding('reader'))).status).toBe(201);
-    expect((await grace('POST', ROLES, { metadata: { name: 'grace-wide' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] })).status).toBe(403);
+    expect(
+      (
+        await grace('POST', ROLES, {
+          metadata: { name: 'grace-wide' },
+          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+        })
+      ).status,
+    ).toBe(403);
     expect((await grace('POST', ROLES, { metadata: { name: 'grace-narrow' }, rules: readPersons })).status).toBe(201);
   });
 
   it('refuses a status write that would grant what the writer does not hold (the apiserver enforces status)', async () => {
     const henry = await createUser(suite, 'henry');
-    await createRole(suite, 'status-writer', [{ apiGroups: [''], resources: ['roles/status'], verbs: ['update', 'patch'] }]);
+    await createRole(suite, 'status-writer', [
+      { apiGroups: [''], resources: ['roles/status'], verbs: ['update', 'patch'] },
+    ]);
     await bind(suite, 'henry', 'status-writer');
-    const wide = { observedGeneration: 1, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }], uiPermissions: [], contributors: [] };
-    const res = await henry('PATCH', `${ROLES}/status-writer/status`, { status: wide }, { 'Content-Type': 'application/merge-patch+json' });
+    const wide = {
+      observedGeneration: 1,
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+      uiPermissions: [],
+      contributors: [],
+    };
+    const res = await henry(
+      'PATCH',
+      `${ROLES}/status-writer/status`,
+      { status: wide },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(res.status).toBe(403);
-    expect((await suite.admin('GET', `${ROLES}/status-writer`)).body.status?.rules ?? []).not.toContainEqual(wide.rules[0]);
+    expect((await suite.admin('GET', `${ROLES}/status-writer`)).body.status?.rules ?? []).not.toContainEqual(
+      wide.rules[0],
+    );
   });
 
   it('keeps super-role as built: the admin can neither change nor delete it', async () => {
     const role = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     const edit = await suite.admin('PUT', `${ROLES}/super-role`, { ...role, rules: [] });
     expect(edit.status).toBe(403);
-    expect((await suite.admin('PATCH', `${ROLES}/super-role`, { metadata: { labels: { a: 'b' } } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(403);
+    expect(
+      (
+        await suite.admin(
+          'PATCH',
+          `${ROLES}/super-role`,
+          { metadata: { labels: { a: 'b' } } },
+          { 'Content-Type': 'application/merge-patch+json' },
+        )
+      ).status,
+    ).toBe(403);
     expect((await suite.admin('DELETE', `${ROLES}/super-role`)).status).toBe(403);
     const after = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     expect(after.rules).toEqual(role.rules);
@@ -129,7 +171,8 @@ describe('escalation and the super administrator', () => {
 
   it('refuses a dependencies annotation that is not a JSON array, naming the key', async () => {
     const res = await suite.admin('POST', ROLES, {
-      metadata: { name: 'bad-deps', annotations: { 'rbac.authorization.svc.run/dependencies': 'not json' } }, rules: [],
+      metadata: { name: 'bad-deps', annotations: { 'rbac.authorization.svc.run/dependencies': 'not json' } },
+      rules: [],
     });
     expect(res.status).toBe(422);
     expect(res.body.details.causes[0].field).toContain('rbac.authorization.svc.run/dependencies');
@@ -139,17 +182,29 @@ describe('escalation and the super administrator', () => {
 describe('watch', () => {
   it('filters a collection watch to the names a resourceNames rule allows', async () => {
     const hank = await createUser(suite, 'hank');
-    await createRole(suite, 'watch-ada', [{ apiGroups: ['example.com'], resources: ['persons'], resourceNames: ['ada'], verbs: ['watch'] }]);
+    await createRole(suite, 'watch-ada', [
+      { apiGroups: ['example.com'], resources: ['persons'], resourceNames: ['ada'], verbs: ['watch'] },
+    ]);
     expect((await hank('GET', `${PERSONS}?watch=true`)).status).toBe(403);
     await bind(suite, 'hank', 'watch-ada');
     const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true`, basic('hank', 'hank-password'));
     try {
       expect(watch.status).toBe(200);
       const ada = (await suite.admin('GET', `${PERSONS}/ada`)).body;
-      expectStatus(await suite.admin('PUT', `${PERSONS}/bob`, { ...(await suite.admin('GET', `${PERSONS}/bob`)).body, spec: { name: 'BOB', age: 41 } }), 200, 'bob');
+      expectStatus(
+        await suite.admin('PUT', `${PERSONS}/bob`, {
+          ...(await suite.admin('GET', `${PERSONS}/bob`)).body,
+          spec: { name: 'BOB', age: 41 },
+        }),
+        200,
+        'bob',
+      );
       expectStatus(await suite.admin('PUT', `${PERSONS}/ada`, { ...ada, spec: { name: 'ADA', age: 37 } }), 200, 'ada');
       await waitFor(() => watch.events.events.some((e) => e.type === 'MODIFIED'), { what: 'ada MODIFIED' });
-      expect(watch.events.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED ada', 'MODIFIED ada']);
+      expect(watch.events.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+        'ADDED ada',
+        'MODIFIED ada',
+      ]);
     } finally {
       watch.close();
     }

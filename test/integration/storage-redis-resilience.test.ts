@@ -12,8 +12,12 @@ import { captureLog, LEVEL } from '../support/log-capture';
 
 const TYPE = 'widgets.resilience.svc.run';
 
-const widget = (name: string, labels: Record<string, string> = {}): ApiObject =>
-  ({ apiVersion: 'resilience.svc.run/v1', kind: 'Widget', metadata: { name, labels }, spec: {} });
+const widget = (name: string, labels: Record<string, string> = {}): ApiObject => ({
+  apiVersion: 'resilience.svc.run/v1',
+  kind: 'Widget',
+  metadata: { name, labels },
+  spec: {},
+});
 
 /** What a call that should fail settles with: its StorageError code, or the fact that it succeeded. */
 async function outcome(call: Promise<unknown>): Promise<string> {
@@ -44,16 +48,21 @@ describe('Redis storage: a Redis restart', () => {
     const live = new WatchReader(storage.watch(TYPE));
     await storage.create(TYPE, widget('a1'));
     await storage.create(TYPE, widget('a2'));
-    expect(summarize(await live.take(2))).toEqual([['ADDED', 'a1', '1'], ['ADDED', 'a2', '2']]);
+    expect(summarize(await live.take(2))).toEqual([
+      ['ADDED', 'a1', '1'],
+      ['ADDED', 'a2', '2'],
+    ]);
 
     await redis.stop();
     // Fail fast rather than hang (a hang would trip the test's deadline).
-    expect(await Promise.all([
-      outcome(storage.get(TYPE, 'a1')),
-      outcome(storage.create(TYPE, widget('lost'))),
-      outcome(storage.list(TYPE)),
-      outcome(storage.currentRevision(TYPE)),
-    ])).toEqual(['Unavailable', 'Unavailable', 'Unavailable', 'Unavailable']);
+    expect(
+      await Promise.all([
+        outcome(storage.get(TYPE, 'a1')),
+        outcome(storage.create(TYPE, widget('lost'))),
+        outcome(storage.list(TYPE)),
+        outcome(storage.currentRevision(TYPE)),
+      ]),
+    ).toEqual(['Unavailable', 'Unavailable', 'Unavailable', 'Unavailable']);
     expect(await storage.ping()).toBe(false);
 
     await redis.start();
@@ -61,7 +70,11 @@ describe('Redis storage: a Redis restart', () => {
     await storage.create(TYPE, widget('a3'));
     await storage.update(TYPE, 'a1', (o) => ({ ...o, spec: { note: 'after the restart' } }));
     await storage.delete(TYPE, 'a2');
-    expect(summarize(await live.take(3))).toEqual([['ADDED', 'a3', '3'], ['MODIFIED', 'a1', '4'], ['DELETED', 'a2', '5']]);
+    expect(summarize(await live.take(3))).toEqual([
+      ['ADDED', 'a3', '3'],
+      ['MODIFIED', 'a1', '4'],
+      ['DELETED', 'a2', '5'],
+    ]);
 
     // Nothing is repeated: the next event is the marker's.
     const marker = await storage.create(TYPE, widget('marker'));
@@ -70,7 +83,12 @@ describe('Redis storage: a Redis restart', () => {
     // The change stream survived too: a watch from revision 0 replays everything.
     const replay = new WatchReader(storage.watch(TYPE, { fromRevision: '0' }));
     expect(summarize(await replay.take(6)).map(([type, name]) => `${type} ${name}`)).toEqual([
-      'ADDED a1', 'ADDED a2', 'ADDED a3', 'MODIFIED a1', 'DELETED a2', 'ADDED marker',
+      'ADDED a1',
+      'ADDED a2',
+      'ADDED a3',
+      'MODIFIED a1',
+      'DELETED a2',
+      'ADDED marker',
     ]);
     live.stop();
     replay.stop();
@@ -85,7 +103,10 @@ describe('Redis storage: a Redis restart', () => {
     await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
     await storage.create(TYPE, widget('b2'));
     await storage.create(TYPE, widget('b3'));
-    expect(summarize(await pending)).toEqual([['ADDED', 'b2', '2'], ['ADDED', 'b3', '3']]);
+    expect(summarize(await pending)).toEqual([
+      ['ADDED', 'b2', '2'],
+      ['ADDED', 'b3', '3'],
+    ]);
     live.stop();
   });
 });
@@ -107,9 +128,14 @@ describe('Redis storage: logs of a Redis restart', () => {
       await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
       await storage.create(TYPE, widget('c2'));
       expect(summarize(await live.take(1))).toEqual([['ADDED', 'c2', '2']]);
-      await waitFor(() => captured.lines.some((l) => l.msg === 'Redis back'), { what: 'the end of the outage to be logged' });
+      await waitFor(() => captured.lines.some((l) => l.msg === 'Redis back'), {
+        what: 'the end of the outage to be logged',
+      });
       const said = captured.lines.filter((l) => l.level >= LEVEL.info).map((l) => [l.level, l.msg]);
-      expect(said).toEqual([[LEVEL.warn, 'Redis lost; retrying'], [LEVEL.info, 'Redis back']]);
+      expect(said).toEqual([
+        [LEVEL.warn, 'Redis lost; retrying'],
+        [LEVEL.info, 'Redis back'],
+      ]);
       live.stop();
     } finally {
       await storage.close();
@@ -127,7 +153,10 @@ describe('Redis storage: a Redis restart that loses the data', () => {
       const live = new WatchReader(storage.watch(TYPE));
       await storage.create(TYPE, widget('c1'));
       await storage.create(TYPE, widget('c2'));
-      expect(summarize(await live.take(2))).toEqual([['ADDED', 'c1', '1'], ['ADDED', 'c2', '2']]);
+      expect(summarize(await live.take(2))).toEqual([
+        ['ADDED', 'c1', '1'],
+        ['ADDED', 'c2', '2'],
+      ]);
       await redis.restart();
       await waitFor(() => storage.ping(), { what: 'the storage to reconnect' });
       await storage.create(TYPE, widget('c3'));
@@ -144,7 +173,10 @@ describe('Redis storage: a Redis restart that loses the data', () => {
 describe('Redis storage: an unreachable Redis', () => {
   it('makes opening the storage fail with Unavailable, naming where it looked and why', async () => {
     const port = await freePort();
-    const failure = await openStorage(`redis://127.0.0.1:${port}/0`).then(() => undefined, (err: unknown) => err);
+    const failure = await openStorage(`redis://127.0.0.1:${port}/0`).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(isStorageError(failure, 'Unavailable')).toBe(true);
     expect((failure as Error).message).toContain(`127.0.0.1:${port}`);
     expect((failure as Error).message).toContain('ECONNREFUSED');
@@ -176,7 +208,8 @@ describe('Redis storage: readers during a burst of writes', () => {
     const writer = async (name: string) => {
       for (let round = 0; round < 25; round++) {
         await storage.update(TYPE, name, (o) => ({
-          ...o, metadata: { ...o.metadata, labels: { phase: o.metadata.labels?.phase === 'a' ? 'b' : 'a' } },
+          ...o,
+          metadata: { ...o.metadata, labels: { phase: o.metadata.labels?.phase === 'a' ? 'b' : 'a' } },
         }));
         if (round % 5 === 4) {
           await storage.delete(TYPE, name);
@@ -191,8 +224,11 @@ describe('Redis storage: readers during a burst of writes', () => {
         reads++;
         const inA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'in', values: ['a'] }] });
         const notA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'notin', values: ['a'] }] });
-        for (const o of inA.items) if (o.metadata.labels?.phase !== 'a') violations.push(`phase=a listed ${o.metadata.name} as ${o.metadata.labels?.phase}`);
-        for (const o of notA.items) if (o.metadata.labels?.phase === 'a') violations.push(`phase!=a listed ${o.metadata.name}`);
+        for (const o of inA.items)
+          if (o.metadata.labels?.phase !== 'a')
+            violations.push(`phase=a listed ${o.metadata.name} as ${o.metadata.labels?.phase}`);
+        for (const o of notA.items)
+          if (o.metadata.labels?.phase === 'a') violations.push(`phase!=a listed ${o.metadata.name}`);
         if (inA.total !== inA.items.length) violations.push(`phase=a: total ${inA.total}, ${inA.items.length} items`);
         for (const o of inA.items) {
           const got = await storage.get(TYPE, o.metadata.name ?? '').catch(() => undefined);
@@ -200,17 +236,24 @@ describe('Redis storage: readers during a burst of writes', () => {
             violations.push(`get of ${o.metadata.name} went back in time`);
           }
         }
-        violations.push(...await snapshotViolations());
+        violations.push(...(await snapshotViolations()));
       }
       return reads;
     };
     // One atomic snapshot of objects, stored index values and the labels index: they must agree.
     const snapshotViolations = async (): Promise<string[]> => {
       const base = `${prefix}:{${TYPE}}`;
-      const replies = await raw.multi().hgetall(`${base}:objects`).zrange(`${base}:ix:metadata.labels`, 0, -1)
-        .zrange(`${base}:ix:metadata.name`, 0, -1).exec();
-      const [objects, labelMembers, nameMembers] = (replies ?? []).map(([, value]) => value) as
-        [Record<string, string>, string[], string[]];
+      const replies = await raw
+        .multi()
+        .hgetall(`${base}:objects`)
+        .zrange(`${base}:ix:metadata.labels`, 0, -1)
+        .zrange(`${base}:ix:metadata.name`, 0, -1)
+        .exec();
+      const [objects, labelMembers, nameMembers] = (replies ?? []).map(([, value]) => value) as [
+        Record<string, string>,
+        string[],
+        string[],
+      ];
       const found: string[] = [];
       const expected = new Set<string>();
       for (const [name, json] of Object.entries(objects)) {
@@ -241,7 +284,9 @@ describe('Redis storage: key layout', () => {
     const raw = new Redis(sharedRedisUrl());
     try {
       const other = 'gadgets.resilience.svc.run';
-      await storage.defineType(TYPE, [{ name: 'spec.size', unique: true, indexFunc: (o) => (o.spec as { size?: string }).size }]);
+      await storage.defineType(TYPE, [
+        { name: 'spec.size', unique: true, indexFunc: (o) => (o.spec as { size?: string }).size },
+      ]);
       await storage.create(TYPE, { ...widget('w1', { env: 'prod' }), spec: { size: 'L' } });
       await storage.create(other, widget('g1'));
       const watcher = new WatchReader(storage.watch(TYPE, { fromRevision: '0' }));
@@ -256,9 +301,18 @@ describe('Redis storage: key layout', () => {
       }
       expect([...tags.keys()].sort()).toEqual([other, TYPE].sort());
       const typeKeys = (tags.get(TYPE) ?? []).map((k) => k.slice(`${prefix}:{${TYPE}}:`.length)).sort();
-      expect(typeKeys).toEqual(expect.arrayContaining([
-        'objects', 'ixv', 'rev', 'stream', 'indexes', 'ix:metadata.name', 'ix:metadata.labels', 'ix:spec.size',
-      ]));
+      expect(typeKeys).toEqual(
+        expect.arrayContaining([
+          'objects',
+          'ixv',
+          'rev',
+          'stream',
+          'indexes',
+          'ix:metadata.name',
+          'ix:metadata.labels',
+          'ix:spec.size',
+        ]),
+      );
       for (const key of keys) expect(key.startsWith(`${prefix}:{`)).toBe(true);
     } finally {
       raw.disconnect();

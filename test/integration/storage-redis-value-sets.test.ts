@@ -3,7 +3,15 @@ import { openStorage, type Storage } from '../../pkg/storage';
 import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { ListOptions } from '../../pkg/storage/query';
 import { typeKeys } from '../../pkg/storage/redis';
-import { COLOR_INDEX, RANK_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
+import {
+  COLOR_INDEX,
+  RANK_INDEX,
+  TAGS_INDEX,
+  TEST_INDEXES,
+  WIDGETS,
+  namesOf,
+  widget,
+} from '../../pkg/storage/testing/fixtures';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { waitFor } from '../support/wait-for';
 
@@ -14,9 +22,13 @@ const GOLD: ListOptions = { labelSelector: [{ key: 'tier', op: 'in', values: ['g
 const open: Storage[] = [];
 let redis: Redis;
 
-beforeAll(() => { redis = new Redis(sharedRedisUrl()); });
+beforeAll(() => {
+  redis = new Redis(sharedRedisUrl());
+});
 afterAll(() => redis.disconnect());
-afterEach(async () => { await Promise.all(open.splice(0).map((s) => s.close())); });
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
 
 async function storageAt(keyPrefix: string): Promise<Storage> {
   const storage = await openStorage(sharedRedisUrl(), { keyPrefix });
@@ -49,12 +61,19 @@ it('lists stay exact for data without value sets, which defineType fills and lis
   await removeValueSets(keyPrefix);
 
   const before = await first.list(WIDGETS, { ...GOLD, limit: 3 });
-  expect({ names: namesOf(before.items), total: before.total }).toEqual({ names: gold.slice(0, 3), total: gold.length });
+  expect({ names: namesOf(before.items), total: before.total }).toEqual({
+    names: gold.slice(0, 3),
+    total: gold.length,
+  });
 
   const second = await storageAt(keyPrefix);
   await second.defineType(WIDGETS, TEST_INDEXES);
-  await waitFor(async () => (await redis.hget(keys.valueSetStates, LABELS_INDEX)) === 'ready' &&
-    (await redis.hget(keys.valueSetStates, COLOR_INDEX)) === 'ready', { what: 'value sets filled' });
+  await waitFor(
+    async () =>
+      (await redis.hget(keys.valueSetStates, LABELS_INDEX)) === 'ready' &&
+      (await redis.hget(keys.valueSetStates, COLOR_INDEX)) === 'ready',
+    { what: 'value sets filled' },
+  );
   expect(await redis.zcard(keys.valueSet(LABELS_INDEX, 'tier=gold'))).toBe(gold.length);
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(10);
   const after = await second.list(WIDGETS, { ...GOLD, offset: 1, limit: 3 });
@@ -78,7 +97,10 @@ it('an index built for existing objects gets its value sets; a dropped index los
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(10);
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'blue'))).toBe(10);
 
-  await storage.defineType(WIDGETS, TEST_INDEXES.filter((spec) => spec.name !== COLOR_INDEX));
+  await storage.defineType(
+    WIDGETS,
+    TEST_INDEXES.filter((spec) => spec.name !== COLOR_INDEX),
+  );
   expect(await redis.exists(keys.valueSet(COLOR_INDEX, 'red'), keys.valueSet(COLOR_INDEX, 'blue'))).toBe(0);
   expect(await redis.hget(keys.valueSetStates, COLOR_INDEX)).toBeNull();
   expect(await redis.zcard(keys.valueSet(LABELS_INDEX, 'tier=gold'))).toBe(7);
@@ -102,7 +124,9 @@ it('an index that stops asking for value sets loses them; asking again fills the
   expect((await storage.list(WIDGETS, red)).total).toBe(9);
 
   await storage.defineType(WIDGETS, TEST_INDEXES);
-  await waitFor(async () => (await redis.hget(keys.valueSetStates, COLOR_INDEX)) === 'ready', { what: 'value sets filled' });
+  await waitFor(async () => (await redis.hget(keys.valueSetStates, COLOR_INDEX)) === 'ready', {
+    what: 'value sets filled',
+  });
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'red'))).toBe(9);
   expect(await redis.zcard(keys.valueSet(COLOR_INDEX, 'blue'))).toBe(11);
   expect((await storage.list(WIDGETS, { ...red, limit: 2 })).total).toBe(9);

@@ -21,9 +21,14 @@ it('many watchers starting at once from the current revision all get the next ch
         watchers.push(storage.watch(TYPE, { fromRevision: revision }));
         await new Promise((r) => setImmediate(r));
       }
-      const firsts = watchers.map((w) => w[Symbol.asyncIterator]().next().then(
-        (r) => (r.done ? 'ended' : `${r.value.type} ${r.value.object.metadata.name}`),
-        (err: Error) => `error: ${err.message}`));
+      const firsts = watchers.map((w) =>
+        w[Symbol.asyncIterator]()
+          .next()
+          .then(
+            (r) => (r.done ? 'ended' : `${r.value.type} ${r.value.object.metadata.name}`),
+            (err: Error) => `error: ${err.message}`,
+          ),
+      );
       // Round trips on the storage's connection: the watchers' catch-up reads, sent before, are answered first.
       for (let i = 0; i < 3; i++) await storage.currentRevision(TYPE);
       await storage.create(TYPE, thing('b'));

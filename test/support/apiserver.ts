@@ -12,10 +12,19 @@ export const TEST_ADMIN_PASSWORD = 'admin-password-for-tests';
  */
 export async function startTestApiServer(config: Partial<ApiServerConfig> = {}): Promise<RunningApiServer> {
   const store = config.store ?? `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('api')}`;
-  return startApiServer({
-    listen: '127.0.0.1:0', authorizationMode: 'AlwaysAllow', adminPassword: TEST_ADMIN_PASSWORD, maxBodyBytes: 3 * 1024 * 1024,
-    watchTimeoutSeconds: 1800, watchRetention: 100000, ...config, store,
-  }, pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }));
+  return startApiServer(
+    {
+      listen: '127.0.0.1:0',
+      authorizationMode: 'AlwaysAllow',
+      adminPassword: TEST_ADMIN_PASSWORD,
+      maxBodyBytes: 3 * 1024 * 1024,
+      watchTimeoutSeconds: 1800,
+      watchRetention: 100000,
+      ...config,
+      store,
+    },
+    pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }),
+  );
 }
 
 /** A response as tests read it: status, headers, and the body parsed when it is JSON. */
@@ -34,7 +43,10 @@ export interface ApiResponse<T = any> {
 export function client(baseUrl: string, defaults: Record<string, string> = {}, ca?: string | Buffer) {
   const fetch = ca ? trustingFetch(ca) : globalThis.fetch;
   return async function call<T = any>(
-    method: string, path: string, body?: unknown, headers: Record<string, string> = {},
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
   ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { ...defaults, ...headers } };
     if (body !== undefined) {

@@ -5,7 +5,9 @@ import pino from 'pino';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 import type { LabelRequirement } from '../../pkg/storage/query';
 import {
-  startControllerManager, type ControllerManagerConfig, type RunningControllerManager,
+  startControllerManager,
+  type ControllerManagerConfig,
+  type RunningControllerManager,
 } from '../../pkg/controllermanager';
 import { applyPersonModel, person } from './person';
 import { ApiClient } from '../../pkg/client';
@@ -27,7 +29,8 @@ const running = new Set<RunningControllerManager>();
  * `stopTestControllerManagers()` stops whatever is left.
  */
 export async function startTestControllerManager(
-  server: string, config: Partial<ControllerManagerConfig> = {},
+  server: string,
+  config: Partial<ControllerManagerConfig> = {},
 ): Promise<RunningControllerManager> {
   const log = pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' });
   const leaderElection = config.leaderElection === false ? false : { ...TEST_LEASE, ...config.leaderElection };
@@ -63,11 +66,16 @@ export function spawnControllerManager(args: string[], env: Record<string, strin
     throw new Error(`${CONTROLLER_MANAGER_BIN} is missing: run \`npm run build\` (make test does) before this test`);
   }
   const child = spawn(process.execPath, [CONTROLLER_MANAGER_BIN, ...args], {
-    env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-  child.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, output: () => text };
 }
@@ -84,7 +92,9 @@ export async function seedPersons(server: RunningApiServer, batch: string, count
   const store = personStore(server);
   const names = Array.from({ length: count }, (_, i) => `${batch}-${i}`);
   for (let at = 0; at < names.length; at += 100) {
-    await Promise.all(names.slice(at, at + 100).map((name) => store.create(person(name, {}, { [BATCH_LABEL]: batch }))));
+    await Promise.all(
+      names.slice(at, at + 100).map((name) => store.create(person(name, {}, { [BATCH_LABEL]: batch }))),
+    );
   }
   return names;
 }

@@ -11,14 +11,19 @@ import '../../pkg/storage/file';
 async function main(): Promise<void> {
   const [url, prefix] = process.argv.slice(2);
   const storage = await openStorage(url);
-  await storage.defineType('widgets.crash.svc.run', [{ name: 'spec.code', unique: true, indexFunc: (o) => (o.spec as { code?: string }).code }]);
+  await storage.defineType('widgets.crash.svc.run', [
+    { name: 'spec.code', unique: true, indexFunc: (o) => (o.spec as { code?: string }).code },
+  ]);
   process.stdout.write('ready\n');
   let next = 0;
   const writer = async (): Promise<void> => {
     for (;;) {
       const name = `${prefix}-${next++}`;
       await storage.create('widgets.crash.svc.run', {
-        apiVersion: 'crash.svc.run/v1', kind: 'Widget', metadata: { name }, spec: { code: name, note: 'x'.repeat(200) },
+        apiVersion: 'crash.svc.run/v1',
+        kind: 'Widget',
+        metadata: { name },
+        spec: { code: name, note: 'x'.repeat(200) },
       });
       process.stdout.write(`${name}\n`);
     }

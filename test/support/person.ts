@@ -13,7 +13,10 @@ export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /** The seed's Person Model object, as shipped in manifests/examples. */
 export const personModel = (): Record<string, any> =>
-  yaml.load(readFileSync(join(__dirname, '..', '..', 'manifests', 'examples', 'person-model.yaml'), 'utf8')) as Record<string, any>;
+  yaml.load(readFileSync(join(__dirname, '..', '..', 'manifests', 'examples', 'person-model.yaml'), 'utf8')) as Record<
+    string,
+    any
+  >;
 
 /** Creates the Person model and waits until its API answers. */
 export async function applyPersonModel(api: ApiClient): Promise<void> {
@@ -24,7 +27,8 @@ export async function applyPersonModel(api: ApiClient): Promise<void> {
 
 /** A valid Person with the given name and spec fields. */
 export const person = (name: string, spec: Record<string, unknown> = {}, labels?: Record<string, string>) => ({
-  apiVersion: 'example.com/v1alpha1', kind: 'Person',
+  apiVersion: 'example.com/v1alpha1',
+  kind: 'Person',
   metadata: labels ? { name, labels } : { name },
   spec: { name: name.toUpperCase(), age: 30, ...spec },
 });

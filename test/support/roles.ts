@@ -1,5 +1,9 @@
 import {
-  AGGREGATE_TO_PREFIX, DEPENDENCIES_ANNOTATION, UI_PERMISSIONS_ANNOTATION, type PolicyRule, type Role,
+  AGGREGATE_TO_PREFIX,
+  DEPENDENCIES_ANNOTATION,
+  UI_PERMISSIONS_ANNOTATION,
+  type PolicyRule,
+  type Role,
 } from '../../pkg/auth/rbac';
 
 /** How a test role is tied to others: its own rules, dependencies, aggregation targets and UI permissions. */
@@ -15,9 +19,15 @@ export function testRole(name: string, spec: TestRoleSpec = {}): Role {
   const annotations: Record<string, string> = {};
   if (spec.dependencies) annotations[DEPENDENCIES_ANNOTATION] = JSON.stringify(spec.dependencies);
   if (spec.uiPermissions) annotations[UI_PERMISSIONS_ANNOTATION] = JSON.stringify(spec.uiPermissions);
-  const labels = Object.fromEntries((spec.aggregateTo ?? []).map((target) => [`${AGGREGATE_TO_PREFIX}${target}`, 'true']));
+  const labels = Object.fromEntries(
+    (spec.aggregateTo ?? []).map((target) => [`${AGGREGATE_TO_PREFIX}${target}`, 'true']),
+  );
   return { apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, labels, annotations }, rules: spec.rules ?? [] };
 }
 
 /** A rule allowing `get` on one resource of the group `test.example`. */
-export const getRule = (resource: string): PolicyRule => ({ apiGroups: ['test.example'], resources: [resource], verbs: ['get'] });
+export const getRule = (resource: string): PolicyRule => ({
+  apiGroups: ['test.example'],
+  resources: [resource],
+  verbs: ['get'],
+});

@@ -12,8 +12,9 @@ export const MY_PERMISSIONS = '/apis/api.console.svc.run/v1alpha1/users/-/permis
 export const TOKEN_ANNOTATION = 'security.svc.run/access-token';
 
 /** `Authorization: Basic …` for a user and password. */
-export const basic = (user: string, password: string) =>
-  ({ Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+export const basic = (user: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** A suite's RBAC apiserver serving the Person model: the admin's client, the anonymous one, and clients for anyone. */
@@ -55,26 +56,49 @@ export function expectStatus(res: { status: number; text: string }, status: numb
 }
 
 /** Creates a user with a password; returns a client logged in as them (Basic). */
-export async function createUser(api: RbacApi, name: string, password = `${name}-password`, spec: Record<string, unknown> = {}): Promise<ApiClient> {
+export async function createUser(
+  api: RbacApi,
+  name: string,
+  password = `${name}-password`,
+  spec: Record<string, unknown> = {},
+): Promise<ApiClient> {
   expectStatus(await api.admin('POST', USERS, { metadata: { name }, spec }), 201, `creating user ${name}`);
   expectStatus(await api.admin('PUT', `${USERS}/${name}/password`, { password }), 200, `setting ${name}'s password`);
   return api.as(basic(name, password));
 }
 
 /** Creates a role with these rules (and metadata extras). */
-export async function createRole(api: RbacApi, name: string, rules: unknown[], metadata: Record<string, unknown> = {}): Promise<void> {
-  expectStatus(await api.admin('POST', ROLES, { metadata: { name, ...metadata }, rules }), 201, `creating role ${name}`);
+export async function createRole(
+  api: RbacApi,
+  name: string,
+  rules: unknown[],
+  metadata: Record<string, unknown> = {},
+): Promise<void> {
+  expectStatus(
+    await api.admin('POST', ROLES, { metadata: { name, ...metadata }, rules }),
+    201,
+    `creating role ${name}`,
+  );
 }
 
 /** Binds `role` to `user` as the admin. */
 export async function bind(api: RbacApi, user: string, role: string, name = `${user}-${role}`): Promise<void> {
-  expectStatus(await api.admin('POST', BINDINGS, {
-    metadata: { name }, roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
-  }), 201, `binding ${role} to ${user}`);
+  expectStatus(
+    await api.admin('POST', BINDINGS, {
+      metadata: { name },
+      roleRef: { apiGroup: '', kind: 'Role', name: role },
+      subjects: [{ kind: 'User', apiGroup: '', name: user }],
+    }),
+    201,
+    `binding ${role} to ${user}`,
+  );
 }
 
 /** Creates a personal access token as `as`; returns the secret and the object's name. */
-export async function createToken(as: ApiClient, spec: Record<string, unknown> = {}): Promise<{ token: string; name: string }> {
+export async function createToken(
+  as: ApiClient,
+  spec: Record<string, unknown> = {},
+): Promise<{ token: string; name: string }> {
   const res = await as('POST', UC_TOKENS, { spec: { displayName: 'test', ...spec } });
   expectStatus(res, 201, 'creating a token');
   return { token: res.body.metadata.annotations[TOKEN_ANNOTATION], name: res.body.metadata.name };

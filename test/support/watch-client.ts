@@ -31,7 +31,10 @@ export class EventCollector {
       if (left <= 0) throw new Error(`timed out waiting for ${count} events; got ${this.describe()}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
-        this.waiters.push(() => { clearTimeout(timer); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return this.events.slice(0, count);
@@ -45,7 +48,10 @@ export class EventCollector {
       if (left <= 0) throw new Error('timed out waiting for the watch to end');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
-        this.waiters.push(() => { clearTimeout(timer); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
   }
@@ -63,7 +69,8 @@ export class EventCollector {
 
 /** An HTTP watch (`?watch=true`): resolves once the response headers arrived, with its status and events. */
 export async function httpWatch(
-  url: string, headers: Record<string, string> = {},
+  url: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; events: EventCollector; close: () => void }> {
   const abort = new AbortController();
   const res = await fetch(url, { signal: abort.signal, headers });
@@ -94,14 +101,17 @@ export async function httpWatch(
  * `https://` becomes `wss://`; `options` may carry headers and the CA (PEM) to trust.
  */
 export function wsWatch(
-  url: string, options: { headers?: Record<string, string>; ca?: string | Buffer } = {},
+  url: string,
+  options: { headers?: Record<string, string>; ca?: string | Buffer } = {},
 ): Promise<{ events: EventCollector; close: () => void }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace(/^http/, 'ws'), options);
     const events = new EventCollector();
     ws.on('message', (data) => events.push(JSON.parse(data.toString()) as WireEvent));
     ws.on('close', () => events.end());
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
+    ws.on('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })),
+    );
     ws.on('error', reject);
     ws.on('open', () => resolve({ events, close: () => ws.close() }));
   });

@@ -26,9 +26,13 @@ describe('validateAnnotations', () => {
     const fits = { [key]: 'x'.repeat(TOTAL_ANNOTATION_SIZE_LIMIT - key.length) };
     const over = { [key]: 'x'.repeat(TOTAL_ANNOTATION_SIZE_LIMIT - key.length + 1) };
     expect(validateAnnotations(fits)).toEqual([]);
-    expect(validateAnnotations(over)).toEqual([{
-      field: 'metadata.annotations', reason: 'FieldValueTooLong', message: 'Too long: may not be more than 262144 bytes',
-    }]);
+    expect(validateAnnotations(over)).toEqual([
+      {
+        field: 'metadata.annotations',
+        reason: 'FieldValueTooLong',
+        message: 'Too long: may not be more than 262144 bytes',
+      },
+    ]);
   });
 
   it('counts bytes, not characters', () => {

@@ -27,20 +27,32 @@ export interface FieldCause extends StatusCause {
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 /** `Invalid value: "Ada": <detail>`. */
-export const invalidValue = (field: string, value: unknown, detail: string): FieldCause =>
-  ({ field, reason: 'FieldValueInvalid', message: `Invalid value: ${quote(value)}: ${detail}` });
+export const invalidValue = (field: string, value: unknown, detail: string): FieldCause => ({
+  field,
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${quote(value)}: ${detail}`,
+});
 
 /** `Required value: <detail>`. */
-export const requiredValue = (field: string, detail: string): FieldCause =>
-  ({ field, reason: 'FieldValueRequired', message: `Required value: ${detail}` });
+export const requiredValue = (field: string, detail: string): FieldCause => ({
+  field,
+  reason: 'FieldValueRequired',
+  message: `Required value: ${detail}`,
+});
 
 /** `Too long: may not be more than 253 characters`; the value is left out, as Kubernetes does. */
-export const tooLong = (field: string, max: number, unit: 'characters' | 'bytes'): FieldCause =>
-  ({ field, reason: 'FieldValueTooLong', message: `Too long: may not be more than ${max} ${unit}` });
+export const tooLong = (field: string, max: number, unit: 'characters' | 'bytes'): FieldCause => ({
+  field,
+  reason: 'FieldValueTooLong',
+  message: `Too long: may not be more than ${max} ${unit}`,
+});
 
 /** `Forbidden: <detail>`. */
-export const forbiddenValue = (field: string, detail: string): FieldCause =>
-  ({ field, reason: 'FieldValueForbidden', message: `Forbidden: ${detail}` });
+export const forbiddenValue = (field: string, detail: string): FieldCause => ({
+  field,
+  reason: 'FieldValueForbidden',
+  message: `Forbidden: ${detail}`,
+});
 
 /** `Unsupported value: "x": supported values: "a", "b"`. */
 export const notSupported = (field: string, value: unknown, supported: readonly string[]): FieldCause => ({
@@ -50,9 +62,15 @@ export const notSupported = (field: string, value: unknown, supported: readonly 
 });
 
 /** `Duplicate value: "x"`. */
-export const duplicateValue = (field: string, value: unknown): FieldCause =>
-  ({ field, reason: 'FieldValueDuplicate', message: `Duplicate value: ${quote(value)}` });
+export const duplicateValue = (field: string, value: unknown): FieldCause => ({
+  field,
+  reason: 'FieldValueDuplicate',
+  message: `Duplicate value: ${quote(value)}`,
+});
 
 /** `Invalid value: 5: must be of type string`: the JSON type is wrong. */
-export const typeInvalid = (field: string, value: unknown, type: string): FieldCause =>
-  ({ field, reason: 'FieldValueTypeInvalid', message: `Invalid value: ${quote(value)}: must be of type ${type}` });
+export const typeInvalid = (field: string, value: unknown, type: string): FieldCause => ({
+  field,
+  reason: 'FieldValueTypeInvalid',
+  message: `Invalid value: ${quote(value)}: must be of type ${type}`,
+});

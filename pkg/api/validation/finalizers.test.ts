@@ -22,7 +22,11 @@ describe('validateFinalizers', () => {
 
   it('refuses an entry that is not a string', () => {
     expect(validateFinalizers([7])).toEqual([
-      { field: 'metadata.finalizers[0]', reason: 'FieldValueTypeInvalid', message: 'Invalid value: 7: must be of type string' },
+      {
+        field: 'metadata.finalizers[0]',
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: 7: must be of type string',
+      },
     ]);
   });
 });

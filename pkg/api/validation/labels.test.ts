@@ -29,7 +29,11 @@ describe('validateLabels', () => {
 
   it('refuses a value that is not a string', () => {
     expect(validateLabels({ app: 1 })).toEqual([
-      { field: 'metadata.labels', reason: 'FieldValueTypeInvalid', message: 'Invalid value: 1: must be of type string' },
+      {
+        field: 'metadata.labels',
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: 1: must be of type string',
+      },
     ]);
   });
 
@@ -44,14 +48,19 @@ describe('validateLabels', () => {
 
     it.each([['app'], ['svc.run/x'], ['security.svc.run/owner']])('refuses %s', (key) => {
       expect(restricted({ [key]: 'v' })).toEqual([
-        { field: 'metadata.labels', reason: 'FieldValueForbidden', message: expect.stringContaining(`label key "${key}"`) },
+        {
+          field: 'metadata.labels',
+          reason: 'FieldValueForbidden',
+          message: expect.stringContaining(`label key "${key}"`),
+        },
       ]);
     });
 
-    it.each([
-      ['example.com/app'], ['svc.run/role-template'], ['rbac.authorization.svc.run/aggregate-to-editor'],
-    ])('accepts %s', (key) => {
-      expect(restricted({ [key]: 'true' })).toEqual([]);
-    });
+    it.each([['example.com/app'], ['svc.run/role-template'], ['rbac.authorization.svc.run/aggregate-to-editor']])(
+      'accepts %s',
+      (key) => {
+        expect(restricted({ [key]: 'true' })).toEqual([]);
+      },
+    );
   });
 });

@@ -3,9 +3,7 @@ import { validateGenerateName, validateName } from './name';
 const reasons = (causes: { reason: string }[]) => causes.map((c) => c.reason);
 
 describe('validateName', () => {
-  it.each([
-    ['a'], ['0'], ['my-name'], ['123-abc'], ['a'.repeat(253)], ['a--b'],
-  ])('accepts %s', (name) => {
+  it.each([['a'], ['0'], ['my-name'], ['123-abc'], ['a'.repeat(253)], ['a--b']])('accepts %s', (name) => {
     expect(validateName(name)).toEqual([]);
   });
 
@@ -27,11 +25,15 @@ describe('validateName', () => {
   });
 
   it('says what the rule is and quotes the value', () => {
-    expect(validateName('Ada')).toEqual([{
-      field: 'metadata.name',
-      reason: 'FieldValueInvalid',
-      message: expect.stringMatching(/^Invalid value: "Ada": a lowercase RFC 1123 name must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character/),
-    }]);
+    expect(validateName('Ada')).toEqual([
+      {
+        field: 'metadata.name',
+        reason: 'FieldValueInvalid',
+        message: expect.stringMatching(
+          /^Invalid value: "Ada": a lowercase RFC 1123 name must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character/,
+        ),
+      },
+    ]);
     expect(validateName('a'.repeat(254))[0].message).toBe('Too long: may not be more than 253 characters');
   });
 
@@ -47,8 +49,12 @@ describe('validateName', () => {
     });
 
     it.each([
-      ['..', 'a..b'], ['a leading dot', '.a'], ['a trailing dot', 'a.'], ['a label ending in -', 'a-.b'],
-      ['uppercase', 'Persons.example.com'], ['an underscore', 'a_b.c'],
+      ['..', 'a..b'],
+      ['a leading dot', '.a'],
+      ['a trailing dot', 'a.'],
+      ['a label ending in -', 'a-.b'],
+      ['uppercase', 'Persons.example.com'],
+      ['an underscore', 'a_b.c'],
     ])('refuses %s', (_what, name) => {
       const causes = validateName(name, { dns1123Subdomain: true });
       expect(reasons(causes)).toEqual(['FieldValueInvalid']);
@@ -63,9 +69,7 @@ describe('validateName', () => {
 });
 
 describe('validateGenerateName', () => {
-  it.each([
-    ['person-'], ['p'], ['a1'], ['a'.repeat(248)], [''],
-  ])('accepts the prefix "%s"', (prefix) => {
+  it.each([['person-'], ['p'], ['a1'], ['a'.repeat(248)], ['']])('accepts the prefix "%s"', (prefix) => {
     expect(validateGenerateName(prefix)).toEqual([]);
   });
 

@@ -1,6 +1,10 @@
 import { type FieldCause, invalidValue, requiredValue, tooLong } from './causes';
 import {
-  DNS1123_NAME_MESSAGE, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_MESSAGE, isDns1123Name, isDns1123Subdomain,
+  DNS1123_NAME_MESSAGE,
+  DNS1123_SUBDOMAIN_MAX_LENGTH,
+  DNS1123_SUBDOMAIN_MESSAGE,
+  isDns1123Name,
+  isDns1123Subdomain,
 } from './dns';
 
 /** How `validateName` and `validateGenerateName` check a name. */
@@ -24,7 +28,7 @@ export const GENERATED_SUFFIX_LENGTH = 5;
 export const GENERATE_NAME_MAX_LENGTH = NAME_MAX_LENGTH - GENERATED_SUFFIX_LENGTH;
 
 const followsRule = (value: string, subdomain: boolean) =>
-  (subdomain ? isDns1123Subdomain(value) : isDns1123Name(value));
+  subdomain ? isDns1123Subdomain(value) : isDns1123Name(value);
 
 const ruleMessage = (subdomain: boolean) => (subdomain ? DNS1123_SUBDOMAIN_MESSAGE : DNS1123_NAME_MESSAGE);
 
@@ -64,8 +68,13 @@ export function validateGenerateName(prefix: string, options: NameValidationOpti
   if (prefix.length > GENERATE_NAME_MAX_LENGTH) causes.push(tooLong(path, GENERATE_NAME_MAX_LENGTH, 'characters'));
   // Any alphanumeric character stands for the generated suffix: only its first one matters to the rule.
   if (!followsRule(`${prefix}a`, subdomain)) {
-    causes.push(invalidValue(path, prefix,
-      `the prefix plus ${GENERATED_SUFFIX_LENGTH} generated characters must be a valid name: ${ruleMessage(subdomain)}`));
+    causes.push(
+      invalidValue(
+        path,
+        prefix,
+        `the prefix plus ${GENERATED_SUFFIX_LENGTH} generated characters must be a valid name: ${ruleMessage(subdomain)}`,
+      ),
+    );
   }
   return causes;
 }

@@ -8,9 +8,15 @@ describe('validateObjectMeta', () => {
     ['a name', { name: 'ada' }],
     ['a generateName only', { generateName: 'person-' }],
     ['an empty name with a generateName', { name: '', generateName: 'person-' }],
-    ['labels, annotations and finalizers', {
-      name: 'ada', labels: { app: 'web' }, annotations: { 'example.com/note': 'hi' }, finalizers: ['example.com/f'],
-    }],
+    [
+      'labels, annotations and finalizers',
+      {
+        name: 'ada',
+        labels: { app: 'web' },
+        annotations: { 'example.com/note': 'hi' },
+        finalizers: ['example.com/f'],
+      },
+    ],
     ['null maps, as JSON may send them', { name: 'ada', labels: null, annotations: null, finalizers: null }],
     ['server-owned fields (ignored here; the server replaces them)', { name: 'ada', uid: 5, version: 'x' }],
   ])('accepts %s', (_what, meta) => {
@@ -67,7 +73,10 @@ describe('validateObjectMeta', () => {
   it('passes restrictPlatformKeys and its allow-list to the label check', () => {
     const meta = { name: 'r', labels: { app: 'x', 'svc.run/role-template': 'true' } };
     expect(validateObjectMeta(meta)).toEqual([]);
-    const restricted = validateObjectMeta(meta, { restrictPlatformKeys: true, allowedPlatformKeys: ['svc.run/role-template'] });
+    const restricted = validateObjectMeta(meta, {
+      restrictPlatformKeys: true,
+      allowedPlatformKeys: ['svc.run/role-template'],
+    });
     expect(fieldsAndReasons(restricted)).toEqual(['metadata.labels FieldValueForbidden']);
     expect(restricted[0].message).toContain('"app"');
   });
@@ -75,8 +84,12 @@ describe('validateObjectMeta', () => {
   it('gives causes that render as a Kubernetes Invalid status', () => {
     const status = invalid({ kind: 'Person', name: 'Ada' }, validateObjectMeta({ name: 'Ada' })).toStatus();
     expect(status.code).toBe(422);
-    expect(status.message).toMatch(/^Person "Ada" is invalid: metadata.name: Invalid value: "Ada": a lowercase RFC 1123 name/);
-    expect(status.details?.causes).toEqual([expect.objectContaining({ field: 'metadata.name', reason: 'FieldValueInvalid' })]);
+    expect(status.message).toMatch(
+      /^Person "Ada" is invalid: metadata.name: Invalid value: "Ada": a lowercase RFC 1123 name/,
+    );
+    expect(status.details?.causes).toEqual([
+      expect.objectContaining({ field: 'metadata.name', reason: 'FieldValueInvalid' }),
+    ]);
   });
 });
 
@@ -94,16 +107,24 @@ describe('validateMetadataUpdate', () => {
   });
 
   it('refuses a new finalizer once deletionTimestamp is set, naming it', () => {
-    expect(validateMetadataUpdate(deleting, { finalizers: ['example.com/z', 'example.com/a', 'example.com/c'] })).toEqual([{
-      field: 'metadata.finalizers',
-      reason: 'FieldValueForbidden',
-      message: 'Forbidden: no new finalizers can be added if the object is being deleted, ' +
-        'found new finalizers ["example.com/c","example.com/z"]',
-    }]);
+    expect(
+      validateMetadataUpdate(deleting, { finalizers: ['example.com/z', 'example.com/a', 'example.com/c'] }),
+    ).toEqual([
+      {
+        field: 'metadata.finalizers',
+        reason: 'FieldValueForbidden',
+        message:
+          'Forbidden: no new finalizers can be added if the object is being deleted, ' +
+          'found new finalizers ["example.com/c","example.com/z"]',
+      },
+    ]);
   });
 
   it('refuses a first finalizer on a marked object that had none', () => {
-    const causes = validateMetadataUpdate({ deletionTimestamp: '2026-11-22T02:28:01Z' }, { finalizers: ['example.com/a'] });
+    const causes = validateMetadataUpdate(
+      { deletionTimestamp: '2026-11-22T02:28:01Z' },
+      { finalizers: ['example.com/a'] },
+    );
     expect(fieldsAndReasons(causes)).toEqual(['metadata.finalizers FieldValueForbidden']);
   });
 });

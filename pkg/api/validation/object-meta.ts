@@ -89,6 +89,10 @@ export function validateMetadataUpdate(old: ObjectMeta, next: ObjectMeta): Field
   const after: unknown[] = Array.isArray(next.finalizers) ? next.finalizers : [];
   const added = [...new Set(after.filter((f): f is string => typeof f === 'string' && !before.has(f)))].sort();
   if (!added.length) return [];
-  return [forbiddenValue('metadata.finalizers',
-    `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)];
+  return [
+    forbiddenValue(
+      'metadata.finalizers',
+      `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+    ),
+  ];
 }

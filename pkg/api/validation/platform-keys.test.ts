@@ -36,8 +36,11 @@ describe('platformKeyError', () => {
     expect(error).toContain('svc.run/role-template');
   });
 
-  it.each([['example.com/app', []], ['svc.run/role-template', ['svc.run/role-template']], ['app', ['app']]])(
-    'lets %s through', (key, allowed) => {
-      expect(platformKeyError(key, allowed)).toBeUndefined();
-    });
+  it.each([
+    ['example.com/app', []],
+    ['svc.run/role-template', ['svc.run/role-template']],
+    ['app', ['app']],
+  ])('lets %s through', (key, allowed) => {
+    expect(platformKeyError(key, allowed)).toBeUndefined();
+  });
 });

@@ -35,8 +35,10 @@ export function platformKeyError(key: string, allowed: readonly string[]): strin
   }
   if (isPlatformKey(key)) {
     const exceptions = allowed.length ? allowed.join(', ') : 'none';
-    return `label key "${key}" is in the platform's domain ${PLATFORM_DOMAIN}, ` +
-      `which objects a plugin declares may use only for the platform labels (${exceptions})`;
+    return (
+      `label key "${key}" is in the platform's domain ${PLATFORM_DOMAIN}, ` +
+      `which objects a plugin declares may use only for the platform labels (${exceptions})`
+    );
   }
   return undefined;
 }

@@ -2,8 +2,14 @@ import { labelValueErrors, qualifiedNameErrors, qualifiedNamePrefix } from './qu
 
 describe('qualifiedNameErrors (label keys, annotation keys, finalizers)', () => {
   it.each([
-    ['app'], ['A'], ['My.name_x-1'], ['example.com/app'], ['a.b.c/Name'], ['a'.repeat(63)],
-    [`${'a'.repeat(253)}/x`], ['svc.run/role-template'],
+    ['app'],
+    ['A'],
+    ['My.name_x-1'],
+    ['example.com/app'],
+    ['a.b.c/Name'],
+    ['a'.repeat(63)],
+    [`${'a'.repeat(253)}/x`],
+    ['svc.run/role-template'],
   ])('accepts %s', (key) => {
     expect(qualifiedNameErrors(key)).toEqual([]);
   });
@@ -14,7 +20,11 @@ describe('qualifiedNameErrors (label keys, annotation keys, finalizers)', () => 
     ['an empty name', 'example.com/', 'name part must be non-empty'],
     ['the empty key', '', 'name part must be non-empty'],
     ['a 64-character name part', 'a'.repeat(64), 'name part must be no more than 63 characters'],
-    ['a 64-character name part after a prefix', `example.com/${'a'.repeat(64)}`, 'name part must be no more than 63 characters'],
+    [
+      'a 64-character name part after a prefix',
+      `example.com/${'a'.repeat(64)}`,
+      'name part must be no more than 63 characters',
+    ],
     ['an uppercase prefix', 'Example.com/app', 'prefix part a lowercase RFC 1123 subdomain'],
     ['a 254-character prefix', `${'a'.repeat(254)}/x`, 'prefix part must be no more than 253 characters'],
     ['a leading -', '-app', 'name part must consist of'],
@@ -37,8 +47,12 @@ describe('labelValueErrors', () => {
   });
 
   it.each([
-    ['64 characters', 'a'.repeat(64)], ['a leading -', '-x'], ['a trailing _', 'x_'],
-    ['a space', 'a b'], ['a slash', 'a/b'], ['a non-ASCII letter', 'café'],
+    ['64 characters', 'a'.repeat(64)],
+    ['a leading -', '-x'],
+    ['a trailing _', 'x_'],
+    ['a space', 'a b'],
+    ['a slash', 'a/b'],
+    ['a non-ASCII letter', 'café'],
   ])('refuses a value with %s', (_what, value) => {
     expect(labelValueErrors(value).length).toBeGreaterThan(0);
   });
@@ -46,7 +60,9 @@ describe('labelValueErrors', () => {
 
 describe('qualifiedNamePrefix', () => {
   it.each([
-    ['example.com/app', 'example.com'], ['app', undefined], ['/app', ''],
+    ['example.com/app', 'example.com'],
+    ['app', undefined],
+    ['/app', ''],
   ])('%s → %s', (key, prefix) => {
     expect(qualifiedNamePrefix(key)).toBe(prefix);
   });

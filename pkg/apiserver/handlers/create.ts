@@ -7,7 +7,11 @@ import { writeOptions } from './options';
 import type { HandlerSettings } from './deps';
 
 /** POST …/<plural>: 201 with `Location` and the stored object (or, with dryRun, what would be stored). */
-export async function handleCreate(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
+export async function handleCreate(
+  ctx: RequestContext,
+  store: ResourceStore,
+  settings: HandlerSettings,
+): Promise<void> {
   const body = decodeBody(await readBody(ctx.req, settings.maxBodyBytes), ctx.req.headers['content-type']);
   const { object, warnings } = await store.create(body, writeOptions(ctx.url.searchParams, ctx.user));
   const location = `${collectionPathOf(store.model)}/${object.metadata.name}`;

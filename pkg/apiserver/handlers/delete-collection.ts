@@ -11,7 +11,9 @@ export async function handleDeleteCollection(ctx: RequestContext, store: Resourc
   checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
   const items = await store.deleteCollection(list, writeOptions(ctx.url.searchParams, ctx.user));
   sendJson(ctx.res, 200, {
-    apiVersion: apiVersionOf(store.model), kind: `${store.model.kind}List`,
-    metadata: { resourceVersion: await store.currentRevision() }, items,
+    apiVersion: apiVersionOf(store.model),
+    kind: `${store.model.kind}List`,
+    metadata: { resourceVersion: await store.currentRevision() },
+    items,
   });
 }

@@ -14,7 +14,11 @@ import type { HandlerSettings } from './deps';
  * DeleteOptions; its `preconditions` must hold. A `propagationPolicy` (body
  * or query) must be one of Kubernetes' values.
  */
-export async function handleDelete(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
+export async function handleDelete(
+  ctx: RequestContext,
+  store: ResourceStore,
+  settings: HandlerSettings,
+): Promise<void> {
   const preconditions = await deleteOptions(ctx, settings);
   const result = await store.delete(ctx.info.name, preconditions, writeOptions(ctx.url.searchParams, ctx.user));
   if (!result.removed) {
@@ -23,7 +27,10 @@ export async function handleDelete(ctx: RequestContext, store: ResourceStore, se
   }
   const { model } = store;
   sendJson(ctx.res, 200, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
     details: { name: ctx.info.name, group: model.group, kind: model.plural, uid: result.object.metadata.uid },
   });
 }
@@ -37,8 +44,12 @@ async function deleteOptions(ctx: RequestContext, settings: HandlerSettings): Pr
   const raw = await readBody(ctx.req, settings.maxBodyBytes);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
   const body = decodeBody(raw, ctx.req.headers['content-type']);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('DeleteOptions must be an object');
-  checkPropagationPolicy((body as { propagationPolicy?: unknown }).propagationPolicy, 'DeleteOptions.propagationPolicy');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('DeleteOptions must be an object');
+  checkPropagationPolicy(
+    (body as { propagationPolicy?: unknown }).propagationPolicy,
+    'DeleteOptions.propagationPolicy',
+  );
   const pre = (body as { preconditions?: unknown }).preconditions;
   if (pre === undefined || pre === null) return undefined;
   if (typeof pre !== 'object' || Array.isArray(pre)) throw badRequest('DeleteOptions.preconditions must be an object');

@@ -11,7 +11,11 @@ import type { FieldRequirement } from '../../storage/query';
  * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4).
  * `scope` narrows it further, whatever the query says (e.g. a user's own tokens).
  */
-export async function handleList(ctx: RequestContext, store: ResourceStore, scope: FieldRequirement[] = []): Promise<void> {
+export async function handleList(
+  ctx: RequestContext,
+  store: ResourceStore,
+  scope: FieldRequirement[] = [],
+): Promise<void> {
   const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
   if (scope.length) params.list.fieldSelector = [...(params.list.fieldSelector ?? []), ...scope];
   const result = await store.list(params.list);
@@ -46,10 +50,14 @@ function checkExactRevision(params: ListParams, current: string): void {
   const rv = params.resourceVersion;
   if (params.resourceVersionMatch !== 'Exact' || rv === undefined) return;
   if (!/^\d+$/.test(rv)) {
-    throw badRequest(`invalid resourceVersion "${rv}": resourceVersionMatch=Exact needs a resourceVersion this server returned`);
+    throw badRequest(
+      `invalid resourceVersion "${rv}": resourceVersionMatch=Exact needs a resourceVersion this server returned`,
+    );
   }
   if (rv !== current) {
-    throw expired(`the list at resourceVersion ${rv} is no longer available (resourceVersionMatch=Exact can only ` +
-      `read the current resourceVersion, ${current}); list again without resourceVersionMatch`);
+    throw expired(
+      `the list at resourceVersion ${rv} is no longer available (resourceVersionMatch=Exact can only ` +
+        `read the current resourceVersion, ${current}); list again without resourceVersionMatch`,
+    );
   }
 }

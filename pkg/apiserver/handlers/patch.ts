@@ -26,7 +26,9 @@ export async function handlePatch(ctx: RequestContext, store: ResourceStore, set
   } catch (err) {
     if (type !== APPLY || sub || !isStatusError(err, 404)) throw err;
     const created = await store.create(
-      { ...(patch as object), metadata: { ...((patch as { metadata?: object }).metadata ?? {}), name } }, options);
+      { ...(patch as object), metadata: { ...((patch as { metadata?: object }).metadata ?? {}), name } },
+      options,
+    );
     sendJson(ctx.res, 201, created.object, {}, created.warnings);
   }
 }

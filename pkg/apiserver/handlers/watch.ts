@@ -25,8 +25,10 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
   if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
     throw badRequest(`invalid resourceVersion "${rv}": a watch resumes from a resourceVersion this server returned`);
   }
-  const timeoutMs = params.timeoutSeconds !== undefined && params.timeoutSeconds > 0
-    ? Math.min(params.timeoutSeconds * 1000, settings.watchTimeoutMs) : settings.watchTimeoutMs;
+  const timeoutMs =
+    params.timeoutSeconds !== undefined && params.timeoutSeconds > 0
+      ? Math.min(params.timeoutSeconds * 1000, settings.watchTimeoutMs)
+      : settings.watchTimeoutMs;
   const labels = params.list.labelSelector ?? [];
   return {
     store,
@@ -37,7 +39,9 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
     bookmarkIntervalMs: settings.bookmarkIntervalMs,
     timeoutMs,
     maxBacklogBytes: settings.watchMaxBacklogBytes,
-    table: wantsTable(ctx.req.headers.accept) ? { includeObject: ctx.url.searchParams.get('includeObject') } : undefined,
+    table: wantsTable(ctx.req.headers.accept)
+      ? { includeObject: ctx.url.searchParams.get('includeObject') }
+      : undefined,
     log: ctx.log,
   };
 }
@@ -57,7 +61,10 @@ export async function handleWatch(ctx: RequestContext, store: ResourceStore, set
 
 /** A WebSocket upgrade on a collection or object path: the same events, one per text message. */
 export async function handleWebSocketWatch(
-  ctx: RequestContext, store: ResourceStore, settings: HandlerSettings, ws: WebSocket,
+  ctx: RequestContext,
+  store: ResourceStore,
+  settings: HandlerSettings,
+  ws: WebSocket,
 ): Promise<void> {
   const request = watchRequest(ctx, store, settings);
   const abort = new AbortController();

@@ -21,17 +21,24 @@ const k8s = Root.fromJSON({
     TypeMeta: { fields: { apiVersion: { id: 1, type: 'string' }, kind: { id: 2, type: 'string' } } },
     Unknown: {
       fields: {
-        typeMeta: { id: 1, type: 'TypeMeta' }, raw: { id: 2, type: 'bytes' },
-        contentEncoding: { id: 3, type: 'string' }, contentType: { id: 4, type: 'string' },
+        typeMeta: { id: 1, type: 'TypeMeta' },
+        raw: { id: 2, type: 'bytes' },
+        contentEncoding: { id: 3, type: 'string' },
+        contentType: { id: 4, type: 'string' },
       },
     },
     ObjectMeta: { fields: { name: { id: 1, type: 'string' }, generateName: { id: 2, type: 'string' } } },
     ResourceAttributes: {
       fields: {
-        namespace: { id: 1, type: 'string' }, verb: { id: 2, type: 'string' }, group: { id: 3, type: 'string' },
-        version: { id: 4, type: 'string' }, resource: { id: 5, type: 'string' },
-        subresource: { id: 6, type: 'string' }, name: { id: 7, type: 'string' },
-        fieldSelector: { id: 8, type: 'Selector' }, labelSelector: { id: 9, type: 'Selector' },
+        namespace: { id: 1, type: 'string' },
+        verb: { id: 2, type: 'string' },
+        group: { id: 3, type: 'string' },
+        version: { id: 4, type: 'string' },
+        resource: { id: 5, type: 'string' },
+        subresource: { id: 6, type: 'string' },
+        name: { id: 7, type: 'string' },
+        fieldSelector: { id: 8, type: 'Selector' },
+        labelSelector: { id: 9, type: 'Selector' },
       },
     },
     Selector: { fields: { rawSelector: { id: 1, type: 'string' } } },
@@ -41,14 +48,17 @@ const k8s = Root.fromJSON({
       fields: {
         resourceAttributes: { id: 1, type: 'ResourceAttributes' },
         nonResourceAttributes: { id: 2, type: 'NonResourceAttributes' },
-        user: { id: 3, type: 'string' }, groups: { id: 4, type: 'string', rule: 'repeated' },
-        extra: { id: 5, keyType: 'string', type: 'ExtraValue' } as IMapField, uid: { id: 6, type: 'string' },
+        user: { id: 3, type: 'string' },
+        groups: { id: 4, type: 'string', rule: 'repeated' },
+        extra: { id: 5, keyType: 'string', type: 'ExtraValue' } as IMapField,
+        uid: { id: 6, type: 'string' },
       },
     },
     Status: { fields: { allowed: { id: 1, type: 'bool' }, reason: { id: 2, type: 'string' } } },
     Review: {
       fields: {
-        metadata: { id: 1, type: 'ObjectMeta' }, spec: { id: 2, type: 'SubjectAccessReviewSpec' },
+        metadata: { id: 1, type: 'ObjectMeta' },
+        spec: { id: 2, type: 'SubjectAccessReviewSpec' },
         status: { id: 3, type: 'Status' },
       },
     },
@@ -76,25 +86,37 @@ function decodeError(bytes: Buffer): StatusError {
 describe('decodeAccessReview on bodies kubectl 1.32 sent', () => {
   it('reads a resource review, namespace "default" included, empty strings left out', () => {
     expect(decodeAccessReview(fixture('can-i-get-persons.pb'))).toEqual({
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
       spec: {
         resourceAttributes: {
-          namespace: 'default', verb: 'get', group: 'example.com', resource: 'persons',
+          namespace: 'default',
+          verb: 'get',
+          group: 'example.com',
+          resource: 'persons',
         },
       },
     });
   });
 
   it('reads the subresource and the name', () => {
-    expect(decodeAccessReview(fixture('can-i-update-persons-status.pb')).spec.resourceAttributes)
-      .toMatchObject({ verb: 'update', group: 'example.com', resource: 'persons', subresource: 'status' });
-    expect(decodeAccessReview(fixture('can-i-delete-persons-ada.pb')).spec.resourceAttributes)
-      .toMatchObject({ verb: 'delete', resource: 'persons', name: 'ada' });
+    expect(decodeAccessReview(fixture('can-i-update-persons-status.pb')).spec.resourceAttributes).toMatchObject({
+      verb: 'update',
+      group: 'example.com',
+      resource: 'persons',
+      subresource: 'status',
+    });
+    expect(decodeAccessReview(fixture('can-i-delete-persons-ada.pb')).spec.resourceAttributes).toMatchObject({
+      verb: 'delete',
+      resource: 'persons',
+      name: 'ada',
+    });
   });
 
   it('reads a non-resource review', () => {
-    expect(decodeAccessReview(fixture('can-i-get-healthz.pb')).spec)
-      .toEqual({ nonResourceAttributes: { path: '/healthz', verb: 'get' } });
+    expect(decodeAccessReview(fixture('can-i-get-healthz.pb')).spec).toEqual({
+      nonResourceAttributes: { path: '/healthz', verb: 'get' },
+    });
   });
 });
 
@@ -104,18 +126,29 @@ describe('decodeAccessReview on bodies encoded here', () => {
       metadata: { generateName: 'x-' },
       spec: {
         resourceAttributes: { verb: 'list', resource: 'roles', labelSelector: { rawSelector: 'a=b' } },
-        user: 'ada', groups: ['dev', 'ops'], extra: { scopes: { items: ['s'] } }, uid: 'u-1',
+        user: 'ada',
+        groups: ['dev', 'ops'],
+        extra: { scopes: { items: ['s'] } },
+        uid: 'u-1',
       },
       status: { allowed: true, reason: 'r' },
     });
     expect(decodeAccessReview(bytes)).toEqual({
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
-      spec: { resourceAttributes: { verb: 'list', resource: 'roles' }, user: 'ada', groups: ['dev', 'ops'], uid: 'u-1' },
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        resourceAttributes: { verb: 'list', resource: 'roles' },
+        user: 'ada',
+        groups: ['dev', 'ops'],
+        uid: 'u-1',
+      },
     });
   });
 
   it('keeps only the attributes of a SelfSubjectAccessReview, whose spec has no user', () => {
-    const bytes = body('SelfSubjectAccessReview', { spec: { nonResourceAttributes: { path: '/x', verb: 'get' }, user: 'root' } });
+    const bytes = body('SelfSubjectAccessReview', {
+      spec: { nonResourceAttributes: { path: '/x', verb: 'get' }, user: 'root' },
+    });
     expect(decodeAccessReview(bytes).spec).toEqual({ nonResourceAttributes: { path: '/x', verb: 'get' } });
   });
 });
@@ -139,20 +172,30 @@ describe('decodeAccessReview refuses what is not an access review with a 400 nam
 
   it('a raw review that is not a valid message', () => {
     const unknownType = k8s.lookupType('Unknown');
-    const envelope = unknownType.encode(unknownType.fromObject({
-      typeMeta: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
-      raw: Buffer.from([0x12, 0x40, 0x0a]),
-    })).finish();
-    expect(decodeError(Buffer.concat([Buffer.from('k8s\0', 'latin1'), envelope])).message)
-      .toMatch(/not a valid SelfSubjectAccessReview/);
+    const envelope = unknownType
+      .encode(
+        unknownType.fromObject({
+          typeMeta: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
+          raw: Buffer.from([0x12, 0x40, 0x0a]),
+        }),
+      )
+      .finish();
+    expect(decodeError(Buffer.concat([Buffer.from('k8s\0', 'latin1'), envelope])).message).toMatch(
+      /not a valid SelfSubjectAccessReview/,
+    );
   });
 
   it('a gzip-encoded raw review', () => {
     const unknownType = k8s.lookupType('Unknown');
-    const envelope = unknownType.encode(unknownType.fromObject({
-      typeMeta: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
-      raw: Buffer.alloc(0), contentEncoding: 'gzip',
-    })).finish();
+    const envelope = unknownType
+      .encode(
+        unknownType.fromObject({
+          typeMeta: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
+          raw: Buffer.alloc(0),
+          contentEncoding: 'gzip',
+        }),
+      )
+      .finish();
     expect(decodeError(Buffer.concat([Buffer.from('k8s\0', 'latin1'), envelope])).message).toMatch(/encoding "gzip"/);
   });
 });

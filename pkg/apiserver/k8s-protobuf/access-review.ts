@@ -110,8 +110,10 @@ export function decodeAccessReview(body: Buffer): AccessReview {
   const apiVersion = typeMeta.apiVersion ?? '';
   const kind = typeMeta.kind ?? '';
   if (apiVersion !== GROUP_VERSION || !KINDS.includes(kind)) {
-    throw badRequest(`the protobuf body holds ${apiVersion || '(no apiVersion)'}, kind ${kind || '(no kind)'}; ` +
-      `expected ${GROUP_VERSION} ${KINDS.join(' or ')}`);
+    throw badRequest(
+      `the protobuf body holds ${apiVersion || '(no apiVersion)'}, kind ${kind || '(no kind)'}; ` +
+        `expected ${GROUP_VERSION} ${KINDS.join(' or ')}`,
+    );
   }
   if (envelope.contentEncoding) {
     throw badRequest(`the protobuf body's content encoding "${String(envelope.contentEncoding)}" is not supported`);

@@ -3,7 +3,8 @@ import { applyPatch } from './apply-patch';
 import { decodePatch } from './decode';
 
 const person = () => ({
-  apiVersion: 'example.com/v1alpha1', kind: 'Person',
+  apiVersion: 'example.com/v1alpha1',
+  kind: 'Person',
   metadata: { name: 'ada', labels: { team: 'math' }, resourceVersion: '7' },
   spec: { name: 'Ada', age: 36, tags: ['math', 'poetry'] },
 });
@@ -21,19 +22,36 @@ function errorOf(type: string, body: string): StatusError {
 
 describe('applying a PATCH body to the current object', () => {
   it.each([
-    ['merge patch', 'application/merge-patch+json', '{"spec":{"age":37,"tags":null},"metadata":{"labels":{"team":null}}}',
-      { ...person(), metadata: { name: 'ada', labels: {}, resourceVersion: '7' }, spec: { name: 'Ada', age: 37 } }],
-    ['strategic merge patch, as a merge patch (lists replaced whole)', 'application/strategic-merge-patch+json',
-      '{"spec":{"tags":["x"]}}', { ...person(), spec: { name: 'Ada', age: 36, tags: ['x'] } }],
-    ['JSON patch', 'application/json-patch+json',
+    [
+      'merge patch',
+      'application/merge-patch+json',
+      '{"spec":{"age":37,"tags":null},"metadata":{"labels":{"team":null}}}',
+      { ...person(), metadata: { name: 'ada', labels: {}, resourceVersion: '7' }, spec: { name: 'Ada', age: 37 } },
+    ],
+    [
+      'strategic merge patch, as a merge patch (lists replaced whole)',
+      'application/strategic-merge-patch+json',
+      '{"spec":{"tags":["x"]}}',
+      { ...person(), spec: { name: 'Ada', age: 36, tags: ['x'] } },
+    ],
+    [
+      'JSON patch',
+      'application/json-patch+json',
       '[{"op":"test","path":"/spec/age","value":36},{"op":"replace","path":"/spec/age","value":37},{"op":"add","path":"/spec/tags/-","value":"x"}]',
-      { ...person(), spec: { name: 'Ada', age: 37, tags: ['math', 'poetry', 'x'] } }],
-    ['server-side apply in YAML, merged into the object', 'application/apply-patch+yaml',
+      { ...person(), spec: { name: 'Ada', age: 37, tags: ['math', 'poetry', 'x'] } },
+    ],
+    [
+      'server-side apply in YAML, merged into the object',
+      'application/apply-patch+yaml',
       'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: ada\nspec:\n  gender: FEMALE\n',
-      { ...person(), spec: { name: 'Ada', age: 36, tags: ['math', 'poetry'], gender: 'FEMALE' } }],
-    ['server-side apply sent as JSON (as client-node does)', 'application/apply-patch+yaml',
+      { ...person(), spec: { name: 'Ada', age: 36, tags: ['math', 'poetry'], gender: 'FEMALE' } },
+    ],
+    [
+      'server-side apply sent as JSON (as client-node does)',
+      'application/apply-patch+yaml',
       '{"apiVersion":"example.com/v1alpha1","kind":"Person","metadata":{"name":"ada"},"spec":{"age":40}}',
-      { ...person(), spec: { name: 'Ada', age: 40, tags: ['math', 'poetry'] } }],
+      { ...person(), spec: { name: 'Ada', age: 40, tags: ['math', 'poetry'] } },
+    ],
   ])('%s', (_what, type, body, expected) => {
     expect(applyPatch(type, person(), body)).toEqual(expected);
   });
@@ -66,18 +84,27 @@ describe('applying a PATCH body to the current object', () => {
     expect(error.reason).toBe('Invalid');
     expect(error.message).toMatch(/^Person "ada" is invalid: spec\.age: JSON patch operation 0 \(test "\/spec\/age"\)/);
     expect(error.details.name).toBe('ada');
-    expect(error.details.causes).toEqual([{
-      field: 'spec.age', reason: 'FieldValueInvalid',
-      message: 'JSON patch operation 0 (test "/spec/age"): the value there is not the one the test expects',
-    }]);
+    expect(error.details.causes).toEqual([
+      {
+        field: 'spec.age',
+        reason: 'FieldValueInvalid',
+        message: 'JSON patch operation 0 (test "/spec/age"): the value there is not the one the test expects',
+      },
+    ]);
   });
 
   it('answers a JSON patch on a missing path with 422 naming it', () => {
-    const error = errorOf('application/json-patch+json', '[{"op":"add","path":"/spec/x","value":1},{"op":"remove","path":"/status/phase"}]');
+    const error = errorOf(
+      'application/json-patch+json',
+      '[{"op":"add","path":"/spec/x","value":1},{"op":"remove","path":"/status/phase"}]',
+    );
     expect(error.code).toBe(422);
-    expect(error.details.causes).toEqual([expect.objectContaining({
-      field: 'status', message: expect.stringMatching(/^JSON patch operation 1 \(remove "\/status\/phase"\): the path does not exist/),
-    })]);
+    expect(error.details.causes).toEqual([
+      expect.objectContaining({
+        field: 'status',
+        message: expect.stringMatching(/^JSON patch operation 1 \(remove "\/status\/phase"\): the path does not exist/),
+      }),
+    ]);
   });
 
   it('answers a JSON patch that leaves something other than an object with 422', () => {
@@ -92,7 +119,10 @@ describe('applying a PATCH body to the current object', () => {
 
   it('uses the subject it is given in messages', () => {
     try {
-      applyPatch('application/json-patch+json', person(), '[{"op":"remove","path":"/nope"}]', { kind: 'Person.example.com', name: 'x' });
+      applyPatch('application/json-patch+json', person(), '[{"op":"remove","path":"/nope"}]', {
+        kind: 'Person.example.com',
+        name: 'x',
+      });
       throw new Error('the patch applied');
     } catch (err) {
       expect((err as StatusError).message).toMatch(/^Person\.example\.com "x" is invalid/);

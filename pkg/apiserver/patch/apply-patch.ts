@@ -27,7 +27,12 @@ export type PatchSubject = ErrorSubject & { kind?: string };
  *   or when the result is not an object
  * @example applyPatch('application/merge-patch+json', person, '{"spec":{"age":37}}')
  */
-export function applyPatch(contentType: string, current: unknown, patch: Patch | string | Buffer, subject?: PatchSubject): unknown {
+export function applyPatch(
+  contentType: string,
+  current: unknown,
+  patch: Patch | string | Buffer,
+  subject?: PatchSubject,
+): unknown {
   const kind = patchKind(contentType);
   const decoded = typeof patch === 'string' || Buffer.isBuffer(patch) ? decodePatch(contentType, patch) : patch;
   const who = subject ?? subjectOf(current);

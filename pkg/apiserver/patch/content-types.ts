@@ -23,10 +23,14 @@ export type PatchKind = 'json' | 'merge' | 'apply';
 export function patchKind(contentType: string): PatchKind {
   const type = contentType.split(';')[0].trim().toLowerCase();
   switch (type) {
-    case JSON_PATCH: return 'json';
+    case JSON_PATCH:
+      return 'json';
     case MERGE_PATCH:
-    case STRATEGIC_MERGE_PATCH: return 'merge';
-    case APPLY_PATCH: return 'apply';
-    default: throw unsupportedMediaType(type, [...PATCH_TYPES]);
+    case STRATEGIC_MERGE_PATCH:
+      return 'merge';
+    case APPLY_PATCH:
+      return 'apply';
+    default:
+      throw unsupportedMediaType(type, [...PATCH_TYPES]);
   }
 }

@@ -18,8 +18,11 @@ describe('decoding a PATCH body', () => {
     ['application/strategic-merge-patch+json', '{"spec":{"age":3}}', { spec: { age: 3 } }],
     ['Application/Merge-Patch+JSON; charset=utf-8', '{"a":1}', { a: 1 }],
     ['application/json-patch+json', '[{"op":"remove","path":"/a"}]', [{ op: 'remove', path: '/a' }]],
-    ['application/apply-patch+yaml', 'apiVersion: example.com/v1alpha1\nkind: Person\nspec:\n  age: 3\n',
-      { apiVersion: 'example.com/v1alpha1', kind: 'Person', spec: { age: 3 } }],
+    [
+      'application/apply-patch+yaml',
+      'apiVersion: example.com/v1alpha1\nkind: Person\nspec:\n  age: 3\n',
+      { apiVersion: 'example.com/v1alpha1', kind: 'Person', spec: { age: 3 } },
+    ],
     ['application/apply-patch+yaml', '{"spec":{"age":3}}', { spec: { age: 3 } }],
   ])('decodes %s', (type, body, expected) => {
     expect(decodePatch(type, body)).toEqual(expected);
@@ -30,17 +33,23 @@ describe('decoding a PATCH body', () => {
   });
 
   it('reads apply YAML with the core schema: no dates, and yes/no stay strings', () => {
-    expect(decodePatch('application/apply-patch+yaml', 'spec:\n  when: 2026-01-02\n  answer: yes\n'))
-      .toEqual({ spec: { when: '2026-01-02', answer: 'yes' } });
+    expect(decodePatch('application/apply-patch+yaml', 'spec:\n  when: 2026-01-02\n  answer: yes\n')).toEqual({
+      spec: { when: '2026-01-02', answer: 'yes' },
+    });
   });
 
-  it.each(['application/json', 'text/plain', ''])('refuses media type %p with 415 naming the supported ones', (type) => {
-    const error = errorOf(type, '{}');
-    expect(error.code).toBe(415);
-    expect(error.reason).toBe('UnsupportedMediaType');
-    expect(error.message).toContain('application/json-patch+json, application/merge-patch+json, '
-      + 'application/strategic-merge-patch+json, application/apply-patch+yaml');
-  });
+  it.each(['application/json', 'text/plain', ''])(
+    'refuses media type %p with 415 naming the supported ones',
+    (type) => {
+      const error = errorOf(type, '{}');
+      expect(error.code).toBe(415);
+      expect(error.reason).toBe('UnsupportedMediaType');
+      expect(error.message).toContain(
+        'application/json-patch+json, application/merge-patch+json, ' +
+          'application/strategic-merge-patch+json, application/apply-patch+yaml',
+      );
+    },
+  );
 
   it.each([
     ['an empty body', 'application/merge-patch+json', '  ', /empty/],
@@ -49,7 +58,12 @@ describe('decoding a PATCH body', () => {
     ['a merge patch that is a string', 'application/strategic-merge-patch+json', '"x"', /must be a JSON object/],
     ['a merge patch that is null', 'application/merge-patch+json', 'null', /must be a JSON object/],
     ['a JSON patch that is an object', 'application/json-patch+json', '{"op":"add"}', /must be an array/],
-    ['a JSON patch with a bad op', 'application/json-patch+json', '[{"op":"frobnicate","path":"/a"}]', /"op" must be one of/],
+    [
+      'a JSON patch with a bad op',
+      'application/json-patch+json',
+      '[{"op":"frobnicate","path":"/a"}]',
+      /"op" must be one of/,
+    ],
     ['invalid YAML', 'application/apply-patch+yaml', 'a: [1, 2\n', /not valid YAML/],
     ['YAML with two documents', 'application/apply-patch+yaml', 'a: 1\n---\nb: 2\n', /one YAML document, not 2/],
     ['an applied configuration that is a list', 'application/apply-patch+yaml', '- a\n- b\n', /must be an object/],
@@ -59,15 +73,23 @@ describe('decoding a PATCH body', () => {
     expect(error.message).toMatch(message);
   });
 
-  it.each(['application/merge-patch+json', 'application/apply-patch+yaml'])('refuses a %s body nested too deep with 400', (type) => {
-    const body = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
-    const error = errorOf(type, body);
-    expect(error.code).toBe(400);
-  });
+  it.each(['application/merge-patch+json', 'application/apply-patch+yaml'])(
+    'refuses a %s body nested too deep with 400',
+    (type) => {
+      const body = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
+      const error = errorOf(type, body);
+      expect(error.code).toBe(400);
+    },
+  );
 
   it('refuses a YAML alias bomb with 400 instead of expanding it', () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) levels.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(10).fill(`*${'abcdefghi'[i - 1]}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(10)
+          .fill(`*${'abcdefghi'[i - 1]}`)
+          .join(',')}]`,
+      );
     const error = errorOf('application/apply-patch+yaml', levels.join('\n'));
     expect(error.code).toBe(400);
     expect(error.message).toMatch(/YAML aliases/);

@@ -24,7 +24,9 @@ export function decodePatch(contentType: string, body: string | Buffer): Patch {
   const document = kind === 'apply' ? parseYamlDocument(text, 'the patch') : parseJson(text);
   if (kind === 'json') return decodeJsonPatch(document);
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw badRequest(kind === 'apply' ? 'an applied configuration must be an object' : 'a merge patch must be a JSON object');
+    throw badRequest(
+      kind === 'apply' ? 'an applied configuration must be an object' : 'a merge patch must be a JSON object',
+    );
   }
   return document as Record<string, unknown>;
 }

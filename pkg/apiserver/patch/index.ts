@@ -5,7 +5,13 @@
 export { applyPatch, type PatchSubject } from './apply-patch';
 export { decodePatch, type Patch } from './decode';
 export {
-  APPLY_PATCH, JSON_PATCH, MERGE_PATCH, PATCH_TYPES, STRATEGIC_MERGE_PATCH, patchKind, type PatchKind,
+  APPLY_PATCH,
+  JSON_PATCH,
+  MERGE_PATCH,
+  PATCH_TYPES,
+  STRATEGIC_MERGE_PATCH,
+  patchKind,
+  type PatchKind,
 } from './content-types';
 export { applyJsonPatch, decodeJsonPatch, JsonPatchFailure, type JsonPatchOperation } from './json-patch';
 export { mergePatch } from './merge-patch';

@@ -80,14 +80,19 @@ function applyOne(doc: unknown, operation: JsonPatchOperation, index: number): u
     });
   };
   switch (operation.op) {
-    case 'add': return add(doc, path, structuredClone(operation.value), fail);
-    case 'remove': return remove(doc, path, fail).doc;
-    case 'replace': return replace(doc, path, structuredClone(operation.value), fail);
+    case 'add':
+      return add(doc, path, structuredClone(operation.value), fail);
+    case 'remove':
+      return remove(doc, path, fail).doc;
+    case 'replace':
+      return replace(doc, path, structuredClone(operation.value), fail);
     case 'test': {
-      if (!jsonEqual(get(doc, path, fail), operation.value)) fail(path, 'the value there is not the one the test expects');
+      if (!jsonEqual(get(doc, path, fail), operation.value))
+        fail(path, 'the value there is not the one the test expects');
       return doc;
     }
-    case 'copy': return add(doc, path, structuredClone(get(doc, parsePointer(operation.from), fail)), fail);
+    case 'copy':
+      return add(doc, path, structuredClone(get(doc, parsePointer(operation.from), fail)), fail);
     case 'move': {
       const from = parsePointer(operation.from);
       if (from.length === path.length && from.every((t, i) => t === path[i])) {
@@ -128,7 +133,8 @@ function child(container: unknown, token: string, at: string[], fail: Fail): unk
 /** The container a path's last token is in; the path must not be empty. */
 function parentOf(doc: unknown, path: string[], fail: Fail): unknown {
   const parent = get(doc, path.slice(0, -1), fail);
-  if (typeof parent !== 'object' || parent === null) fail(path.slice(0, -1), 'the value there is neither an object nor an array');
+  if (typeof parent !== 'object' || parent === null)
+    fail(path.slice(0, -1), 'the value there is neither an object nor an array');
   return parent;
 }
 
@@ -141,7 +147,8 @@ function add(doc: unknown, path: string[], value: unknown, fail: Fail): unknown 
     const index = arrayIndex(token);
     if (index === undefined) fail(path, `"${token}" is not an array index`);
     if (index === '-') parent.push(value);
-    else if ((index as number) > parent.length) fail(path, `index ${index} is out of range (the array has ${parent.length} elements)`);
+    else if ((index as number) > parent.length)
+      fail(path, `index ${index} is out of range (the array has ${parent.length} elements)`);
     else parent.splice(index as number, 0, value);
   } else {
     setOwn(parent as Record<string, unknown>, token, value);

@@ -31,7 +31,13 @@ describe('JSON pointers (RFC 6901)', () => {
   });
 
   it.each<[string, number | '-' | undefined]>([
-    ['0', 0], ['12', 12], ['-', '-'], ['01', undefined], ['1.5', undefined], ['x', undefined], ['', undefined],
+    ['0', 0],
+    ['12', 12],
+    ['-', '-'],
+    ['01', undefined],
+    ['1.5', undefined],
+    ['x', undefined],
+    ['', undefined],
   ])('reads %p as array index %p', (token, index) => {
     expect(arrayIndex(token)).toBe(index);
   });

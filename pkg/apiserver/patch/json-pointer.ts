@@ -12,9 +12,14 @@ import { badRequest } from '../../api/errors';
  */
 export function parsePointer(pointer: string, what = 'path'): string[] {
   if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw badRequest(`the ${what} "${pointer}" is not a JSON pointer: it must be empty or start with "/"`);
-  if (/~([^01]|$)/.test(pointer)) throw badRequest(`the ${what} "${pointer}" is not a JSON pointer: "~" must be followed by 0 or 1`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!pointer.startsWith('/'))
+    throw badRequest(`the ${what} "${pointer}" is not a JSON pointer: it must be empty or start with "/"`);
+  if (/~([^01]|$)/.test(pointer))
+    throw badRequest(`the ${what} "${pointer}" is not a JSON pointer: "~" must be followed by 0 or 1`);
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**

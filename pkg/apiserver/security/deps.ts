@@ -27,7 +27,8 @@ export interface SecurityDeps {
 /** The request body as a JSON (or YAML) object; 400 for anything else. */
 export async function readObjectBody(ctx: RequestContext, deps: SecurityDeps): Promise<Record<string, unknown>> {
   const body = decodeBody(await readBody(ctx.req, deps.maxBodyBytes), ctx.req.headers['content-type']);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('the request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 

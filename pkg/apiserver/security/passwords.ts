@@ -23,25 +23,31 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
     await setPassword(ctx, deps, ctx.info.name, body.password);
     sendJson(ctx.res, 200, user);
   });
-  routes.add({ group: UC_SECURITY_GROUP, version: 'v1alpha1', resource: 'users', subresource: 'password' }, async (ctx) => {
-    requireVerb(ctx, 'update');
-    if (ctx.info.name !== '-') throw notFound({ group: UC_SECURITY_GROUP, resource: 'users', name: ctx.info.name });
-    const body = await readObjectBody(ctx, deps);
-    const name = ctx.user.name;
-    const user = await deps.users.get(name);
-    const old = body.oldPassword;
-    if (typeof old !== 'string' || !(await deps.basic.check(name, old))) {
-      const wrong = invalid({ kind: 'User', name }, [{ field: 'oldPassword', reason: 'FieldValueInvalid', message: 'is not the current password' }]);
-      throw deps.throttle.fail(name, ctx.req.socket.remoteAddress, wrong);
-    }
-    await setPassword(ctx, deps, name, body.password);
-    sendJson(ctx.res, 200, user);
-  });
+  routes.add(
+    { group: UC_SECURITY_GROUP, version: 'v1alpha1', resource: 'users', subresource: 'password' },
+    async (ctx) => {
+      requireVerb(ctx, 'update');
+      if (ctx.info.name !== '-') throw notFound({ group: UC_SECURITY_GROUP, resource: 'users', name: ctx.info.name });
+      const body = await readObjectBody(ctx, deps);
+      const name = ctx.user.name;
+      const user = await deps.users.get(name);
+      const old = body.oldPassword;
+      if (typeof old !== 'string' || !(await deps.basic.check(name, old))) {
+        const wrong = invalid({ kind: 'User', name }, [
+          { field: 'oldPassword', reason: 'FieldValueInvalid', message: 'is not the current password' },
+        ]);
+        throw deps.throttle.fail(name, ctx.req.socket.remoteAddress, wrong);
+      }
+      await setPassword(ctx, deps, name, body.password);
+      sendJson(ctx.res, 200, user);
+    },
+  );
 }
 
 async function setPassword(ctx: RequestContext, deps: SecurityDeps, user: string, password: unknown): Promise<void> {
   const problem = passwordProblem(password);
-  if (problem) throw invalid({ kind: 'User', name: user }, [{ field: 'password', reason: 'FieldValueInvalid', message: problem }]);
+  if (problem)
+    throw invalid({ kind: 'User', name: user }, [{ field: 'password', reason: 'FieldValueInvalid', message: problem }]);
   const revision = await deps.credentials.setPassword(user, await hashPassword(password as string, deps.passwordHash));
   await deps.cache.credentialsSeen(revision);
   ctx.log.info({ user, by: ctx.user.name }, 'password set');

@@ -1,6 +1,13 @@
 import { invalid, notFound, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
-import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, HIDDEN_LABEL, heldRoles, uiPermissionsOf, type RoleBinding } from '../../auth/rbac';
+import {
+  ANONYMOUS_ROLE,
+  AUTHENTICATED_ROLE,
+  HIDDEN_LABEL,
+  heldRoles,
+  uiPermissionsOf,
+  type RoleBinding,
+} from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 import { LOGGED_IN_GROUPS } from '../../auth/user';
 import type { RequestContext } from '../context';
@@ -31,34 +38,42 @@ export function registerPermissionRoutes(routes: RouteTable, deps: SecurityDeps)
     requireVerb(ctx, 'get');
     sendJson(ctx.res, 200, await deps.users.get(subjectName(ctx)));
   });
-  routes.add({ group: CONSOLE_GROUP, version: 'v1alpha1', resource: 'users', subresource: 'permissions' }, async (ctx) => {
-    requireVerb(ctx, 'get', 'create');
-    const name = subjectName(ctx);
-    if (ctx.info.verb === 'get') {
-      const user = name === ctx.user.name ? ctx.user : { name, groups: [...LOGGED_IN_GROUPS] };
-      sendJson(ctx.res, 200, permissionsOf(user, deps));
-      return;
-    }
-    if (!deps.cache.users.get(name)) throw notFound({ resource: 'users', name });
-    const roles = rolesFromBody(await readObjectBody(ctx, deps));
-    await replaceBindings(ctx, deps, name, roles);
-    sendJson(ctx.res, 200, { roles: [...roles].sort() });
-  });
+  routes.add(
+    { group: CONSOLE_GROUP, version: 'v1alpha1', resource: 'users', subresource: 'permissions' },
+    async (ctx) => {
+      requireVerb(ctx, 'get', 'create');
+      const name = subjectName(ctx);
+      if (ctx.info.verb === 'get') {
+        const user = name === ctx.user.name ? ctx.user : { name, groups: [...LOGGED_IN_GROUPS] };
+        sendJson(ctx.res, 200, permissionsOf(user, deps));
+        return;
+      }
+      if (!deps.cache.users.get(name)) throw notFound({ resource: 'users', name });
+      const roles = rolesFromBody(await readObjectBody(ctx, deps));
+      await replaceBindings(ctx, deps, name, roles);
+      sendJson(ctx.res, 200, { roles: [...roles].sort() });
+    },
+  );
 }
 
 /** The roles and UI permissions a user holds now. */
 export function permissionsOf(user: UserInfo, deps: SecurityDeps): UserPermissions {
-  const held = heldRoles(deps.cache, user).filter((h) => !h.limited).map((h) => h.name);
+  const held = heldRoles(deps.cache, user)
+    .filter((h) => !h.limited)
+    .map((h) => h.name);
   const roles = held.filter((name) => {
     const role = deps.cache.role(name)?.role;
-    return role && name !== ANONYMOUS_ROLE && name !== AUTHENTICATED_ROLE && role.metadata.labels?.[HIDDEN_LABEL] !== 'true';
+    return (
+      role && name !== ANONYMOUS_ROLE && name !== AUTHENTICATED_ROLE && role.metadata.labels?.[HIDDEN_LABEL] !== 'true'
+    );
   });
   if (deps.authorizer.isSuperAdmin(user)) return { roles: [...new Set(roles)].sort(), uiPermissions: ['*'] };
   const ui = new Set<string>();
   for (const name of held) {
     const enforced = deps.cache.role(name);
     if (!enforced) continue;
-    const list = enforced.source === 'status' ? enforced.role.status?.uiPermissions ?? [] : uiPermissionsOf(enforced.role);
+    const list =
+      enforced.source === 'status' ? (enforced.role.status?.uiPermissions ?? []) : uiPermissionsOf(enforced.role);
     for (const p of list) ui.add(p);
   }
   return { roles: [...new Set(roles)].sort(), uiPermissions: [...ui].sort() };
@@ -67,7 +82,9 @@ export function permissionsOf(user: UserInfo, deps: SecurityDeps): UserPermissio
 function rolesFromBody(body: Record<string, unknown>): string[] {
   const roles = body.roles;
   if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string' || r === '')) {
-    throw invalid({ kind: 'UserPermission' }, [{ field: 'roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' }]);
+    throw invalid({ kind: 'UserPermission' }, [
+      { field: 'roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' },
+    ]);
   }
   return [...new Set(roles as string[])];
 }
@@ -76,7 +93,8 @@ function rolesFromBody(body: Record<string, unknown>): string[] {
 async function replaceBindings(ctx: RequestContext, deps: SecurityDeps, user: string, roles: string[]): Promise<void> {
   const causes: StatusCause[] = [];
   roles.forEach((role, i) => {
-    if (!deps.cache.role(role)) causes.push({ field: `roles[${i}]`, reason: 'FieldValueNotFound', message: `role "${role}" does not exist` });
+    if (!deps.cache.role(role))
+      causes.push({ field: `roles[${i}]`, reason: 'FieldValueNotFound', message: `role "${role}" does not exist` });
   });
   if (causes.length) throw invalid({ kind: 'UserPermission', name: user }, causes);
   const opts = { user: ctx.user };
@@ -84,23 +102,29 @@ async function replaceBindings(ctx: RequestContext, deps: SecurityDeps, user: st
   for (const role of roles) {
     if (current.some((b) => b.role === role)) continue;
     const binding = (metadata: ApiObject['metadata']): ApiObject => ({
-      apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata,
-      roleRef: { apiGroup: '', kind: 'Role', name: role }, subjects: [{ kind: 'User', apiGroup: '', name: user }],
+      apiVersion: 'v1alpha1',
+      kind: 'RoleBinding',
+      metadata,
+      roleRef: { apiGroup: '', kind: 'Role', name: role },
+      subjects: [{ kind: 'User', apiGroup: '', name: user }],
     });
     // `<user>-<role>` when that is a valid, free name; a generated one otherwise.
     const name = `${user}-${role}`;
     const valid = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 240;
-    await deps.bindings.create(binding(valid ? { name } : { generateName: 'binding-' }), opts).catch(async (err: { code?: number }) => {
-      if (err.code !== 409) throw err;
-      await deps.bindings.create(binding({ generateName: `${name}-` }), opts);
-    });
+    await deps.bindings
+      .create(binding(valid ? { name } : { generateName: 'binding-' }), opts)
+      .catch(async (err: { code?: number }) => {
+        if (err.code !== 409) throw err;
+        await deps.bindings.create(binding({ generateName: `${name}-` }), opts);
+      });
   }
   for (const { binding, role } of current) {
     if (roles.includes(role)) continue;
     const object = deps.cache.bindings.get(binding) as RoleBinding | undefined;
     if (!object) continue;
     const others = object.subjects.filter((s) => s.name !== user);
-    if (others.length === 0) await deps.bindings.delete(binding, { resourceVersion: object.metadata.resourceVersion }, opts);
+    if (others.length === 0)
+      await deps.bindings.delete(binding, { resourceVersion: object.metadata.resourceVersion }, opts);
     else await deps.bindings.patch(binding, (cur: ApiObject) => ({ ...cur, subjects: others }), opts);
   }
   ctx.log.info({ user, roles, by: ctx.user.name }, 'roles assigned');

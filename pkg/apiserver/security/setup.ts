@@ -54,42 +54,76 @@ export interface Security {
  * AlwaysAllow (every other piece stays: users still log in).
  */
 export async function setupSecurity(
-  storage: Storage, schemes: SchemeManager, routes: RouteTable, config: SecurityConfig, maxBodyBytes: number, log: Logger,
+  storage: Storage,
+  schemes: SchemeManager,
+  routes: RouteTable,
+  config: SecurityConfig,
+  maxBodyBytes: number,
+  log: Logger,
 ): Promise<Security> {
   const cache = new SecurityCache(storage, log);
   const rbac = new RbacAuthorizer(cache);
-  const guard: EscalationGuard = config.authorizationMode === 'RBAC'
-    ? escalationGuard(rbac, cache) : { checkRules: () => undefined, checkRole: () => undefined };
+  const guard: EscalationGuard =
+    config.authorizationMode === 'RBAC'
+      ? escalationGuard(rbac, cache)
+      : { checkRules: () => undefined, checkRole: () => undefined };
   const seen = (mirror: SecurityCache['users']) => ({ afterWrite: cache.seenHook(mirror) });
-  const users = (await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })).store;
-  const roles = (await schemes.register(ROLE_KIND, undefined, { platform: true, hooks: { ...roleHooks(guard), ...seen(cache.roles) } })).store;
-  const bindings = (await schemes.register(ROLE_BINDING_KIND, undefined, {
-    platform: true, hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
-  })).store;
+  const users = (
+    await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })
+  ).store;
+  const roles = (
+    await schemes.register(ROLE_KIND, undefined, {
+      platform: true,
+      hooks: { ...roleHooks(guard), ...seen(cache.roles) },
+    })
+  ).store;
+  const bindings = (
+    await schemes.register(ROLE_BINDING_KIND, undefined, {
+      platform: true,
+      hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
+    })
+  ).store;
   const credentials = new CredentialStore(storage);
   const tokenSeen = cache.seenHook(cache.tokens);
-  const tokens = (await schemes.register(TOKEN_KIND, undefined, {
-    platform: true,
-    hooks: {
-      // A revoked token's hash goes at once, whichever API revoked it.
-      afterWrite: async (token) => {
-        if (token.metadata.deletionTimestamp) await cache.credentialsSeen(await credentials.remove(tokenCredentialName(token.metadata.name!)));
-        await tokenSeen(token);
+  const tokens = (
+    await schemes.register(TOKEN_KIND, undefined, {
+      platform: true,
+      hooks: {
+        // A revoked token's hash goes at once, whichever API revoked it.
+        afterWrite: async (token) => {
+          if (token.metadata.deletionTimestamp)
+            await cache.credentialsSeen(await credentials.remove(tokenCredentialName(token.metadata.name!)));
+          await tokenSeen(token);
+        },
       },
-    },
-  })).store;
+    })
+  ).store;
   await credentials.define();
   await cache.start();
-  await bootstrapSecurity({ users, roles, bindings, credentials },
-    { adminPassword: config.adminPassword, passwordHash: config.passwordHash }, log.child({ component: 'bootstrap' }));
+  await bootstrapSecurity(
+    { users, roles, bindings, credentials },
+    { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
+    log.child({ component: 'bootstrap' }),
+  );
   if (config.controllerManagerTokenFile) {
-    cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)),
-      { name: CONTROLLER_MANAGER_USER, groups: [...LOGGED_IN_GROUPS] });
+    cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)), {
+      name: CONTROLLER_MANAGER_USER,
+      groups: [...LOGGED_IN_GROUPS],
+    });
   }
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
   const basic = new BasicAuthenticator(cache, throttle);
   registerSecurityRoutes(routes, {
-    cache, credentials, authorizer: rbac, basic, throttle, users, tokens, bindings, maxBodyBytes, passwordHash: config.passwordHash,
+    cache,
+    credentials,
+    authorizer: rbac,
+    basic,
+    throttle,
+    users,
+    tokens,
+    bindings,
+    maxBodyBytes,
+    passwordHash: config.passwordHash,
   });
   const isRbac = config.authorizationMode === 'RBAC';
   return {
@@ -123,4 +157,3 @@ async function exists(store: ResourceStore, name: string): Promise<boolean> {
     throw err;
   }
 }
-

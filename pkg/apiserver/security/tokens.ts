@@ -20,10 +20,14 @@ export function registerTokenRoutes(routes: RouteTable, deps: SecurityDeps): voi
   routes.add({ group: UC_SECURITY_GROUP, version: 'v1alpha1', resource: 'personalaccesstokens' }, async (ctx) => {
     requireVerb(ctx, 'create', 'list', 'get', 'delete');
     switch (ctx.info.verb) {
-      case 'create': return createToken(ctx, deps);
-      case 'list': return handleList(ctx, deps.tokens, [{ field: 'spec.username', op: 'in', values: [ctx.user.name] }]);
-      case 'get': return sendJson(ctx.res, 200, await ownToken(ctx, deps));
-      default: return revokeToken(ctx, deps);
+      case 'create':
+        return createToken(ctx, deps);
+      case 'list':
+        return handleList(ctx, deps.tokens, [{ field: 'spec.username', op: 'in', values: [ctx.user.name] }]);
+      case 'get':
+        return sendJson(ctx.res, 200, await ownToken(ctx, deps));
+      default:
+        return revokeToken(ctx, deps);
     }
   });
 }
@@ -35,16 +39,28 @@ async function createToken(ctx: RequestContext, deps: SecurityDeps): Promise<voi
   checkTokenRequest(ctx, deps, spec);
   // A token made with a role-limited token is limited the same way: a token never grants more than its maker.
   const roles = spec.roles ?? ctx.user.roleLimit;
-  const { object } = await deps.tokens.create({
-    apiVersion: 'v1alpha1', kind: 'PersonalAccessToken',
-    metadata: { name: metadata.name, generateName: metadata.name ? undefined : 'pat-', labels: metadata.labels },
-    spec: { username: ctx.user.name, displayName: spec.displayName, expiresAt: spec.expiresAt, ...(roles ? { roles } : {}) },
-  }, { user: ctx.user });
+  const { object } = await deps.tokens.create(
+    {
+      apiVersion: 'v1alpha1',
+      kind: 'PersonalAccessToken',
+      metadata: { name: metadata.name, generateName: metadata.name ? undefined : 'pat-', labels: metadata.labels },
+      spec: {
+        username: ctx.user.name,
+        displayName: spec.displayName,
+        expiresAt: spec.expiresAt,
+        ...(roles ? { roles } : {}),
+      },
+    },
+    { user: ctx.user },
+  );
   const token = newToken();
   const revision = await deps.credentials.setTokenHash(object.metadata.name!, ctx.user.name, tokenHash(token));
   await deps.cache.credentialsSeen(revision);
   ctx.log.info({ user: ctx.user.name, token: object.metadata.name }, 'personal access token created');
-  const shown = { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [ACCESS_TOKEN_ANNOTATION]: token } } };
+  const shown = {
+    ...object,
+    metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [ACCESS_TOKEN_ANNOTATION]: token } },
+  };
   sendJson(ctx.res, 201, shown, { Location: `${ctx.info.path}/${object.metadata.name}` });
 }
 
@@ -56,17 +72,25 @@ function checkTokenRequest(ctx: RequestContext, deps: SecurityDeps, spec: Partia
   }
   if (spec.expiresAt !== undefined) {
     const at = typeof spec.expiresAt === 'string' ? Date.parse(spec.expiresAt) : NaN;
-    if (Number.isNaN(at)) causes.push({ field: 'spec.expiresAt', reason: 'FieldValueInvalid', message: 'must be an RFC 3339 time' });
-    else if (at <= Date.now()) causes.push({ field: 'spec.expiresAt', reason: 'FieldValueInvalid', message: 'must be in the future' });
+    if (Number.isNaN(at))
+      causes.push({ field: 'spec.expiresAt', reason: 'FieldValueInvalid', message: 'must be an RFC 3339 time' });
+    else if (at <= Date.now())
+      causes.push({ field: 'spec.expiresAt', reason: 'FieldValueInvalid', message: 'must be in the future' });
   }
   if (spec.roles !== undefined) {
     const held = heldRoles(ctx, deps);
-    if (!Array.isArray(spec.roles)) causes.push({ field: 'spec.roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' });
-    else spec.roles.forEach((role, i) => {
-      if (typeof role !== 'string' || !held.has(role)) {
-        causes.push({ field: `spec.roles[${i}]`, reason: 'FieldValueInvalid', message: `the user does not hold role ${JSON.stringify(role)}` });
-      }
-    });
+    if (!Array.isArray(spec.roles))
+      causes.push({ field: 'spec.roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' });
+    else
+      spec.roles.forEach((role, i) => {
+        if (typeof role !== 'string' || !held.has(role)) {
+          causes.push({
+            field: `spec.roles[${i}]`,
+            reason: 'FieldValueInvalid',
+            message: `the user does not hold role ${JSON.stringify(role)}`,
+          });
+        }
+      });
   }
   if (causes.length) throw invalid({ kind: 'PersonalAccessToken' }, causes);
 }
@@ -97,4 +121,3 @@ async function revokeToken(ctx: RequestContext, deps: SecurityDeps): Promise<voi
   ctx.log.info({ user: ctx.user.name, token: ctx.info.name }, 'personal access token revoked');
   sendJson(ctx.res, 200, object);
 }
-

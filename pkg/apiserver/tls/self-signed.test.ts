@@ -80,7 +80,8 @@ describe('ensureSelfSigned', () => {
   });
 
   it('says openssl is needed, and what to do instead, when it is missing', async () => {
-    await expect(ensureSelfSigned(dir, [], join(dir, 'no-such-openssl')))
-      .rejects.toThrow(/needs the openssl command.*apt-get install openssl.*--tls-cert-file and --tls-private-key-file/);
+    await expect(ensureSelfSigned(dir, [], join(dir, 'no-such-openssl'))).rejects.toThrow(
+      /needs the openssl command.*apt-get install openssl.*--tls-cert-file and --tls-private-key-file/,
+    );
   });
 });

@@ -9,7 +9,10 @@ const run = promisify(execFile);
 
 /** The files `--tls-self-signed DIR` keeps in DIR. */
 export const SELF_SIGNED_FILES = {
-  caCert: 'ca.crt', caKey: 'ca.key', cert: 'server.crt', key: 'server.key',
+  caCert: 'ca.crt',
+  caKey: 'ca.key',
+  cert: 'server.crt',
+  key: 'server.key',
 } as const;
 
 /** The names every self-signed serving certificate is valid for, besides the listen host. */
@@ -42,7 +45,11 @@ export interface SelfSigned {
  * (Node cannot sign X.509 certificates), which must be on the PATH.
  * @example const { cert, key, caFile } = await ensureSelfSigned('data/tls', ['127.0.0.1']);
  */
-export async function ensureSelfSigned(dir: string, hosts: readonly string[] = [], openssl = 'openssl'): Promise<SelfSigned> {
+export async function ensureSelfSigned(
+  dir: string,
+  hosts: readonly string[] = [],
+  openssl = 'openssl',
+): Promise<SelfSigned> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = (name: string) => join(dir, name);
   const wanted = [...new Set([...LOCAL_HOSTS, ...hosts.filter(isNamedHost)])];
@@ -52,26 +59,74 @@ export async function ensureSelfSigned(dir: string, hosts: readonly string[] = [
     const config = writeConfig(work, wanted);
     if (!usableCa(path(SELF_SIGNED_FILES.caCert), path(SELF_SIGNED_FILES.caKey))) {
       writeKey(path(SELF_SIGNED_FILES.caKey));
-      await runOpenssl(openssl, ['req', '-x509', '-new', '-sha256', '-days', String(CA_DAYS), '-key', path(SELF_SIGNED_FILES.caKey),
-        '-config', config, '-extensions', 'ca_ext', '-subj', '/CN=svc local CA', '-out', path(SELF_SIGNED_FILES.caCert)]);
+      await runOpenssl(openssl, [
+        'req',
+        '-x509',
+        '-new',
+        '-sha256',
+        '-days',
+        String(CA_DAYS),
+        '-key',
+        path(SELF_SIGNED_FILES.caKey),
+        '-config',
+        config,
+        '-extensions',
+        'ca_ext',
+        '-subj',
+        '/CN=svc local CA',
+        '-out',
+        path(SELF_SIGNED_FILES.caCert),
+      ]);
       created.push(SELF_SIGNED_FILES.caKey, SELF_SIGNED_FILES.caCert);
     }
     const ca = new X509Certificate(readFileSync(path(SELF_SIGNED_FILES.caCert)));
     if (!usableServerCert(path(SELF_SIGNED_FILES.cert), path(SELF_SIGNED_FILES.key), ca, wanted)) {
       writeKey(path(SELF_SIGNED_FILES.key));
       const csr = join(work, 'server.csr');
-      await runOpenssl(openssl, ['req', '-new', '-sha256', '-key', path(SELF_SIGNED_FILES.key), '-config', config, '-subj', '/CN=svc-apiserver', '-out', csr]);
-      await runOpenssl(openssl, ['x509', '-req', '-sha256', '-days', String(SERVER_DAYS), '-in', csr,
-        '-CA', path(SELF_SIGNED_FILES.caCert), '-CAkey', path(SELF_SIGNED_FILES.caKey), '-set_serial', serialNumber(),
-        '-extfile', config, '-extensions', 'server_ext', '-out', path(SELF_SIGNED_FILES.cert)]);
+      await runOpenssl(openssl, [
+        'req',
+        '-new',
+        '-sha256',
+        '-key',
+        path(SELF_SIGNED_FILES.key),
+        '-config',
+        config,
+        '-subj',
+        '/CN=svc-apiserver',
+        '-out',
+        csr,
+      ]);
+      await runOpenssl(openssl, [
+        'x509',
+        '-req',
+        '-sha256',
+        '-days',
+        String(SERVER_DAYS),
+        '-in',
+        csr,
+        '-CA',
+        path(SELF_SIGNED_FILES.caCert),
+        '-CAkey',
+        path(SELF_SIGNED_FILES.caKey),
+        '-set_serial',
+        serialNumber(),
+        '-extfile',
+        config,
+        '-extensions',
+        'server_ext',
+        '-out',
+        path(SELF_SIGNED_FILES.cert),
+      ]);
       created.push(SELF_SIGNED_FILES.key, SELF_SIGNED_FILES.cert);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   return {
-    cert: readFileSync(path(SELF_SIGNED_FILES.cert)), key: readFileSync(path(SELF_SIGNED_FILES.key)),
-    caFile: path(SELF_SIGNED_FILES.caCert), created,
+    cert: readFileSync(path(SELF_SIGNED_FILES.cert)),
+    key: readFileSync(path(SELF_SIGNED_FILES.key)),
+    caFile: path(SELF_SIGNED_FILES.caCert),
+    created,
   };
 }
 
@@ -83,8 +138,13 @@ function usableCa(certFile: string, keyFile: string): boolean {
 }
 
 function usableServerCert(certFile: string, keyFile: string, ca: X509Certificate, hosts: string[]): boolean {
-  return usablePair(certFile, keyFile, (cert) => cert.verify(ca.publicKey)
-    && hosts.every((host) => (isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined));
+  return usablePair(
+    certFile,
+    keyFile,
+    (cert) =>
+      cert.verify(ca.publicKey) &&
+      hosts.every((host) => (isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined),
+  );
 }
 
 /** Both files exist and parse, the key is the certificate's, it does not end soon, and `check` holds. */
@@ -118,13 +178,30 @@ function serialNumber(): string {
 function writeConfig(dir: string, hosts: string[]): string {
   const names = hosts.map((host, i) => (isIP(host) ? `IP.${i + 1} = ${host}` : `DNS.${i + 1} = ${host}`));
   const file = join(dir, 'openssl.cnf');
-  writeFileSync(file, [
-    '[req]', 'distinguished_name = dn', 'prompt = no', '[dn]', 'CN = svc',
-    '[ca_ext]', 'basicConstraints = critical, CA:TRUE', 'keyUsage = critical, keyCertSign, cRLSign', 'subjectKeyIdentifier = hash',
-    '[server_ext]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature',
-    'extendedKeyUsage = serverAuth', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', 'subjectAltName = @alt_names',
-    '[alt_names]', ...names, '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      '[req]',
+      'distinguished_name = dn',
+      'prompt = no',
+      '[dn]',
+      'CN = svc',
+      '[ca_ext]',
+      'basicConstraints = critical, CA:TRUE',
+      'keyUsage = critical, keyCertSign, cRLSign',
+      'subjectKeyIdentifier = hash',
+      '[server_ext]',
+      'basicConstraints = critical, CA:FALSE',
+      'keyUsage = critical, digitalSignature',
+      'extendedKeyUsage = serverAuth',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      'subjectAltName = @alt_names',
+      '[alt_names]',
+      ...names,
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -135,8 +212,10 @@ async function runOpenssl(openssl: string, args: string[]): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
     if (e.code === 'ENOENT') {
-      throw new Error(`--tls-self-signed needs the openssl command (OpenSSL 1.1.1 or later) on the PATH: install it `
-        + '(Debian, Ubuntu: apt-get install openssl), or give --tls-cert-file and --tls-private-key-file instead');
+      throw new Error(
+        `--tls-self-signed needs the openssl command (OpenSSL 1.1.1 or later) on the PATH: install it ` +
+          '(Debian, Ubuntu: apt-get install openssl), or give --tls-cert-file and --tls-private-key-file instead',
+      );
     }
     throw new Error(`openssl ${args[0]} failed: ${(e.stderr ?? e.message).trim()}`);
   }

@@ -21,37 +21,56 @@ describe('resolveServingCertificate', () => {
   });
 
   it('reads --tls-cert-file and --tls-private-key-file', async () => {
-    expect(await resolveServingCertificate({ tlsCertFile: certFile, tlsPrivateKeyFile: keyFile }, '127.0.0.1'))
-      .toEqual({ cert: readFileSync(certFile), key: readFileSync(keyFile) });
+    expect(await resolveServingCertificate({ tlsCertFile: certFile, tlsPrivateKeyFile: keyFile }, '127.0.0.1')).toEqual(
+      { cert: readFileSync(certFile), key: readFileSync(keyFile) },
+    );
   });
 
   it.each([
-    ['a certificate without its key', { tlsCertFile: 'server.crt' }, '--tls-cert-file and --tls-private-key-file go together: give both (HTTPS) or neither'],
-    ['a key without its certificate', { tlsPrivateKeyFile: 'server.key' }, '--tls-cert-file and --tls-private-key-file go together: give both (HTTPS) or neither'],
+    [
+      'a certificate without its key',
+      { tlsCertFile: 'server.crt' },
+      '--tls-cert-file and --tls-private-key-file go together: give both (HTTPS) or neither',
+    ],
+    [
+      'a key without its certificate',
+      { tlsPrivateKeyFile: 'server.key' },
+      '--tls-cert-file and --tls-private-key-file go together: give both (HTTPS) or neither',
+    ],
   ])('refuses %s', async (_what, config, message) => {
     await expect(resolveServingCertificate(config, '127.0.0.1')).rejects.toThrow(message);
   });
 
   it('refuses files and --tls-self-signed together', async () => {
-    await expect(resolveServingCertificate({ tlsCertFile: certFile, tlsPrivateKeyFile: keyFile, tlsSelfSignedDir: dir }, '127.0.0.1'))
-      .rejects.toThrow('give either --tls-cert-file and --tls-private-key-file, or --tls-self-signed, not both');
+    await expect(
+      resolveServingCertificate(
+        { tlsCertFile: certFile, tlsPrivateKeyFile: keyFile, tlsSelfSignedDir: dir },
+        '127.0.0.1',
+      ),
+    ).rejects.toThrow('give either --tls-cert-file and --tls-private-key-file, or --tls-self-signed, not both');
   });
 
   it('names a file it cannot read', async () => {
-    await expect(resolveServingCertificate({ tlsCertFile: join(dir, 'nope.crt'), tlsPrivateKeyFile: keyFile }, '127.0.0.1'))
-      .rejects.toThrow(`--tls-cert-file: cannot read ${join(dir, 'nope.crt')}`);
+    await expect(
+      resolveServingCertificate({ tlsCertFile: join(dir, 'nope.crt'), tlsPrivateKeyFile: keyFile }, '127.0.0.1'),
+    ).rejects.toThrow(`--tls-cert-file: cannot read ${join(dir, 'nope.crt')}`);
   });
 
-  it('refuses a key that is not the certificate\'s', async () => {
+  it("refuses a key that is not the certificate's", async () => {
     await ensureSelfSigned(join(dir, 'other'));
-    await expect(resolveServingCertificate({ tlsCertFile: certFile, tlsPrivateKeyFile: join(dir, 'other', 'server.key') }, '127.0.0.1'))
-      .rejects.toThrow(/cannot serve TLS: .*key values mismatch/);
+    await expect(
+      resolveServingCertificate(
+        { tlsCertFile: certFile, tlsPrivateKeyFile: join(dir, 'other', 'server.key') },
+        '127.0.0.1',
+      ),
+    ).rejects.toThrow(/cannot serve TLS: .*key values mismatch/);
   });
 
   it('refuses a file that is not PEM', async () => {
     writeFileSync(join(dir, 'junk.crt'), 'not a certificate\n');
-    await expect(resolveServingCertificate({ tlsCertFile: join(dir, 'junk.crt'), tlsPrivateKeyFile: keyFile }, '127.0.0.1'))
-      .rejects.toThrow(/cannot serve TLS/);
+    await expect(
+      resolveServingCertificate({ tlsCertFile: join(dir, 'junk.crt'), tlsPrivateKeyFile: keyFile }, '127.0.0.1'),
+    ).rejects.toThrow(/cannot serve TLS/);
   });
 
   it('makes a self-signed certificate for the listen host, and says where its CA is', async () => {

@@ -30,18 +30,27 @@ export interface ResolvedTls extends ServingCertificate {
  * be read or do not make a pair.
  * `listenHost` is added to a self-signed certificate's names.
  */
-export async function resolveServingCertificate(config: TlsConfig, listenHost: string): Promise<ResolvedTls | undefined> {
+export async function resolveServingCertificate(
+  config: TlsConfig,
+  listenHost: string,
+): Promise<ResolvedTls | undefined> {
   const { tlsCertFile, tlsPrivateKeyFile, tlsSelfSignedDir } = config;
   if (Boolean(tlsCertFile) !== Boolean(tlsPrivateKeyFile)) {
     throw new Error('--tls-cert-file and --tls-private-key-file go together: give both (HTTPS) or neither');
   }
   if (tlsCertFile && tlsPrivateKeyFile) {
-    if (tlsSelfSignedDir) throw new Error('give either --tls-cert-file and --tls-private-key-file, or --tls-self-signed, not both');
-    const pair = { cert: readPem(tlsCertFile, '--tls-cert-file'), key: readPem(tlsPrivateKeyFile, '--tls-private-key-file') };
+    if (tlsSelfSignedDir)
+      throw new Error('give either --tls-cert-file and --tls-private-key-file, or --tls-self-signed, not both');
+    const pair = {
+      cert: readPem(tlsCertFile, '--tls-cert-file'),
+      key: readPem(tlsPrivateKeyFile, '--tls-private-key-file'),
+    };
     try {
       createSecureContext(pair);
     } catch (err) {
-      throw new Error(`--tls-cert-file ${tlsCertFile} and --tls-private-key-file ${tlsPrivateKeyFile} cannot serve TLS: ${(err as Error).message}`);
+      throw new Error(
+        `--tls-cert-file ${tlsCertFile} and --tls-private-key-file ${tlsPrivateKeyFile} cannot serve TLS: ${(err as Error).message}`,
+      );
     }
     return pair;
   }

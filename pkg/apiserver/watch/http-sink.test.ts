@@ -5,10 +5,16 @@ import { httpSink } from './http-sink';
 import { serializeWire } from './serialize';
 
 const event = (name: string) => serializeWire('ADDED', { metadata: { name } });
-const names = (body: string) => body.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
+const names = (body: string) =>
+  body
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
 
 /** A server whose requests are answered by `handle`, on a port the OS picks. */
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
+async function serve(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; port: number }> {
   const server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
@@ -19,7 +25,9 @@ function get(port: number, path: string, agent: Agent): Promise<{ body: string; 
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (piece: string) => { body += piece; });
+      res.on('data', (piece: string) => {
+        body += piece;
+      });
       res.on('end', () => resolve({ body, reused: req.reusedSocket, encoding: res.headers['transfer-encoding'] }));
     });
     req.on('error', reject);
@@ -49,7 +57,9 @@ function exchange(port: number, requests: string): Promise<string> {
     const socket = connect(port, '127.0.0.1', () => socket.write(requests));
     let text = '';
     socket.setEncoding('latin1');
-    socket.on('data', (piece: string) => { text += piece; });
+    socket.on('data', (piece: string) => {
+      text += piece;
+    });
     socket.on('end', () => resolve(text));
     socket.on('error', reject);
   });
@@ -79,7 +89,9 @@ describe('httpSink', () => {
 
   it('keeps the order when the watch is pipelined behind another response', async () => {
     let releaseFirst: () => void = () => undefined;
-    const secondSent = new Promise<void>((resolve) => { releaseFirst = resolve; });
+    const secondSent = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
     let secondHadConnection: boolean | undefined;
     let port: number;
     ({ server, port } = await serve((req, res) => {
@@ -98,10 +110,19 @@ describe('httpSink', () => {
         releaseFirst();
       }
     }));
-    const raw = await exchange(port, 'GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    const bodies = raw.split(/HTTP\/1\.1 200 OK\r\n/).slice(1).map(dechunk);
+    const raw = await exchange(
+      port,
+      'GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    const bodies = raw
+      .split(/HTTP\/1\.1 200 OK\r\n/)
+      .slice(1)
+      .map(dechunk);
     expect(secondHadConnection).toBe(false);
-    expect(bodies.map(names)).toEqual([['first-1', 'first-2'], ['second-1', 'second-2']]);
+    expect(bodies.map(names)).toEqual([
+      ['first-1', 'first-2'],
+      ['second-1', 'second-2'],
+    ]);
   });
 });
 

@@ -15,7 +15,11 @@ import type { WatchSink } from './stream';
  * events go through `res.write`, which queues them in order.
  */
 export function httpSink(res: ServerResponse): WatchSink {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   return {
     send: (events) => {
@@ -31,7 +35,8 @@ export function httpSink(res: ServerResponse): WatchSink {
       }
     },
     backlog: () => res.writableLength,
-    close: () => { res.end(); },
+    close: () => {
+      res.end();
+    },
   };
 }
-

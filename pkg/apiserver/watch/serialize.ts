@@ -37,7 +37,10 @@ const cache = new WeakMap<WatchEvent, Map<string, WireEvent>>();
  * object leave its selection is its DELETED), so each type is cached apart.
  */
 export function serializeEvent(
-  event: WatchEvent, type: WireEventType, present: (o: ApiObject) => unknown, format: WireFormat = 'object',
+  event: WatchEvent,
+  type: WireEventType,
+  present: (o: ApiObject) => unknown,
+  format: WireFormat = 'object',
 ): WireEvent {
   let byType = cache.get(event);
   if (!byType) {

@@ -69,9 +69,14 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
     watcher = running;
     timers.push(setTimeout(stop, req.timeoutMs));
     if (req.bookmarks) {
-      const bookmark = () => sink.send([serializeWire('BOOKMARK', {
-        apiVersion: apiVersionOf(store.model), kind: store.model.kind, metadata: { resourceVersion: lastRevision },
-      })]);
+      const bookmark = () =>
+        sink.send([
+          serializeWire('BOOKMARK', {
+            apiVersion: apiVersionOf(store.model),
+            kind: store.model.kind,
+            metadata: { resourceVersion: lastRevision },
+          }),
+        ]);
       timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
     }
     // A throw in onEvents ends the watcher with it, which onEnd then reports.
@@ -100,7 +105,11 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
 
 /** Sends what `selection` makes of a batch of storage events; returns the batch's last revision. */
 function forward(
-  events: readonly WatchEvent[], selection: Selection, present: (o: ApiObject) => unknown, format: WireFormat, sink: WatchSink,
+  events: readonly WatchEvent[],
+  selection: Selection,
+  present: (o: ApiObject) => unknown,
+  format: WireFormat,
+  sink: WatchSink,
 ): string | undefined {
   const out: WireEvent[] = [];
   for (const event of events) {

@@ -10,6 +10,8 @@ export function websocketSink(ws: WebSocket): WatchSink {
       for (const { line } of events) ws.send(line.subarray(0, line.length - 1), { binary: false });
     },
     backlog: () => ws.bufferedAmount,
-    close: () => { if (ws.readyState === ws.OPEN) ws.close(1000, 'watch ended'); },
+    close: () => {
+      if (ws.readyState === ws.OPEN) ws.close(1000, 'watch ended');
+    },
   };
 }

@@ -19,7 +19,11 @@ const MAX_VERIFIED = 10_000;
 export class BasicAuthenticator implements Authenticator {
   private readonly verified = new Map<string, number>();
 
-  constructor(private readonly source: CredentialSource, private readonly throttle: LoginThrottle, private readonly now = Date.now) {}
+  constructor(
+    private readonly source: CredentialSource,
+    private readonly throttle: LoginThrottle,
+    private readonly now = Date.now,
+  ) {}
 
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const header = req.headers.authorization;

@@ -13,7 +13,10 @@ import type { CredentialSource } from './sources';
  * as soon as the security cache sees them.
  */
 export class BearerAuthenticator implements Authenticator {
-  constructor(private readonly source: CredentialSource, private readonly throttle: LoginThrottle) {}
+  constructor(
+    private readonly source: CredentialSource,
+    private readonly throttle: LoginThrottle,
+  ) {}
 
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const header = req.headers.authorization;
@@ -21,6 +24,10 @@ export class BearerAuthenticator implements Authenticator {
     const token = header.slice(7).trim();
     const user = token ? this.source.tokenUser(tokenHash(token)) : undefined;
     if (user) return user;
-    throw this.throttle.fail(undefined, req.socket.remoteAddress, unauthorized('invalid bearer token', 'Bearer realm="svc"'));
+    throw this.throttle.fail(
+      undefined,
+      req.socket.remoteAddress,
+      unauthorized('invalid bearer token', 'Bearer realm="svc"'),
+    );
   }
 }

@@ -19,7 +19,7 @@ describe('LoginThrottle', () => {
     expect(throttle.fail('ada', '10.0.0.1', fallback)).toBe(fallback);
   });
 
-  it('counts users and addresses apart: one user\'s failures do not limit another', () => {
+  it("counts users and addresses apart: one user's failures do not limit another", () => {
     const throttle = new LoginThrottle({ perUser: 1, perAddress: 3 }, () => 0);
     throttle.fail('ada', 'a', fallback);
     expect((throttle.fail('ada', 'a', fallback) as StatusError).code).toBe(429);

@@ -24,7 +24,10 @@ const MAX_KEYS = 100_000;
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
 
-  constructor(private readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS, private readonly now = Date.now) {}
+  constructor(
+    private readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS,
+    private readonly now = Date.now,
+  ) {}
 
   /**
    * Records one failure and returns the error to answer it with: 429 when a

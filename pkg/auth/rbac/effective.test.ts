@@ -1,13 +1,20 @@
 import { canonicalRules, computeEffective, rolesAffectedBy, SimpleRoleGraph } from './effective';
 import type { PolicyRule, Role } from './types';
 
-interface RoleSpec { rules?: PolicyRule[]; deps?: string[]; aggregateTo?: string[]; ui?: string[] }
+interface RoleSpec {
+  rules?: PolicyRule[];
+  deps?: string[];
+  aggregateTo?: string[];
+  ui?: string[];
+}
 
 function role(name: string, spec: RoleSpec = {}): Role {
   const annotations: Record<string, string> = {};
   if (spec.deps) annotations['rbac.authorization.svc.run/dependencies'] = JSON.stringify(spec.deps);
   if (spec.ui) annotations['rbac.authorization.svc.run/ui-permissions'] = JSON.stringify(spec.ui);
-  const labels = Object.fromEntries((spec.aggregateTo ?? []).map((t) => [`rbac.authorization.svc.run/aggregate-to-${t}`, 'true']));
+  const labels = Object.fromEntries(
+    (spec.aggregateTo ?? []).map((t) => [`rbac.authorization.svc.run/aggregate-to-${t}`, 'true']),
+  );
   return { apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, annotations, labels }, rules: spec.rules ?? [] };
 }
 const get = (resource: string): PolicyRule => ({ verbs: ['get'], apiGroups: ['g'], resources: [resource] });
@@ -24,8 +31,14 @@ describe('computeEffective', () => {
       role('unrelated', { rules: [get('unrelated')] }),
     ]);
     const effective = computeEffective(graph, 'editor');
-    expect(effective.rules.map((r) => r.resources![0]).sort())
-      .toEqual(['base', 'nested', 'own', 'plugin', 'plugin-dep', 'viewed']);
+    expect(effective.rules.map((r) => r.resources![0]).sort()).toEqual([
+      'base',
+      'nested',
+      'own',
+      'plugin',
+      'plugin-dep',
+      'viewed',
+    ]);
     expect(effective.uiPermissions).toEqual(['nested:x', 'posts:manage', 'posts:view']);
     expect(effective.contributors).toEqual([
       { name: 'base', via: 'dependency', through: 'viewer' },
@@ -48,7 +61,12 @@ describe('computeEffective', () => {
   });
 
   it('gives the same rules whatever the order and duplication of the input', () => {
-    const r1: PolicyRule = { verbs: ['list', 'get', 'get'], apiGroups: ['g'], resources: ['b', 'a'], resourceNames: [] };
+    const r1: PolicyRule = {
+      verbs: ['list', 'get', 'get'],
+      apiGroups: ['g'],
+      resources: ['b', 'a'],
+      resourceNames: [],
+    };
     const r2: PolicyRule = { verbs: ['get', 'list'], apiGroups: ['g'], resources: ['a', 'b'] };
     const r3: PolicyRule = { verbs: ['get'], nonResourceURLs: ['/x'] };
     expect(canonicalRules([r1, r3, r2])).toEqual(canonicalRules([r3, r2, r2, r1]));

@@ -1,4 +1,12 @@
-import { aggregationTargetsOf, dependenciesOf, uiPermissionsOf, type PolicyRule, type Role, type RoleContributor, type RoleStatus } from './types';
+import {
+  aggregationTargetsOf,
+  dependenciesOf,
+  uiPermissionsOf,
+  type PolicyRule,
+  type Role,
+  type RoleContributor,
+  type RoleStatus,
+} from './types';
 
 /**
  * A role's effective rules (API.md §9): its own, those of its dependencies,
@@ -38,7 +46,13 @@ export function canonicalRule(rule: PolicyRule): PolicyRule {
 }
 
 function ruleKey(rule: PolicyRule): string {
-  return JSON.stringify([rule.verbs, rule.apiGroups ?? null, rule.resources ?? null, rule.resourceNames ?? null, rule.nonResourceURLs ?? null]);
+  return JSON.stringify([
+    rule.verbs,
+    rule.apiGroups ?? null,
+    rule.resources ?? null,
+    rule.resourceNames ?? null,
+    rule.nonResourceURLs ?? null,
+  ]);
 }
 
 /**
@@ -102,7 +116,10 @@ export function rolesAffectedBy(graph: ReversibleRoleGraph, changedName: string)
   const queue = [changedName];
   for (let i = 0; i < queue.length; i++) {
     const changed = graph.role(queue[i]);
-    const includers = [...graph.dependentsOf(queue[i]), ...(changed === undefined ? [] : aggregationTargetsOf(changed))];
+    const includers = [
+      ...graph.dependentsOf(queue[i]),
+      ...(changed === undefined ? [] : aggregationTargetsOf(changed)),
+    ];
     for (const includer of includers) {
       if (affected.has(includer) || graph.role(includer) === undefined) continue;
       affected.add(includer);

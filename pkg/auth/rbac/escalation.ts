@@ -28,10 +28,20 @@ function urlCovers(owned: readonly string[] | undefined, wanted: string): boolea
   return owned.some((url) => url === wanted || (url.endsWith(ANY) && wanted.startsWith(url.slice(0, -1))));
 }
 
-function resourceAtomCovered(owners: readonly PolicyRule[], verb: string, group: string, resource: string, name: string | undefined): boolean {
-  return owners.some((owner) => valueCovers(owner.verbs, verb) && valueCovers(owner.apiGroups, group)
-    && resourceCovers(owner.resources, resource)
-    && (!hasResourceNames(owner) || (name !== undefined && owner.resourceNames!.includes(name))));
+function resourceAtomCovered(
+  owners: readonly PolicyRule[],
+  verb: string,
+  group: string,
+  resource: string,
+  name: string | undefined,
+): boolean {
+  return owners.some(
+    (owner) =>
+      valueCovers(owner.verbs, verb) &&
+      valueCovers(owner.apiGroups, group) &&
+      resourceCovers(owner.resources, resource) &&
+      (!hasResourceNames(owner) || (name !== undefined && owner.resourceNames!.includes(name))),
+  );
 }
 
 /** Whether every atom of `rule` is covered by `owners`. */
@@ -46,7 +56,8 @@ export function ruleCovered(owners: readonly PolicyRule[], rule: PolicyRule): bo
       }
     }
     for (const url of rule.nonResourceURLs ?? []) {
-      if (!owners.some((owner) => valueCovers(owner.verbs, verb) && urlCovers(owner.nonResourceURLs, url))) return false;
+      if (!owners.some((owner) => valueCovers(owner.verbs, verb) && urlCovers(owner.nonResourceURLs, url)))
+        return false;
     }
   }
   return true;

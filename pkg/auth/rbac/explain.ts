@@ -32,7 +32,11 @@ function howHeld(held: HeldRole): string {
  * and, for the closest rules, why each failed.
  */
 export function explainDecision(
-  source: RbacSource, user: UserInfo, attrs: RequestAttributes, allowed: boolean, reason: string,
+  source: RbacSource,
+  user: UserInfo,
+  attrs: RequestAttributes,
+  allowed: boolean,
+  reason: string,
 ): Explanation {
   const held = heldRoles(source, user);
   return { allowed, reason, trace: allowed ? allowedTrace(source, held, attrs) : deniedTrace(held, attrs) };
@@ -44,7 +48,8 @@ function allowedTrace(source: RbacSource, held: HeldRole[], attrs: RequestAttrib
     const rule = h.enforced.ruleSet.allows(attrs);
     if (rule === undefined) continue;
     const trace: TraceEntry[] = [];
-    if (h.binding !== undefined) trace.push({ kind: 'RoleBinding', name: h.binding, message: `binds Role "${h.name}"` });
+    if (h.binding !== undefined)
+      trace.push({ kind: 'RoleBinding', name: h.binding, message: `binds Role "${h.name}"` });
     trace.push({ kind: 'Role', name: h.name, message: howHeld(h) });
     const origin = ruleOrigin(source, h.enforced, attrs);
     if (origin !== undefined) {
@@ -63,7 +68,11 @@ function allowedTrace(source: RbacSource, held: HeldRole[], attrs: RequestAttrib
  * contributors — and the path of contributor edges from the bound role to it.
  * `undefined` when no role found now holds such a rule (the status is stale).
  */
-function ruleOrigin(source: RbacSource, bound: EnforcedRole, attrs: RequestAttributes): { rule: PolicyRule; path: TraceEntry[] } | undefined {
+function ruleOrigin(
+  source: RbacSource,
+  bound: EnforcedRole,
+  attrs: RequestAttributes,
+): { rule: PolicyRule; path: TraceEntry[] } | undefined {
   const own = (bound.role.rules ?? []).find((rule) => ruleAllows(rule, attrs));
   if (own !== undefined) return { rule: own, path: [] };
   if (bound.source !== 'status') return undefined;
@@ -77,13 +86,22 @@ function ruleOrigin(source: RbacSource, bound: EnforcedRole, attrs: RequestAttri
 }
 
 /** The edges from the bound role down to `contributor`, following `through` back (cycle-safe). */
-function contributorPath(contributors: Map<string, RoleContributor>, contributor: RoleContributor, bound: string): TraceEntry[] {
+function contributorPath(
+  contributors: Map<string, RoleContributor>,
+  contributor: RoleContributor,
+  bound: string,
+): TraceEntry[] {
   const path: TraceEntry[] = [];
   const seen = new Set<string>();
-  for (let c: RoleContributor | undefined = contributor; c !== undefined && !seen.has(c.name); c = contributors.get(c.through)) {
+  for (
+    let c: RoleContributor | undefined = contributor;
+    c !== undefined && !seen.has(c.name);
+    c = contributors.get(c.through)
+  ) {
     seen.add(c.name);
     path.unshift({
-      kind: 'Role', name: c.name,
+      kind: 'Role',
+      name: c.name,
       message: c.via === 'dependency' ? `a dependency of Role "${c.through}"` : `aggregated into Role "${c.through}"`,
     });
     if (c.through === bound) break;
@@ -104,7 +122,11 @@ function deniedTrace(held: HeldRole[], attrs: RequestAttributes): TraceEntry[] {
       continue;
     }
     const rules = h.enforced.ruleSet.rules;
-    trace.push({ kind: 'Role', name: h.name, message: `${howHeld(h)}; none of its ${rules.length} rules allows ${describeRequest(attrs)}` });
+    trace.push({
+      kind: 'Role',
+      name: h.name,
+      message: `${howHeld(h)}; none of its ${rules.length} rules allows ${describeRequest(attrs)}`,
+    });
     for (const rule of rules) {
       if (!sameKind(rule, attrs)) continue;
       candidates.push({ role: h.name, rule, mismatches: ruleMismatches(rule, attrs), order: candidates.length });
@@ -112,7 +134,11 @@ function deniedTrace(held: HeldRole[], attrs: RequestAttributes): TraceEntry[] {
   }
   candidates.sort((a, b) => a.mismatches.length - b.mismatches.length || a.order - b.order);
   for (const c of candidates.slice(0, CLOSEST_RULES)) {
-    trace.push({ kind: 'Rule', name: describeRule(c.rule), message: `in Role "${c.role}": ${c.mismatches.join('; ')}` });
+    trace.push({
+      kind: 'Rule',
+      name: describeRule(c.rule),
+      message: `in Role "${c.role}": ${c.mismatches.join('; ')}`,
+    });
   }
   return trace;
 }

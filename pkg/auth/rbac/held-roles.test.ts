@@ -6,16 +6,21 @@ const inherited = { apiGroups: ['example.com'], resources: ['persons'], verbs: [
 
 function role(dependencies: string, generation = 1): Role {
   return {
-    apiVersion: 'v1alpha1', kind: 'Role',
-    metadata: { name: 'r', generation, annotations: { [DEPENDENCIES_ANNOTATION]: dependencies } }, rules: [own],
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name: 'r', generation, annotations: { [DEPENDENCIES_ANNOTATION]: dependencies } },
+    rules: [own],
   };
 }
 
 describe('enforcedRole', () => {
   const computed = role('["deleter"]');
   const status = {
-    observedGeneration: 1, observedDefinition: observedDefinitionOf(computed),
-    rules: [own, inherited], uiPermissions: [], contributors: [{ name: 'deleter', via: 'dependency' as const, through: 'r' }],
+    observedGeneration: 1,
+    observedDefinition: observedDefinitionOf(computed),
+    rules: [own, inherited],
+    uiPermissions: [],
+    contributors: [{ name: 'deleter', via: 'dependency' as const, through: 'r' }],
   };
 
   it('enforces the status computed for the role as it is', () => {

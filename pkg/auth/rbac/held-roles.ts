@@ -24,13 +24,15 @@ export interface RbacSource {
  * the role says, e.g. after a dependency was removed).
  */
 export function enforcedRole(role: Role): EnforcedRole {
-  const current = role.status !== undefined && role.status.observedGeneration !== undefined
-    && role.status.observedGeneration === role.metadata.generation
-    && role.status.observedDefinition === observedDefinitionOf(role);
+  const current =
+    role.status !== undefined &&
+    role.status.observedGeneration !== undefined &&
+    role.status.observedGeneration === role.metadata.generation &&
+    role.status.observedDefinition === observedDefinitionOf(role);
   return {
     name: role.metadata.name!,
     role,
-    ruleSet: new RuleSet(current ? role.status!.rules : role.rules ?? []),
+    ruleSet: new RuleSet(current ? role.status!.rules : (role.rules ?? [])),
     source: current ? 'status' : 'own',
   };
 }
@@ -54,7 +56,10 @@ export function withinRoleLimit(user: UserInfo, role: string): boolean {
 /** Every role a user holds (bindings first, then groups), for explanations and checks off the hot path. */
 export function heldRoles(source: RbacSource, user: UserInfo): HeldRole[] {
   const held: HeldRole[] = source.bindingsOf(user.name).map(({ binding, role }) => ({
-    name: role, binding, enforced: source.role(role), limited: !withinRoleLimit(user, role),
+    name: role,
+    binding,
+    enforced: source.role(role),
+    limited: !withinRoleLimit(user, role),
   }));
   for (const group of user.groups) held.push({ name: group, enforced: source.role(group), limited: false });
   return held;

@@ -55,11 +55,24 @@ describe('RuleSet', () => {
     };
     const randomRequest = (): RequestAttributes => {
       if (rnd() < 0.2) {
-        return { isResourceRequest: false, path: pick(PATHS), verb: pick(URL_VERBS), apiGroup: '', resource: '', subresource: '', name: '' };
+        return {
+          isResourceRequest: false,
+          path: pick(PATHS),
+          verb: pick(URL_VERBS),
+          apiGroup: '',
+          resource: '',
+          subresource: '',
+          name: '',
+        };
       }
       return {
-        isResourceRequest: true, path: '/apis/x', verb: pick(VERBS), apiGroup: pick(GROUPS), resource: pick(PLURALS),
-        subresource: rnd() < 0.3 ? pick(SUBS) : '', name: rnd() < 0.3 ? '' : pick(NAMES),
+        isResourceRequest: true,
+        path: '/apis/x',
+        verb: pick(VERBS),
+        apiGroup: pick(GROUPS),
+        resource: pick(PLURALS),
+        subresource: rnd() < 0.3 ? pick(SUBS) : '',
+        name: rnd() < 0.3 ? '' : pick(NAMES),
       };
     };
 
@@ -72,15 +85,19 @@ describe('RuleSet', () => {
         const attrs = randomRequest();
         const expected = rules.some((rule) => ruleAllows(rule, attrs));
         const found = ruleSet.allows(attrs);
-        if ((found !== undefined) !== expected) throw new Error(`mismatch for ${JSON.stringify(attrs)} over ${JSON.stringify(rules)}`);
+        if ((found !== undefined) !== expected)
+          throw new Error(`mismatch for ${JSON.stringify(attrs)} over ${JSON.stringify(rules)}`);
         if (found !== undefined) {
           expect(ruleAllows(found, attrs)).toBe(true);
           allowed++;
         }
         if (attrs.isResourceRequest && attrs.name === '') {
           const names = ruleSet.namesAllowed(attrs);
-          const byName = new Set(NAMES.filter((name) => rules.some((rule) =>
-            ruleAllows(rule, { ...attrs, name }) && (rule.resourceNames ?? []).length > 0)));
+          const byName = new Set(
+            NAMES.filter((name) =>
+              rules.some((rule) => ruleAllows(rule, { ...attrs, name }) && (rule.resourceNames ?? []).length > 0),
+            ),
+          );
           if (expected || rules.some((rule) => ruleAllows(rule, { ...attrs, name: 'zz-unlisted' }))) {
             expect(names).toBe('all');
           } else {
@@ -110,7 +127,14 @@ describe('RuleSet', () => {
         }
       }
     }
-    const watchAll = { isResourceRequest: true, path: '', verb: 'verb39', apiGroup: 'g', resource: 'posts', subresource: '' };
+    const watchAll = {
+      isResourceRequest: true,
+      path: '',
+      verb: 'verb39',
+      apiGroup: 'g',
+      resource: 'posts',
+      subresource: '',
+    };
     expect(set.namesAllowed(watchAll)).toEqual(new Set(['a']));
   });
 
@@ -120,18 +144,45 @@ describe('RuleSet', () => {
       { verbs: ['get'], nonResourceURLs: ['/healthz/*'] },
     ];
     const set = new RuleSet(rules);
-    expect(set.allows({ isResourceRequest: true, path: '', verb: 'get', apiGroup: 'g', resource: 'persons', subresource: '', name: 'a' }))
-      .toBe(rules[0]);
-    expect(set.allows({ isResourceRequest: false, path: '/healthz/ready', verb: 'get', apiGroup: '', resource: '', subresource: '', name: '' }))
-      .toBe(rules[1]);
+    expect(
+      set.allows({
+        isResourceRequest: true,
+        path: '',
+        verb: 'get',
+        apiGroup: 'g',
+        resource: 'persons',
+        subresource: '',
+        name: 'a',
+      }),
+    ).toBe(rules[0]);
+    expect(
+      set.allows({
+        isResourceRequest: false,
+        path: '/healthz/ready',
+        verb: 'get',
+        apiGroup: '',
+        resource: '',
+        subresource: '',
+        name: '',
+      }),
+    ).toBe(rules[1]);
     expect(set.rules).toBe(rules);
   });
 });
 
 describe('namesAllowed', () => {
-  const watch = { isResourceRequest: true, path: '', verb: 'watch', apiGroup: 'g', resource: 'persons', subresource: '' };
+  const watch = {
+    isResourceRequest: true,
+    path: '',
+    verb: 'watch',
+    apiGroup: 'g',
+    resource: 'persons',
+    subresource: '',
+  };
   it('is "all" when a rule without resourceNames allows the watch', () => {
-    expect(namesAllowed(new RuleSet([{ verbs: ['watch'], apiGroups: ['*'], resources: ['persons'] }]), watch)).toBe('all');
+    expect(namesAllowed(new RuleSet([{ verbs: ['watch'], apiGroups: ['*'], resources: ['persons'] }]), watch)).toBe(
+      'all',
+    );
   });
   it('is the union of the names of watch rules that all carry resourceNames', () => {
     const set = new RuleSet([
@@ -143,7 +194,9 @@ describe('namesAllowed', () => {
     expect(namesAllowed(set, watch)).toEqual(new Set(['a', 'b', 'c']));
   });
   it('is empty when nothing allows the watch', () => {
-    expect(namesAllowed(new RuleSet([{ verbs: ['get'], apiGroups: ['g'], resources: ['persons'] }]), watch)).toEqual(new Set());
+    expect(namesAllowed(new RuleSet([{ verbs: ['get'], apiGroups: ['g'], resources: ['persons'] }]), watch)).toEqual(
+      new Set(),
+    );
   });
   it('gives no names for list: resourceNames never allow it', () => {
     const set = new RuleSet([{ verbs: ['list'], apiGroups: ['g'], resources: ['persons'], resourceNames: ['a'] }]);

@@ -18,8 +18,21 @@ import { ANY, type PolicyRule } from './types';
 const ANY_VERB_BIT = 0;
 const MAX_VERB_BIT = 30;
 const verbBits = new Map<string, number>();
-for (const verb of ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection',
-  'post', 'put', 'head', 'options']) verbBits.set(verb, verbBits.size + 1);
+for (const verb of [
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'post',
+  'put',
+  'head',
+  'options',
+])
+  verbBits.set(verb, verbBits.size + 1);
 
 /** The verb's bit, assigned on first sight; `undefined` when the bits are used up. */
 function bitOf(verb: string): number | undefined {
@@ -80,7 +93,13 @@ function firstRule(rules: (PolicyRule | undefined)[], mask: number, bit: number)
   return bit !== ANY_VERB_BIT && (mask & (1 << bit)) !== 0 ? rules[bit] : rules[ANY_VERB_BIT];
 }
 
-function bucketAllows(bucket: Bucket | undefined, want: number, bit: number, name: string, named: boolean): PolicyRule | undefined {
+function bucketAllows(
+  bucket: Bucket | undefined,
+  want: number,
+  bit: number,
+  name: string,
+  named: boolean,
+): PolicyRule | undefined {
   if (bucket === undefined) return undefined;
   if ((bucket.anyMask & want) !== 0) return firstRule(bucket.anyRules, bucket.anyMask, bit);
   if (!named || bucket.byName === undefined) return undefined;
@@ -115,11 +134,15 @@ export class RuleSet {
   allowsPrepared(request: PreparedRequest): PolicyRule | undefined {
     const attrs = request.attrs;
     if (!attrs.isResourceRequest) {
-      return this.urlAllows(this.urlRules.get(attrs.verb), attrs.path) ?? this.urlAllows(this.urlRules.get(ANY), attrs.path);
+      return (
+        this.urlAllows(this.urlRules.get(attrs.verb), attrs.path) ?? this.urlAllows(this.urlRules.get(ANY), attrs.path)
+      );
     }
-    return this.groupAllows(this.groups.get(attrs.apiGroup), request)
-      ?? this.groupAllows(this.anyGroup, request)
-      ?? (this.overflow.length === 0 ? undefined : this.overflow.find((rule) => ruleAllows(rule, attrs)));
+    return (
+      this.groupAllows(this.groups.get(attrs.apiGroup), request) ??
+      this.groupAllows(this.anyGroup, request) ??
+      (this.overflow.length === 0 ? undefined : this.overflow.find((rule) => ruleAllows(rule, attrs)))
+    );
   }
 
   /**
@@ -165,7 +188,10 @@ export class RuleSet {
     for (const groupName of rule.apiGroups ?? []) {
       let group = this.groups.get(groupName);
       if (group === undefined) {
-        this.groups.set(groupName, (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }));
+        this.groups.set(
+          groupName,
+          (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }),
+        );
         if (groupName === ANY) this.anyGroup = group;
       }
       for (const resource of rule.resources!) addResource(group, resource, rule, bits);
@@ -188,11 +214,16 @@ export class RuleSet {
     const found = bucketAllows(group.anyResource, want, bit, attrs.name, named);
     if (found !== undefined) return found;
     const node = group.resources.get(attrs.resource);
-    if (attrs.subresource === '') return node === undefined ? undefined : bucketAllows(node.plural, want, bit, attrs.name, named);
-    return (node?.subresources === undefined ? undefined
-      : bucketAllows(node.subresources.get(attrs.subresource), want, bit, attrs.name, named))
-      ?? (group.anyPluralSubresources === undefined ? undefined
-        : bucketAllows(group.anyPluralSubresources.get(attrs.subresource), want, bit, attrs.name, named));
+    if (attrs.subresource === '')
+      return node === undefined ? undefined : bucketAllows(node.plural, want, bit, attrs.name, named);
+    return (
+      (node?.subresources === undefined
+        ? undefined
+        : bucketAllows(node.subresources.get(attrs.subresource), want, bit, attrs.name, named)) ??
+      (group.anyPluralSubresources === undefined
+        ? undefined
+        : bucketAllows(group.anyPluralSubresources.get(attrs.subresource), want, bit, attrs.name, named))
+    );
   }
 
   private urlAllows(node: UrlNode | undefined, path: string): PolicyRule | undefined {

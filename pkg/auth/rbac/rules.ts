@@ -83,11 +83,15 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
 export function ruleAllows(rule: PolicyRule, attrs: RequestAttributes): boolean {
   if (!verbMatches(rule, attrs.verb)) return false;
   if (!attrs.isResourceRequest) return nonResourceURLMatches(rule, attrs.path);
-  return apiGroupMatches(rule, attrs.apiGroup) && resourceMatches(rule, attrs.resource, attrs.subresource)
-    && resourceNameMatches(rule, attrs.verb, attrs.name);
+  return (
+    apiGroupMatches(rule, attrs.apiGroup) &&
+    resourceMatches(rule, attrs.resource, attrs.subresource) &&
+    resourceNameMatches(rule, attrs.verb, attrs.name)
+  );
 }
 
-const list = (values: readonly string[] | undefined) => `[${(values ?? []).map((v) => (v === '' ? '""' : v)).join(', ')}]`;
+const list = (values: readonly string[] | undefined) =>
+  `[${(values ?? []).map((v) => (v === '' ? '""' : v)).join(', ')}]`;
 
 /** The request's resource as rules write it: `persons` or `persons/status`. */
 export function combinedResource(attrs: Pick<RequestAttributes, 'resource' | 'subresource'>): string {
@@ -119,7 +123,9 @@ export function ruleMismatches(rule: PolicyRule, attrs: RequestAttributes): stri
   }
   if (!resourceNameMatches(rule, attrs.verb, attrs.name)) {
     if (attrs.name === '' || NAMELESS_VERBS.has(attrs.verb)) {
-      reasons.push(`the rule's resourceNames ${list(rule.resourceNames)} never allow ${attrs.name === '' ? `a nameless ${attrs.verb}` : attrs.verb}`);
+      reasons.push(
+        `the rule's resourceNames ${list(rule.resourceNames)} never allow ${attrs.name === '' ? `a nameless ${attrs.verb}` : attrs.verb}`,
+      );
     } else {
       reasons.push(`name "${attrs.name}" not in ${list(rule.resourceNames)}`);
     }

@@ -36,12 +36,19 @@ describe('role annotations', () => {
 
 describe('aggregationTargetsOf', () => {
   it('lists targets of aggregate-to labels set to "true", sorted', () => {
-    expect(aggregationTargetsOf(role({}, {
-      'rbac.authorization.svc.run/aggregate-to-editor': 'true',
-      'rbac.authorization.svc.run/aggregate-to-anonymous': 'true',
-      'rbac.authorization.svc.run/aggregate-to-viewer': 'false',
-      'rbac.authorization.svc.run/aggregate-to-': 'true',
-      'other/aggregate-to-x': 'true',
-    }))).toEqual(['anonymous', 'editor']);
+    expect(
+      aggregationTargetsOf(
+        role(
+          {},
+          {
+            'rbac.authorization.svc.run/aggregate-to-editor': 'true',
+            'rbac.authorization.svc.run/aggregate-to-anonymous': 'true',
+            'rbac.authorization.svc.run/aggregate-to-viewer': 'false',
+            'rbac.authorization.svc.run/aggregate-to-': 'true',
+            'other/aggregate-to-x': 'true',
+          },
+        ),
+      ),
+    ).toEqual(['anonymous', 'editor']);
   });
 });

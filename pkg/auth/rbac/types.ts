@@ -70,7 +70,16 @@ export const ANONYMOUS_ROLE = 'anonymous';
 export const AUTHENTICATED_ROLE = 'authenticated';
 
 /** The verbs of resource requests; `*` in a rule stands for all of them. */
-export const RESOURCE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] as const;
+export const RESOURCE_VERBS = [
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+] as const;
 /** The verb that matches every verb. */
 export const ANY = '*';
 

@@ -19,7 +19,10 @@ export class FakeListerWatcher<T extends ApiObject = ApiObject> implements Liste
   private open: ReadableStreamDefaultController<Uint8Array> | undefined;
   private readonly encoder = new TextEncoder();
 
-  constructor(private items: T[] = [], private revision = '1') {}
+  constructor(
+    private items: T[] = [],
+    private revision = '1',
+  ) {}
 
   /** What the next list answers. */
   setItems(items: T[], revision: string): void {
@@ -38,14 +41,18 @@ export class FakeListerWatcher<T extends ApiObject = ApiObject> implements Liste
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.open = controller;
-        abort.signal.addEventListener('abort', () => {
-          if (this.open === controller) this.open = undefined;
-          try {
-            controller.close();
-          } catch {
-            // already closed by the reader's cancel
-          }
-        }, { once: true });
+        abort.signal.addEventListener(
+          'abort',
+          () => {
+            if (this.open === controller) this.open = undefined;
+            try {
+              controller.close();
+            } catch {
+              // already closed by the reader's cancel
+            }
+          },
+          { once: true },
+        );
       },
     });
     return new WatchStream<T>(body, abort, 'fake', signal);

@@ -6,7 +6,11 @@ import type { Model } from '../model';
  * (pkg/controller/leader-election.ts); the apiserver serves it as a platform kind.
  */
 export const LEASE_KIND: Model = {
-  group: 'coordination.svc.run', version: 'v1alpha1', kind: 'Lease', singular: 'lease', plural: 'leases',
+  group: 'coordination.svc.run',
+  version: 'v1alpha1',
+  kind: 'Lease',
+  singular: 'lease',
+  plural: 'leases',
   schema: {
     type: 'object',
     properties: {

@@ -15,19 +15,28 @@ export const APIEXTENSIONS_GROUP = 'apiextensions.svc.run';
  * replica picks up through watch and serves. Named `<plural>.<group>`.
  */
 export const MODEL_KIND: Model = {
-  group: APIEXTENSIONS_GROUP, version: 'v1alpha1', kind: 'Model', singular: 'model', plural: 'models',
+  group: APIEXTENSIONS_GROUP,
+  version: 'v1alpha1',
+  kind: 'Model',
+  singular: 'model',
+  plural: 'models',
   schema: {
-    type: 'object', required: ['spec'],
+    type: 'object',
+    required: ['spec'],
     properties: {
       spec: {
-        type: 'object', required: ['group', 'version', 'names'],
+        type: 'object',
+        required: ['group', 'version', 'names'],
         properties: {
           group: { type: 'string', minLength: 1 },
           version: { type: 'string', minLength: 1 },
           names: {
-            type: 'object', required: ['kind', 'plural'],
+            type: 'object',
+            required: ['kind', 'plural'],
             properties: {
-              kind: { type: 'string', minLength: 1 }, singular: { type: 'string' }, plural: { type: 'string', minLength: 1 },
+              kind: { type: 'string', minLength: 1 },
+              singular: { type: 'string' },
+              plural: { type: 'string', minLength: 1 },
               shortNames: { type: 'array', items: { type: 'string' } },
             },
           },
@@ -35,10 +44,13 @@ export const MODEL_KIND: Model = {
           indexes: {
             type: 'array',
             items: {
-              type: 'object', required: ['name', 'path'],
+              type: 'object',
+              required: ['name', 'path'],
               properties: {
-                name: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 },
-                unique: { type: 'boolean' }, order: { type: 'string', enum: ['ASC', 'DESC'] },
+                name: { type: 'string', minLength: 1 },
+                path: { type: 'string', minLength: 1 },
+                unique: { type: 'boolean' },
+                order: { type: 'string', enum: ['ASC', 'DESC'] },
                 // Redis: pages filtered by one value of this index cost O(log n + page) (one more write per value).
                 valueSets: { type: 'boolean' },
               },
@@ -47,10 +59,13 @@ export const MODEL_KIND: Model = {
           printerColumns: {
             type: 'array',
             items: {
-              type: 'object', required: ['name', 'type', 'jsonPath'],
+              type: 'object',
+              required: ['name', 'type', 'jsonPath'],
               properties: {
-                name: { type: 'string' }, type: { type: 'string', enum: ['string', 'integer', 'number', 'boolean', 'date'] },
-                jsonPath: { type: 'string' }, description: { type: 'string' },
+                name: { type: 'string' },
+                type: { type: 'string', enum: ['string', 'integer', 'number', 'boolean', 'date'] },
+                jsonPath: { type: 'string' },
+                description: { type: 'string' },
               },
             },
           },
@@ -82,7 +97,9 @@ export const modelHooks: StoreHooks = {
     const a = (current.spec ?? {}) as { group?: string; version?: string };
     const b = (next.spec ?? {}) as { group?: string; version?: string };
     if (a.group !== b.group) {
-      throw invalid({ kind: 'Model', name: next.metadata.name }, [{ field: 'spec.group', reason: 'FieldValueForbidden', message: 'may not change' }]);
+      throw invalid({ kind: 'Model', name: next.metadata.name }, [
+        { field: 'spec.group', reason: 'FieldValueForbidden', message: 'may not change' },
+      ]);
     }
     return next;
   },
@@ -94,11 +111,17 @@ function checkModelObject(object: ApiObject): void {
   try {
     model = modelFromObject(object);
   } catch (err) {
-    throw invalid({ kind: 'Model', name }, [{ field: 'spec', reason: 'FieldValueInvalid', message: (err as Error).message }]);
+    throw invalid({ kind: 'Model', name }, [
+      { field: 'spec', reason: 'FieldValueInvalid', message: (err as Error).message },
+    ]);
   }
   const causes: StatusCause[] = [];
   if (name !== `${model.plural}.${model.group}`) {
-    causes.push({ field: 'metadata.name', reason: 'FieldValueInvalid', message: `must be "<plural>.<group>": "${model.plural}.${model.group}"` });
+    causes.push({
+      field: 'metadata.name',
+      reason: 'FieldValueInvalid',
+      message: `must be "<plural>.<group>": "${model.plural}.${model.group}"`,
+    });
   }
   if (causes.length) throw invalid({ kind: 'Model', name }, causes);
   validateModel(model, { platform: false });

@@ -19,7 +19,11 @@ interface ModelSpec {
 export function modelFromObject(object: ApiObject): Model {
   const spec = object.spec as ModelSpec;
   const indexes: IndexSpec[] = (spec.indexes ?? []).map((i) => ({
-    name: i.name, unique: i.unique ?? false, order: i.order ?? 'ASC', valueSets: i.valueSets ?? false, indexFunc: indexFuncFromPath(i.path),
+    name: i.name,
+    unique: i.unique ?? false,
+    order: i.order ?? 'ASC',
+    valueSets: i.valueSets ?? false,
+    indexFunc: indexFuncFromPath(i.path),
   }));
   return {
     group: spec.group,

@@ -20,7 +20,11 @@ export class ModelSync {
   private stopped = false;
   private stopWatch: (() => void) | undefined;
 
-  constructor(private readonly storage: Storage, private readonly schemes: SchemeManager, private readonly log: Logger) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly schemes: SchemeManager,
+    private readonly log: Logger,
+  ) {}
 
   /** Serves the stored Models and resolves; keeps following changes until `stop()`. */
   async start(): Promise<void> {

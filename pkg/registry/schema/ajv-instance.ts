@@ -3,9 +3,13 @@ import addFormats from 'ajv-formats';
 
 /** Annotation-only keywords ajv must accept in strict mode: they change pruning or publishing, not validation. */
 const ANNOTATIONS = [
-  'example', 'externalDocs',
-  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
-  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
+  'example',
+  'externalDocs',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
 ];
 
 /**

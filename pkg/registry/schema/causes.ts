@@ -68,22 +68,36 @@ function cause(error: ErrorObject, field: string, value: unknown): StatusCause {
     case 'required':
       return withField({ reason: 'FieldValueRequired', message: 'Required value' });
     case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v)));
-      return withField({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${formatValue(value)}: supported values: ${allowed.join(', ')}` });
+      const allowed = (params.allowedValues as unknown[]).map((v) =>
+        JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v)),
+      );
+      return withField({
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${formatValue(value)}: supported values: ${allowed.join(', ')}`,
+      });
     }
     case 'maxLength':
-      return withField({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${String(params.limit)} characters` });
+      return withField({
+        reason: 'FieldValueTooLong',
+        message: `Too long: may not be more than ${String(params.limit)} characters`,
+      });
     case 'maxItems':
     case 'maxProperties': {
       const count = Array.isArray(value) ? value.length : Object.keys(value ?? {}).length;
       const noun = error.keyword === 'maxItems' ? 'items' : 'properties';
-      return withField({ reason: 'FieldValueTooMany', message: `Too many: ${count}: must have at most ${String(params.limit)} ${noun}` });
+      return withField({
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${count}: must have at most ${String(params.limit)} ${noun}`,
+      });
     }
     case 'type':
     case 'x-kubernetes-int-or-string': {
       const actual = JSON.stringify(jsonType(value));
       const expected = error.keyword === 'type' ? String(params.type) : 'int-or-string';
-      return withField({ reason: 'FieldValueTypeInvalid', message: `Invalid value: ${actual}: ${where} must be of type ${expected}: ${actual}` });
+      return withField({
+        reason: 'FieldValueTypeInvalid',
+        message: `Invalid value: ${actual}: ${where} must be of type ${expected}: ${actual}`,
+      });
     }
     case 'uniqueItems':
       return withField({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatValue(value)}` });
@@ -96,21 +110,36 @@ function cause(error: ErrorObject, field: string, value: unknown): StatusCause {
 function ruleText(error: ErrorObject, params: Record<string, unknown>, value: unknown): string {
   const limit = String(params.limit);
   switch (error.keyword) {
-    case 'minLength': return `should be at least ${limit} chars long`;
-    case 'minItems': return `should have at least ${limit} items`;
-    case 'minProperties': return `should have at least ${limit} properties`;
-    case 'minimum': return `should be greater than or equal to ${limit}`;
-    case 'maximum': return `should be less than or equal to ${limit}`;
-    case 'exclusiveMinimum': return `should be greater than ${limit}`;
-    case 'exclusiveMaximum': return `should be less than ${limit}`;
-    case 'multipleOf': return `should be a multiple of ${String(params.multipleOf)}`;
-    case 'pattern': return `should match '${String(params.pattern)}'`;
-    case 'format': return `must be of type ${String(params.format)}: ${formatValue(value)}`;
-    case 'additionalProperties': return 'is not declared by the schema';
-    case 'anyOf': return 'must match at least one schema in anyOf';
-    case 'oneOf': return 'must match exactly one schema in oneOf';
-    case 'not': return 'must not match the schema in not';
-    default: return `must satisfy "${error.keyword}"`;
+    case 'minLength':
+      return `should be at least ${limit} chars long`;
+    case 'minItems':
+      return `should have at least ${limit} items`;
+    case 'minProperties':
+      return `should have at least ${limit} properties`;
+    case 'minimum':
+      return `should be greater than or equal to ${limit}`;
+    case 'maximum':
+      return `should be less than or equal to ${limit}`;
+    case 'exclusiveMinimum':
+      return `should be greater than ${limit}`;
+    case 'exclusiveMaximum':
+      return `should be less than ${limit}`;
+    case 'multipleOf':
+      return `should be a multiple of ${String(params.multipleOf)}`;
+    case 'pattern':
+      return `should match '${String(params.pattern)}'`;
+    case 'format':
+      return `must be of type ${String(params.format)}: ${formatValue(value)}`;
+    case 'additionalProperties':
+      return 'is not declared by the schema';
+    case 'anyOf':
+      return 'must match at least one schema in anyOf';
+    case 'oneOf':
+      return 'must match exactly one schema in oneOf';
+    case 'not':
+      return 'must not match the schema in not';
+    default:
+      return `must satisfy "${error.keyword}"`;
   }
 }
 

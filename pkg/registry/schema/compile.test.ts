@@ -12,27 +12,56 @@ function problemsOf(schema: unknown): string[] {
   throw new Error('the schema compiled');
 }
 
-const spec = (properties: Record<string, unknown>) =>
-  ({ type: 'object', properties: { spec: { type: 'object', properties } } });
+const spec = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties: { spec: { type: 'object', properties } },
+});
 
 describe('compiling a model schema', () => {
   it.each<[string, unknown, RegExp]>([
     ['a schema that is not an object', 'object', /^: the schema must be an object$/],
     ['a top level that is not an object type', { type: 'string' }, /^type: .*must have type "object"/],
-    ['an unsupported keyword', spec({ a: { type: 'string', if: {} } }), /^properties\.spec\.properties\.a\.if: unsupported keyword "if"$/],
+    [
+      'an unsupported keyword',
+      spec({ a: { type: 'string', if: {} } }),
+      /^properties\.spec\.properties\.a\.if: unsupported keyword "if"$/,
+    ],
     ['a misspelt keyword', spec({ a: { type: 'string', maxLenght: 3 } }), /maxLenght/],
-    ['CEL rules, which are not enforced', spec({ a: { type: 'string', 'x-kubernetes-validations': [] } }), /x-kubernetes-validations/],
+    [
+      'CEL rules, which are not enforced',
+      spec({ a: { type: 'string', 'x-kubernetes-validations': [] } }),
+      /x-kubernetes-validations/,
+    ],
     ['a $ref other than "#"', spec({ a: { $ref: '#/properties/spec' } }), /only "#"/],
     ['a $ref "#" that refers to the node it is in', { type: 'object', allOf: [{ $ref: '#' }] }, /would never end/],
-    ['tuple items', spec({ a: { type: 'array', items: [{ type: 'string' }] } }), /^properties\.spec\.properties\.a\.items: must be one schema/],
-    ['an unknown type', spec({ a: { type: 'strin' } }),
-      /^properties\.spec\.properties\.a\.type: must be equal to one of the allowed values: "array", "boolean", "integer"/],
-    ['a negative maxLength', spec({ a: { type: 'string', maxLength: -1 } }), /^properties\.spec\.properties\.a\.maxLength: must be >= 0$/],
+    [
+      'tuple items',
+      spec({ a: { type: 'array', items: [{ type: 'string' }] } }),
+      /^properties\.spec\.properties\.a\.items: must be one schema/,
+    ],
+    [
+      'an unknown type',
+      spec({ a: { type: 'strin' } }),
+      /^properties\.spec\.properties\.a\.type: must be equal to one of the allowed values: "array", "boolean", "integer"/,
+    ],
+    [
+      'a negative maxLength',
+      spec({ a: { type: 'string', maxLength: -1 } }),
+      /^properties\.spec\.properties\.a\.maxLength: must be >= 0$/,
+    ],
     ['required that is not a list', { type: 'object', required: 'spec' }, /^required: must be array$/],
-    ['a subschema that is not an object', spec({ a: 'string' }), /^properties\.spec\.properties\.a: must be a schema object$/],
+    [
+      'a subschema that is not an object',
+      spec({ a: 'string' }),
+      /^properties\.spec\.properties\.a: must be a schema object$/,
+    ],
     ['an unknown format', spec({ a: { type: 'string', format: 'colour' } }), /unknown format "colour"/],
     ['a pattern that is no regular expression', spec({ a: { type: 'string', pattern: '[' } }), /regular expression/i],
-    ['exclusiveMinimum: true without minimum', spec({ a: { type: 'number', exclusiveMinimum: true } }), /exclusiveMinimum: needs a numeric "minimum"/],
+    [
+      'exclusiveMinimum: true without minimum',
+      spec({ a: { type: 'number', exclusiveMinimum: true } }),
+      /exclusiveMinimum: needs a numeric "minimum"/,
+    ],
     ['nullable without type', spec({ a: { nullable: true } }), /nullable/],
   ])('refuses %s', (_what, schema, expected) => {
     expect(problemsOf(schema)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
@@ -43,10 +72,14 @@ describe('compiling a model schema', () => {
   });
 
   it('lists every problem, not just the first', () => {
-    const problems = problemsOf(spec({ a: { type: 'string', bogus: 1 }, b: { $ref: 'other' }, c: { items: [] }, d: { type: 'strin' } }));
+    const problems = problemsOf(
+      spec({ a: { type: 'string', bogus: 1 }, b: { $ref: 'other' }, c: { items: [] }, d: { type: 'strin' } }),
+    );
     expect(problems.map((p) => p.split(':')[0])).toEqual([
-      'properties.spec.properties.a.bogus', 'properties.spec.properties.b.$ref',
-      'properties.spec.properties.c.items', 'properties.spec.properties.d.type',
+      'properties.spec.properties.a.bogus',
+      'properties.spec.properties.b.$ref',
+      'properties.spec.properties.c.items',
+      'properties.spec.properties.d.type',
     ]);
   });
 
@@ -60,17 +93,30 @@ describe('compiling a model schema', () => {
     expect(caught).toBeInstanceOf(SchemaCompileError);
     const error = caught as SchemaCompileError;
     expect(error.message).toBe('invalid schema: properties.spec.properties.a.bogus: unsupported keyword "bogus"');
-    expect(error.causes()).toEqual([{
-      field: 'spec.schema.properties.spec.properties.a.bogus', reason: 'FieldValueInvalid', message: 'unsupported keyword "bogus"',
-    }]);
+    expect(error.causes()).toEqual([
+      {
+        field: 'spec.schema.properties.spec.properties.a.bogus',
+        reason: 'FieldValueInvalid',
+        message: 'unsupported keyword "bogus"',
+      },
+    ]);
   });
 
   it('accepts OpenAPI annotations, the known x-kubernetes extensions and other x- vendor extensions', () => {
-    expect(() => compileSchema(spec({
-      a: { type: 'string', description: 'd', example: 'e', default: 'f', deprecated: false, 'x-ui-widget': 'text' },
-      b: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-      c: { type: 'object', 'x-kubernetes-map-type': 'granular', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
-    }))).not.toThrow();
+    expect(() =>
+      compileSchema(
+        spec({
+          a: { type: 'string', description: 'd', example: 'e', default: 'f', deprecated: false, 'x-ui-widget': 'text' },
+          b: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+          c: {
+            type: 'object',
+            'x-kubernetes-map-type': 'granular',
+            'x-kubernetes-embedded-resource': true,
+            'x-kubernetes-preserve-unknown-fields': true,
+          },
+        }),
+      ),
+    ).not.toThrow();
   });
 
   it('accepts a schema without a top-level type as an object schema', () => {
@@ -86,13 +132,17 @@ describe('compiling a model schema', () => {
 
   it('declares apiVersion, kind and metadata over what the model says of them', () => {
     const compiled = compileSchema({ type: 'object', properties: { metadata: { type: 'string' } } });
-    expect(compiled.schema.properties?.metadata).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(compiled.schema.properties?.metadata).toEqual({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
     expect(compiled.validate({ apiVersion: 'v1', kind: 'K', metadata: { name: 'x' } })).toEqual([]);
   });
 
   it('prunes, then validates what is left', () => {
     const compiled = compileSchema({
-      type: 'object', required: ['spec'],
+      type: 'object',
+      required: ['spec'],
       properties: { spec: { type: 'object', properties: { age: { type: 'integer', maximum: 1 } } } },
     });
     expect(compiled.pruneAndValidate({ spec: { age: 2, junk: 1 } })).toEqual({

@@ -73,7 +73,9 @@ export function compileSchema(modelSchema: unknown): CompiledSchema {
  */
 function compileWithAjv(schema: OpenApiSchema, problems: readonly SchemaProblem[]): ValidateFunction {
   const ajv = newAjv();
-  const all = ajv.validateSchema(schema) ? [...problems] : [...problems, ...metaSchemaProblems(ajv.errors ?? [], schema)];
+  const all = ajv.validateSchema(schema)
+    ? [...problems]
+    : [...problems, ...metaSchemaProblems(ajv.errors ?? [], schema)];
   if (all.length > 0) throw new SchemaCompileError(all);
   try {
     return ajv.compile(schema);

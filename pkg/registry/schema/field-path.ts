@@ -27,7 +27,10 @@ export function formatFieldPath(segments: readonly PathSegment[]): string {
  */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**
@@ -50,9 +53,10 @@ export function pointerPathSegments(pointer: string, data: unknown): PathSegment
       current = current[index];
     } else {
       segments.push(name);
-      current = typeof current === 'object' && current !== null && hasOwn(current, name)
-        ? (current as Record<string, unknown>)[name]
-        : undefined;
+      current =
+        typeof current === 'object' && current !== null && hasOwn(current, name)
+          ? (current as Record<string, unknown>)[name]
+          : undefined;
     }
   }
   return segments;

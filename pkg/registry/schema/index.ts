@@ -7,6 +7,11 @@ export { SchemaCompileError } from './compile-error';
 export { objectSchema, PLATFORM_FIELDS, type SchemaProblem } from './object-schema';
 export type { OpenApiSchema } from './openapi-schema';
 export type { PruneResult } from './prune';
-export { unknownFieldCauses, unknownFieldMessage, unknownFieldWarnings, MAX_UNKNOWN_FIELD_WARNINGS } from './unknown-fields';
+export {
+  unknownFieldCauses,
+  unknownFieldMessage,
+  unknownFieldWarnings,
+  MAX_UNKNOWN_FIELD_WARNINGS,
+} from './unknown-fields';
 export { formatFieldPath, fieldPathOfPointer, type PathSegment } from './field-path';
 export { assertWithinLimits, MAX_NESTING_DEPTH, MAX_VALUES, type ShapeLimits } from '../../util/json-limits';

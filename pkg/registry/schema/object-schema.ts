@@ -1,6 +1,10 @@
 import { formatFieldPath, type PathSegment } from './field-path';
 import {
-  isPlainObject, SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema,
+  isPlainObject,
+  SCHEMA_KEYWORDS,
+  SCHEMA_LIST_KEYWORDS,
+  SUPPORTED_KEYWORDS,
+  type OpenApiSchema,
 } from './openapi-schema';
 import { setOwn } from '../../util/own';
 
@@ -74,7 +78,10 @@ function normaliseNode(node: Record<string, unknown>, path: PathSegment[], state
     if (!SUPPORTED_KEYWORDS.has(key)) {
       problem(at, `unsupported keyword "${key}"`);
     } else if (key === 'properties') {
-      if (!isPlainObject(value)) { problem(at, 'must be an object of schemas'); continue; }
+      if (!isPlainObject(value)) {
+        problem(at, 'must be an object of schemas');
+        continue;
+      }
       const properties: Record<string, OpenApiSchema> = {};
       for (const [name, sub] of Object.entries(value)) setOwn(properties, name, child(sub, [...at, name], false));
       out.properties = properties;
@@ -85,8 +92,15 @@ function normaliseNode(node: Record<string, unknown>, path: PathSegment[], state
     } else if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
       setOwn(out, key, child(value, at, key === 'not' && state.atRoot));
     } else if ((SCHEMA_LIST_KEYWORDS as readonly string[]).includes(key)) {
-      if (!Array.isArray(value)) { problem(at, 'must be a list of schemas'); continue; }
-      setOwn(out, key, value.map((sub, i) => child(sub, [...at, i], state.atRoot)));
+      if (!Array.isArray(value)) {
+        problem(at, 'must be a list of schemas');
+        continue;
+      }
+      setOwn(
+        out,
+        key,
+        value.map((sub, i) => child(sub, [...at, i], state.atRoot)),
+      );
     } else if (key === '$ref') {
       if (value !== '#') problem(at, `only "#" (the model's whole object) is supported, not ${JSON.stringify(value)}`);
       else if (state.atRoot) problem(at, '"#" here refers to the schema it is part of: validation would never end');
@@ -103,8 +117,11 @@ function normaliseNode(node: Record<string, unknown>, path: PathSegment[], state
 
 /** OpenAPI 3.0's `exclusiveMinimum: true` + `minimum: n` is JSON Schema's `exclusiveMinimum: n`. */
 function exclusiveBound(
-  node: OpenApiSchema, flag: 'exclusiveMinimum' | 'exclusiveMaximum', bound: 'minimum' | 'maximum',
-  path: PathSegment[], problem: (at: PathSegment[], message: string) => void,
+  node: OpenApiSchema,
+  flag: 'exclusiveMinimum' | 'exclusiveMaximum',
+  bound: 'minimum' | 'maximum',
+  path: PathSegment[],
+  problem: (at: PathSegment[], message: string) => void,
 ): void {
   if (node[flag] === false) {
     delete node[flag];

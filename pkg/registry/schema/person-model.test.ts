@@ -11,18 +11,25 @@ const manifest = yaml.load(readFileSync(join(__dirname, 'testdata/person-model.y
 const person = compileSchema(manifest.spec.schema);
 
 const ada = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'ada' }, spec, ...extra,
+  apiVersion: 'example.com/v1alpha1',
+  kind: 'Person',
+  metadata: { name: 'ada' },
+  spec,
+  ...extra,
 });
 
 describe('the seed Person model', () => {
   it('accepts a valid person, with another whole person inside', () => {
     const other = ada({ name: 'Charles', age: 80 }, { metadata: { name: 'charles', labels: { a: 'b' } } });
-    expect(person.validate(ada({ name: 'Ada', age: 36, gender: 'FEMALE', tags: ['math'], otherPerson: other }))).toEqual([]);
+    expect(
+      person.validate(ada({ name: 'Ada', age: 36, gender: 'FEMALE', tags: ['math'], otherPerson: other })),
+    ).toEqual([]);
   });
 
   it('requires spec', () => {
-    expect(person.validate({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'ada' } }))
-      .toEqual([{ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' }]);
+    expect(person.validate({ apiVersion: 'example.com/v1alpha1', kind: 'Person', metadata: { name: 'ada' } })).toEqual([
+      { field: 'spec', reason: 'FieldValueRequired', message: 'Required value' },
+    ]);
   });
 
   it('allows a name of 100 characters and refuses 101', () => {
@@ -48,23 +55,32 @@ describe('the seed Person model', () => {
     ['a fraction', 36.5, '"number"'],
     ['null', null, '"null"'],
   ])('refuses an age that is %s as a type error', (_what, age, actual) => {
-    expect(person.validate(ada({ age }))).toEqual([{
-      field: 'spec.age', reason: 'FieldValueTypeInvalid',
-      message: `Invalid value: ${actual}: spec.age in body must be of type integer: ${actual}`,
-    }]);
+    expect(person.validate(ada({ age }))).toEqual([
+      {
+        field: 'spec.age',
+        reason: 'FieldValueTypeInvalid',
+        message: `Invalid value: ${actual}: spec.age in body must be of type integer: ${actual}`,
+      },
+    ]);
   });
 
   it('refuses a gender outside the enum, listing the supported values', () => {
-    expect(person.validate(ada({ gender: 'OTHER' }))).toEqual([{
-      field: 'spec.gender', reason: 'FieldValueNotSupported',
-      message: 'Unsupported value: "OTHER": supported values: "MALE", "FEMALE"',
-    }]);
+    expect(person.validate(ada({ gender: 'OTHER' }))).toEqual([
+      {
+        field: 'spec.gender',
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "OTHER": supported values: "MALE", "FEMALE"',
+      },
+    ]);
   });
 
   it('names the failing array element by index', () => {
-    expect(person.validate(ada({ tags: ['a', 'b', 7] }))).toEqual([expect.objectContaining({
-      field: 'spec.tags[2]', reason: 'FieldValueTypeInvalid',
-    })]);
+    expect(person.validate(ada({ tags: ['a', 'b', 7] }))).toEqual([
+      expect.objectContaining({
+        field: 'spec.tags[2]',
+        reason: 'FieldValueTypeInvalid',
+      }),
+    ]);
   });
 
   it('reports every failing field, not just the first', () => {
@@ -78,7 +94,10 @@ describe('the seed Person model', () => {
     const causes = person.validate(ada({ otherPerson: child }));
     expect(causes).toEqual([
       expect.objectContaining({ field: 'spec.otherPerson.spec.age', reason: 'FieldValueInvalid' }),
-      expect.objectContaining({ field: 'spec.otherPerson.spec.otherPerson.spec.gender', reason: 'FieldValueNotSupported' }),
+      expect.objectContaining({
+        field: 'spec.otherPerson.spec.otherPerson.spec.gender',
+        reason: 'FieldValueNotSupported',
+      }),
     ]);
   });
 
@@ -88,16 +107,22 @@ describe('the seed Person model', () => {
     ]);
   });
 
-  it('prunes undeclared fields, keeps the nested person\'s apiVersion/kind/metadata, preserves status', () => {
+  it("prunes undeclared fields, keeps the nested person's apiVersion/kind/metadata, preserves status", () => {
     const input = ada(
-      { name: 'Ada', foo: 1, otherPerson: ada({ name: 'Charles', bar: true }, { metadata: { name: 'c', x: 1 }, extra: 2 }) },
+      {
+        name: 'Ada',
+        foo: 1,
+        otherPerson: ada({ name: 'Charles', bar: true }, { metadata: { name: 'c', x: 1 }, extra: 2 }),
+      },
       { status: { anything: { goes: [1] } }, topLevel: 'x' },
     );
     const { object, unknownFields } = person.prune(input);
     expect(unknownFields).toEqual(['spec.foo', 'spec.otherPerson.spec.bar', 'spec.otherPerson.extra', 'topLevel']);
-    expect(object).toEqual(ada(
-      { name: 'Ada', otherPerson: ada({ name: 'Charles' }, { metadata: { name: 'c', x: 1 } }) },
-      { status: { anything: { goes: [1] } } },
-    ));
+    expect(object).toEqual(
+      ada(
+        { name: 'Ada', otherPerson: ada({ name: 'Charles' }, { metadata: { name: 'c', x: 1 } }) },
+        { status: { anything: { goes: [1] } } },
+      ),
+    );
   });
 });

@@ -4,7 +4,10 @@ import { aliasBomb, nested } from '../../../test/support/json-shapes';
 
 describe('pruning within the limits on a decoded body', () => {
   it('makes pruning refuse a body nested deeper than a clone can copy', () => {
-    const schema = compileSchema({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } });
+    const schema = compileSchema({
+      type: 'object',
+      properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    });
     let caught: unknown;
     try {
       schema.prune({ spec: nested(3000) });
@@ -16,9 +19,17 @@ describe('pruning within the limits on a decoded body', () => {
   });
 
   it('makes pruning refuse an alias bomb instead of walking it', () => {
-    const schema = compileSchema({ type: 'object', properties: { spec: { type: 'object', properties: {
-      list: { type: 'array', items: { type: 'array', items: { type: 'array' } } },
-    } } } });
+    const schema = compileSchema({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            list: { type: 'array', items: { type: 'array', items: { type: 'array' } } },
+          },
+        },
+      },
+    });
     expect(() => schema.prune({ spec: { list: aliasBomb(12) } })).toThrow(/values/);
   });
 });

@@ -9,17 +9,23 @@ describe('pruning unknown fields', () => {
       type: 'object',
       properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } } },
     });
-    const { object, unknownFields } = schema.prune({ spec: { items: [{ id: 'a', bar: 1 }, { id: 'b' }], foo: { x: 1 } }, extra: 1 });
+    const { object, unknownFields } = schema.prune({
+      spec: { items: [{ id: 'a', bar: 1 }, { id: 'b' }], foo: { x: 1 } },
+      extra: 1,
+    });
     expect(object).toEqual({ spec: { items: [{ id: 'a' }, { id: 'b' }] } });
     expect(unknownFields).toEqual(['spec.items[0].bar', 'spec.foo', 'extra']);
   });
 
   it('keeps everything under x-kubernetes-preserve-unknown-fields but still prunes declared fields there', () => {
     const schema = specSchema({
-      type: 'object', 'x-kubernetes-preserve-unknown-fields': true,
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
       properties: { known: { type: 'object', properties: { a: { type: 'string' } } } },
     });
-    const { object, unknownFields } = schema.prune({ spec: { free: { deep: [1, { x: 2 }] }, known: { a: 'y', b: 'z' } } });
+    const { object, unknownFields } = schema.prune({
+      spec: { free: { deep: [1, { x: 2 }] }, known: { a: 'y', b: 'z' } },
+    });
     expect(object).toEqual({ spec: { free: { deep: [1, { x: 2 }] }, known: { a: 'y' } } });
     expect(unknownFields).toEqual(['spec.known.b']);
   });
@@ -27,7 +33,9 @@ describe('pruning unknown fields', () => {
   it('prunes the entries of a map against its additionalProperties schema', () => {
     const schema = specSchema({
       type: 'object',
-      properties: { byName: { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'integer' } } } } },
+      properties: {
+        byName: { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'integer' } } } },
+      },
     });
     const { object, unknownFields } = schema.prune({ spec: { byName: { a: { n: 1, junk: 2 }, b: { n: 2 } } } });
     expect(object).toEqual({ spec: { byName: { a: { n: 1 }, b: { n: 2 } } } });
@@ -52,7 +60,9 @@ describe('pruning unknown fields', () => {
   it('keeps apiVersion, kind and metadata of an embedded resource', () => {
     const schema = specSchema({
       type: 'object',
-      properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } },
+      properties: {
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } },
+      },
     });
     const template = { apiVersion: 'v1', kind: 'K', metadata: { name: 'n' }, spec: {}, other: 1 };
     const { object, unknownFields } = schema.prune({ spec: { template } });
@@ -72,7 +82,10 @@ describe('pruning unknown fields', () => {
   });
 
   it('returns a copy and leaves the input unchanged', () => {
-    const schema = specSchema({ type: 'object', properties: { keep: { type: 'object', properties: { a: { type: 'string' } } } } });
+    const schema = specSchema({
+      type: 'object',
+      properties: { keep: { type: 'object', properties: { a: { type: 'string' } } } },
+    });
     const input = { spec: { keep: { a: 'x' }, drop: 1 } };
     const { object } = schema.prune(input);
     expect(input).toEqual({ spec: { keep: { a: 'x' }, drop: 1 } });

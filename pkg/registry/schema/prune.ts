@@ -52,7 +52,9 @@ function pruneInPlace(value: unknown, nodes: readonly OpenApiSchema[], path: Pat
     return;
   }
   if (!isPlainObject(value)) return;
-  const keepAll = schemas.some((s) => s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties === true);
+  const keepAll = schemas.some(
+    (s) => s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties === true,
+  );
   const embedded = schemas.some((s) => s['x-kubernetes-embedded-resource'] === true);
   const additional = schemas.flatMap((s) => (isPlainObject(s.additionalProperties) ? [s.additionalProperties] : []));
   for (const key of Object.keys(value)) {

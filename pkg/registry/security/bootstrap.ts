@@ -35,7 +35,11 @@ export interface BootstrapOptions {
  * the first start (no `admin` user yet), creates the super administrator.
  * Safe to run on every start of every replica.
  */
-export async function bootstrapSecurity(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
+export async function bootstrapSecurity(
+  stores: BootstrapStores,
+  options: BootstrapOptions,
+  log: Logger,
+): Promise<void> {
   for (const object of loadBootstrapManifests()) {
     if (object.kind === 'Role') await applyRole(stores.roles, object as Role, log);
     else if (object.kind === 'RoleBinding') await createIfAbsent(stores.bindings, object);
@@ -46,9 +50,14 @@ export async function bootstrapSecurity(stores: BootstrapStores, options: Bootst
 /** The objects of `manifests/bootstrap/*.yaml`, in file order. */
 export function loadBootstrapManifests(): ApiObject[] {
   const dir = bootstrapDir();
-  return readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().flatMap((file) =>
-    yaml.loadAll(readFileSync(join(dir, file), 'utf8'), undefined, { schema: yaml.CORE_SCHEMA })
-      .filter((doc): doc is ApiObject => doc !== null && typeof doc === 'object'));
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((file) =>
+      yaml
+        .loadAll(readFileSync(join(dir, file), 'utf8'), undefined, { schema: yaml.CORE_SCHEMA })
+        .filter((doc): doc is ApiObject => doc !== null && typeof doc === 'object'),
+    );
 }
 
 /** `manifests/bootstrap`, found upwards from this file (it runs from `pkg/…` under ts-jest and `dist/pkg/…` when built). */
@@ -56,7 +65,7 @@ function bootstrapDir(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const candidate = join(dir, 'manifests', 'bootstrap');
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('cannot find manifests/bootstrap above the apiserver\'s installation');
+    if (dirname(dir) === dir) throw new Error("cannot find manifests/bootstrap above the apiserver's installation");
   }
 }
 
@@ -68,26 +77,36 @@ function bootstrapDir(): string {
  */
 async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promise<void> {
   const name = wanted.metadata.name!;
-  const current = await getOrUndefined(roles, name) as Role | undefined;
+  const current = (await getOrUndefined(roles, name)) as Role | undefined;
   if (!current) {
     await createIfAbsent(roles, wanted);
     return;
   }
   if (current.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false' && name !== SUPER_ROLE) return;
-  const next: Role = name === SUPER_ROLE ? {
-    ...current, rules: wanted.rules,
-    metadata: { ...current.metadata, labels: wanted.metadata.labels, annotations: wanted.metadata.annotations },
-  } : {
-    ...current,
-    rules: [...(current.rules ?? []), ...(wanted.rules ?? []).filter((r) => !(current.rules ?? []).some((c) => sameRule(c, r)))],
-    metadata: {
-      ...current.metadata,
-      labels: { ...wanted.metadata.labels, ...current.metadata.labels },
-      annotations: { ...wanted.metadata.annotations, ...current.metadata.annotations },
-    },
-  };
+  const next: Role =
+    name === SUPER_ROLE
+      ? {
+          ...current,
+          rules: wanted.rules,
+          metadata: { ...current.metadata, labels: wanted.metadata.labels, annotations: wanted.metadata.annotations },
+        }
+      : {
+          ...current,
+          rules: [
+            ...(current.rules ?? []),
+            ...(wanted.rules ?? []).filter((r) => !(current.rules ?? []).some((c) => sameRule(c, r))),
+          ],
+          metadata: {
+            ...current.metadata,
+            labels: { ...wanted.metadata.labels, ...current.metadata.labels },
+            annotations: { ...wanted.metadata.annotations, ...current.metadata.annotations },
+          },
+        };
   if (JSON.stringify(next) === JSON.stringify(current)) return;
-  await roles.update(name, { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } });
+  await roles.update(name, {
+    ...next,
+    metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion },
+  });
   log.info({ role: name }, 'built-in role updated');
 }
 
@@ -95,21 +114,28 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
   if (await getOrUndefined(stores.users, ADMIN_USER)) return;
   // Only the replica whose create wins sets (and prints) the password: two first starts at once agree on one.
   const created = await createIfAbsent(stores.users, {
-    apiVersion: 'v1alpha1', kind: 'User', metadata: { name: ADMIN_USER }, spec: { displayName: 'Administrator' },
+    apiVersion: 'v1alpha1',
+    kind: 'User',
+    metadata: { name: ADMIN_USER },
+    spec: { displayName: 'Administrator' },
   });
   if (!created) return;
   const password = options.adminPassword ?? randomPassword();
   await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
   await createIfAbsent(stores.bindings, {
-    apiVersion: 'v1alpha1', kind: 'RoleBinding', metadata: { name: `${ADMIN_USER}-${SUPER_ROLE}` },
-    roleRef: { apiGroup: '', kind: 'Role', name: SUPER_ROLE }, subjects: [{ kind: 'User', apiGroup: '', name: ADMIN_USER }],
+    apiVersion: 'v1alpha1',
+    kind: 'RoleBinding',
+    metadata: { name: `${ADMIN_USER}-${SUPER_ROLE}` },
+    roleRef: { apiGroup: '', kind: 'Role', name: SUPER_ROLE },
+    subjects: [{ kind: 'User', apiGroup: '', name: ADMIN_USER }],
   });
   log.info({ user: ADMIN_USER }, 'super administrator created');
   if (options.adminPassword === undefined) {
     (options.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `\n  The super administrator "${ADMIN_USER}" was created with the password:  ${password}\n`
-      + '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n'
-      + '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n');
+      `\n  The super administrator "${ADMIN_USER}" was created with the password:  ${password}\n` +
+        '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n' +
+        '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n',
+    );
   }
 }
 

@@ -50,7 +50,8 @@ export class CredentialStore {
       return (await this.storage.create(CREDENTIALS_TYPE, object)).metadata.resourceVersion;
     } catch (err) {
       if (!isStorageError(err, 'AlreadyExists')) throw err;
-      return (await this.storage.update(CREDENTIALS_TYPE, name, (current) => ({ ...current, data }))).metadata.resourceVersion;
+      return (await this.storage.update(CREDENTIALS_TYPE, name, (current) => ({ ...current, data }))).metadata
+        .resourceVersion;
     }
   }
 }

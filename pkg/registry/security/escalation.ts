@@ -18,15 +18,24 @@ export interface EscalationGuard {
 }
 
 export function escalationGuard(authorizer: RbacAuthorizer, source: RbacSource): EscalationGuard {
-  const mayEscalate = (user: UserInfo) => authorizer.decide(user, {
-    isResourceRequest: true, path: '', verb: 'escalate', apiGroup: '', resource: 'roles', subresource: '', name: '',
-  }).decision === 'Allow';
+  const mayEscalate = (user: UserInfo) =>
+    authorizer.decide(user, {
+      isResourceRequest: true,
+      path: '',
+      verb: 'escalate',
+      apiGroup: '',
+      resource: 'roles',
+      subresource: '',
+      name: '',
+    }).decision === 'Allow';
   const check = (user: UserInfo | undefined, rules: PolicyRule[], what: string, escalateAllowed: boolean) => {
     if (!user || authorizer.isSuperAdmin(user)) return;
     if (escalateAllowed && mayEscalate(user)) return;
     const missing = authorizer.uncoveredRules(user, rules);
     if (missing.length === 0) return;
-    throw forbidden(`user "${user.name}" cannot ${what}: it grants what they do not hold themselves: ${JSON.stringify(missing.slice(0, 3))}`);
+    throw forbidden(
+      `user "${user.name}" cannot ${what}: it grants what they do not hold themselves: ${JSON.stringify(missing.slice(0, 3))}`,
+    );
   };
   return {
     checkRules: (user, rules, what) => check(user, rules, what, true),

@@ -14,12 +14,18 @@ export const ROLE_REF_INDEX = 'roleRef.name';
  * users, as Kubernetes' ClusterRoleBinding.
  */
 export const ROLE_BINDING_KIND: Model = {
-  group: '', version: 'v1alpha1', kind: 'RoleBinding', singular: 'rolebinding', plural: 'rolebindings',
+  group: '',
+  version: 'v1alpha1',
+  kind: 'RoleBinding',
+  singular: 'rolebinding',
+  plural: 'rolebindings',
   schema: {
-    type: 'object', required: ['roleRef'],
+    type: 'object',
+    required: ['roleRef'],
     properties: {
       roleRef: {
-        type: 'object', required: ['kind', 'name'],
+        type: 'object',
+        required: ['kind', 'name'],
         properties: {
           apiGroup: { type: 'string', enum: [''] },
           kind: { type: 'string', enum: ['Role'] },
@@ -29,7 +35,8 @@ export const ROLE_BINDING_KIND: Model = {
       subjects: {
         type: 'array',
         items: {
-          type: 'object', required: ['kind', 'name'],
+          type: 'object',
+          required: ['kind', 'name'],
           properties: {
             kind: { type: 'string', enum: ['User'] },
             apiGroup: { type: 'string', enum: [''] },
@@ -66,7 +73,9 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
     binding.roleRef = { apiGroup: '', kind: 'Role', name: role };
     binding.subjects = (binding.subjects ?? []).map((s) => ({ kind: 'User', apiGroup: '', name: s.name }));
     if (!(await roles.exists(role))) {
-      throw invalid({ kind: 'RoleBinding', name: object.metadata.name }, [{ field: 'roleRef.name', reason: 'FieldValueNotFound', message: `role "${role}" does not exist` }]);
+      throw invalid({ kind: 'RoleBinding', name: object.metadata.name }, [
+        { field: 'roleRef.name', reason: 'FieldValueNotFound', message: `role "${role}" does not exist` },
+      ]);
     }
     guard.checkRole(user, role, `bind role "${role}"`);
     return object;
@@ -76,9 +85,16 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
     beforeUpdate: async (next, current, ctx) => {
       const was = (current as RoleBinding).roleRef?.name;
       if ((next as RoleBinding).roleRef?.name !== was) {
-        throw invalid({ kind: 'RoleBinding', name: next.metadata.name }, [{ field: 'roleRef', reason: 'FieldValueForbidden', message: 'cannot change roleRef: delete the binding and create another' }]);
+        throw invalid({ kind: 'RoleBinding', name: next.metadata.name }, [
+          {
+            field: 'roleRef',
+            reason: 'FieldValueForbidden',
+            message: 'cannot change roleRef: delete the binding and create another',
+          },
+        ]);
       }
-      if (JSON.stringify((next as RoleBinding).subjects) === JSON.stringify((current as RoleBinding).subjects)) return next;
+      if (JSON.stringify((next as RoleBinding).subjects) === JSON.stringify((current as RoleBinding).subjects))
+        return next;
       return admit(next, ctx.user);
     },
   };

@@ -1,7 +1,12 @@
 import { forbidden, invalid, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import {
-  annotationArrayError, DEPENDENCIES_ANNOTATION, SUPER_ROLE, UI_PERMISSIONS_ANNOTATION, type PolicyRule, type Role,
+  annotationArrayError,
+  DEPENDENCIES_ANNOTATION,
+  SUPER_ROLE,
+  UI_PERMISSIONS_ANNOTATION,
+  type PolicyRule,
+  type Role,
 } from '../../auth/rbac';
 import type { Model } from '../model';
 import type { HookContext, StoreHooks } from '../resource-store';
@@ -9,8 +14,20 @@ import type { EscalationGuard } from './escalation';
 
 /** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
-  '*', 'get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'escalate',
-  'post', 'put', 'head', 'options',
+  '*',
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'escalate',
+  'post',
+  'put',
+  'head',
+  'options',
 ];
 
 const stringList = { type: 'array', items: { type: 'string' } };
@@ -23,14 +40,19 @@ const stringList = { type: 'array', items: { type: 'string' } };
  * the apiserver enforces, and where each came from.
  */
 export const ROLE_KIND: Model = {
-  group: '', version: 'v1alpha1', kind: 'Role', singular: 'role', plural: 'roles',
+  group: '',
+  version: 'v1alpha1',
+  kind: 'Role',
+  singular: 'role',
+  plural: 'roles',
   schema: {
     type: 'object',
     properties: {
       rules: {
         type: 'array',
         items: {
-          type: 'object', required: ['verbs'],
+          type: 'object',
+          required: ['verbs'],
           properties: {
             verbs: { type: 'array', minItems: 1, items: { type: 'string', enum: RULE_VERBS } },
             apiGroups: stringList,
@@ -44,7 +66,11 @@ export const ROLE_KIND: Model = {
     },
   },
   printerColumns: [
-    { name: 'Display Name', type: 'string', jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/display-name' },
+    {
+      name: 'Display Name',
+      type: 'string',
+      jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/display-name',
+    },
     { name: 'Module', type: 'string', jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/module' },
   ],
 };
@@ -66,7 +92,8 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
       if (next.metadata.name === SUPER_ROLE && ctx.user && definitionChanged(next, current)) throw immutable();
       checkRole(next);
       const name = next.metadata.name ?? '';
-      if (definitionChanged(next, current)) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      if (definitionChanged(next, current))
+        guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
       // The apiserver enforces status.rules: writing them is granting them.
       if (JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null)) {
         guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
@@ -79,11 +106,16 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
   };
 }
 
-const immutable = () => forbidden(`role "${SUPER_ROLE}" is built in: it cannot be changed or deleted`, { resource: 'roles', name: SUPER_ROLE });
+const immutable = () =>
+  forbidden(`role "${SUPER_ROLE}" is built in: it cannot be changed or deleted`, {
+    resource: 'roles',
+    name: SUPER_ROLE,
+  });
 
 /** Whether anything but the status (and server fields) differs. */
 function definitionChanged(next: ApiObject, current: ApiObject): boolean {
-  const pick = (o: ApiObject) => JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
+  const pick = (o: ApiObject) =>
+    JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
   return pick(next) !== pick(current);
 }
 
@@ -107,10 +139,18 @@ function ruleCauses(rule: PolicyRule, field: string): StatusCause[] {
     causes.push({ field, reason: 'FieldValueRequired', message: 'a rule names resources or nonResourceURLs' });
   }
   if (has(rule.resources) && !has(rule.apiGroups)) {
-    causes.push({ field: `${field}.apiGroups`, reason: 'FieldValueRequired', message: 'a resource rule names its API groups ("" for the core group)' });
+    causes.push({
+      field: `${field}.apiGroups`,
+      reason: 'FieldValueRequired',
+      message: 'a resource rule names its API groups ("" for the core group)',
+    });
   }
   if (has(rule.resourceNames) && !has(rule.resources)) {
-    causes.push({ field: `${field}.resourceNames`, reason: 'FieldValueForbidden', message: 'resourceNames narrow resources; this rule names none' });
+    causes.push({
+      field: `${field}.resourceNames`,
+      reason: 'FieldValueForbidden',
+      message: 'resourceNames narrow resources; this rule names none',
+    });
   }
   return causes;
 }

@@ -21,12 +21,17 @@ export interface TokenSpec {
  * The secret is never stored: only its SHA-256, apart from the object.
  */
 export const TOKEN_KIND: Model = {
-  group: '', version: 'v1alpha1', kind: 'PersonalAccessToken', singular: 'personalaccesstoken', plural: 'personalaccesstokens',
+  group: '',
+  version: 'v1alpha1',
+  kind: 'PersonalAccessToken',
+  singular: 'personalaccesstoken',
+  plural: 'personalaccesstokens',
   schema: {
     type: 'object',
     properties: {
       spec: {
-        type: 'object', required: ['username'],
+        type: 'object',
+        required: ['username'],
         properties: {
           username: { type: 'string', minLength: 1 },
           displayName: { type: 'string', maxLength: 253 },

@@ -11,7 +11,11 @@ const RESERVED_USER_NAMES = new Set(['anonymous']);
  * and kept as a hash where no API reads it (pkg/registry/security/credentials.ts).
  */
 export const USER_KIND: Model = {
-  group: '', version: 'v1alpha1', kind: 'User', singular: 'user', plural: 'users',
+  group: '',
+  version: 'v1alpha1',
+  kind: 'User',
+  singular: 'user',
+  plural: 'users',
   schema: {
     type: 'object',
     properties: {
@@ -40,7 +44,9 @@ export const userHooks: StoreHooks = {
   beforeCreate(object) {
     const name = object.metadata.name ?? '';
     if (RESERVED_USER_NAMES.has(name)) {
-      throw invalid({ kind: 'User', name }, [{ field: 'metadata.name', reason: 'FieldValueForbidden', message: `"${name}" is reserved` }]);
+      throw invalid({ kind: 'User', name }, [
+        { field: 'metadata.name', reason: 'FieldValueForbidden', message: `"${name}" is reserved` },
+      ]);
     }
     return object;
   },

@@ -12,4 +12,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // Through the URL registry, as the apiserver opens it, and directly with snapshots after every few writes.
 runStorageConformance('file via openStorage', (options) => openStorage(`file://${freshDir()}`, options));
-runStorageConformance('file, snapshotting often', (options) => FileStorage.open(freshDir(), { ...options, snapshotBytes: 4096 }));
+runStorageConformance('file, snapshotting often', (options) =>
+  FileStorage.open(freshDir(), { ...options, snapshotBytes: 4096 }),
+);

@@ -31,7 +31,9 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'svc-file-storage-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-file-storage-'));
+});
 afterEach(async () => {
   await closeAll();
   rmSync(dir, { recursive: true, force: true });
@@ -82,7 +84,10 @@ describe('FileStorage across restarts', () => {
     const reader = new WatchReader(second.watch(WIDGETS, { fromRevision: '1' }));
     const events = await reader.take(2);
     reader.stop();
-    expect(summarize(events)).toEqual([['MODIFIED', 'a', '2'], ['DELETED', 'a', '3']]);
+    expect(summarize(events)).toEqual([
+      ['MODIFIED', 'a', '2'],
+      ['DELETED', 'a', '3'],
+    ]);
     // What a watch with a field selector needs to send the change as "stopped matching".
     expect(events[0].previousIndexValues?.['spec.color']).toEqual(['red']);
     await closeAll();
@@ -104,7 +109,8 @@ describe('FileStorage across restarts', () => {
 
   it('writes snapshots as the journal grows, and reopens from snapshot plus journal', async () => {
     const first = await reopen({ snapshotBytes: 8 * 1024 });
-    for (let i = 0; i < 300; i++) await first.create(WIDGETS, widget(`w${String(i).padStart(3, '0')}`, { rank: String(i % 7) }));
+    for (let i = 0; i < 300; i++)
+      await first.create(WIDGETS, widget(`w${String(i).padStart(3, '0')}`, { rank: String(i % 7) }));
     for (let i = 0; i < 300; i += 3) await first.delete(WIDGETS, `w${String(i).padStart(3, '0')}`);
     await closeAll();
     expect(readdirSync(dir).filter((n) => n.endsWith('.snap'))).toHaveLength(1);
@@ -136,7 +142,10 @@ describe('FileStorage across restarts', () => {
     appendFileSync(journalPath(dir, 1), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5]));
 
     const second = await reopen();
-    expect(await listNames(second, WIDGETS, { sort: [{ index: 'metadata.name', direction: 'asc' }] })).toEqual(['a', 'b']);
+    expect(await listNames(second, WIDGETS, { sort: [{ index: 'metadata.name', direction: 'asc' }] })).toEqual([
+      'a',
+      'b',
+    ]);
     await second.create(WIDGETS, widget('c'));
     await closeAll();
     const third = await reopen();
@@ -154,7 +163,7 @@ describe('FileStorage across restarts', () => {
     await expect(FileStorage.open(dir)).rejects.toThrow(/damaged/);
   });
 
-  it('refuses a directory another live store holds, and takes over a dead process\'s lock', async () => {
+  it("refuses a directory another live store holds, and takes over a dead process's lock", async () => {
     await reopen();
     await expect(FileStorage.open(dir)).rejects.toThrow(/in use by process/);
     await closeAll();

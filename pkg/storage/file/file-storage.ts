@@ -3,7 +3,14 @@ import type { ApiObject } from '../../api/object';
 import { unavailable } from '../errors';
 import type { IndexSpec } from '../indexes';
 import type {
-  IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
+  IndexProgress,
+  IndexStatus,
+  MutateFn,
+  Preconditions,
+  ResourceType,
+  Storage,
+  StorageOptions,
+  WriteOptions,
 } from '../interface';
 import { MemoryStorage, type TypeContents } from '../memory/memory-storage';
 import type { RestoredType } from '../memory/type-store';
@@ -122,14 +129,21 @@ export class FileStorage implements Storage {
   }
 
   async update(
-    type: ResourceType, name: string, mutate: MutateFn, preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    mutate: MutateFn,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     this.checkWritable();
     return this.durable(await this.memory.update(type, name, mutate, preconditions, options));
   }
 
   async delete(
-    type: ResourceType, name: string, preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     this.checkWritable();
     return this.durable(await this.memory.delete(type, name, preconditions, options));
@@ -203,7 +217,9 @@ export class FileStorage implements Storage {
     this.snapshotting = writeSnapshot(this.dir, seq, contents, () => this.closed)
       .then((written) => (written ? this.removeBefore(seq) : undefined))
       .catch(() => undefined)
-      .finally(() => { this.snapshotting = undefined; });
+      .finally(() => {
+        this.snapshotting = undefined;
+      });
   }
 
   /** Every type's objects and revision now, including types restored but not used since opening. */

@@ -23,7 +23,8 @@ export function fileTarget(url: URL): FileTarget {
   const snapshotMiB = url.searchParams.get('snapshotMiB');
   if (snapshotMiB !== null) {
     const mib = Number(snapshotMiB);
-    if (!Number.isFinite(mib) || mib <= 0) throw new Error(`snapshotMiB must be a positive number, not "${snapshotMiB}"`);
+    if (!Number.isFinite(mib) || mib <= 0)
+      throw new Error(`snapshotMiB must be a positive number, not "${snapshotMiB}"`);
     target.snapshotBytes = Math.round(mib * 1024 * 1024);
   }
   return target;

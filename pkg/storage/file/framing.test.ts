@@ -12,8 +12,12 @@ describe('record framing', () => {
     const lastStart = file.length - frame(payloads[2]).length;
     for (let cut = lastStart; cut < file.length; cut++) {
       const read = readRecords(file.subarray(0, cut));
-      expect({ cut, records: read.records, validLength: read.validLength, torn: read.torn })
-        .toEqual({ cut, records: payloads.slice(0, 2), validLength: lastStart, torn: cut > lastStart });
+      expect({ cut, records: read.records, validLength: read.validLength, torn: read.torn }).toEqual({
+        cut,
+        records: payloads.slice(0, 2),
+        validLength: lastStart,
+        torn: cut > lastStart,
+      });
     }
   });
 

@@ -6,7 +6,9 @@ import { Journal } from './journal';
 import { journalPath } from './layout';
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'svc-journal-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const texts = (seq: number) => readRecords(readFileSync(journalPath(dir, seq))).records.map((r) => r.toString());

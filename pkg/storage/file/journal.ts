@@ -37,7 +37,11 @@ export class Journal {
   /** The file the latest record appended goes to: `seq`, or the target of the latest queued rotation. */
   private appendSeq: number;
 
-  private constructor(private readonly dir: string, private seq: number, private handle: FileHandle) {
+  private constructor(
+    private readonly dir: string,
+    private seq: number,
+    private handle: FileHandle,
+  ) {
     this.appendSeq = seq;
   }
 

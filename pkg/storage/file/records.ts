@@ -45,7 +45,8 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED'
 /** Parses a journal record; undefined when it is not one. */
 export function parseJournalRecord(payload: Buffer): JournalRecord | undefined {
   const record = parseJson(payload) as Partial<JournalRecord> | undefined;
-  if (typeof record?.t !== 'string' || !EVENT_TYPES.has(record.e ?? '') || typeof record.o !== 'object') return undefined;
+  if (typeof record?.t !== 'string' || !EVENT_TYPES.has(record.e ?? '') || typeof record.o !== 'object')
+    return undefined;
   if (typeof record.o?.metadata?.name !== 'string') return undefined;
   return record as JournalRecord;
 }

@@ -80,11 +80,19 @@ export async function recoverStore(dir: string, retention: number): Promise<Reco
 }
 
 function eventOf(record: { e: WatchEvent['type']; o: ApiObject; p?: Record<string, string[]> }): WatchEvent {
-  return record.p === undefined ? { type: record.e, object: record.o } : { type: record.e, object: record.o, previousIndexValues: record.p };
+  return record.p === undefined
+    ? { type: record.e, object: record.o }
+    : { type: record.e, object: record.o, previousIndexValues: record.p };
 }
 
 /** Applies one journalled write; its revision must follow the type's. */
-function apply(loading: Map<string, LoadingType>, type: string, event: WatchEvent, path: string, retention: number): void {
+function apply(
+  loading: Map<string, LoadingType>,
+  type: string,
+  event: WatchEvent,
+  path: string,
+  retention: number,
+): void {
   let state = loading.get(type);
   if (state === undefined) {
     state = { revision: 0, objects: new Map(), history: [] };
@@ -92,7 +100,9 @@ function apply(loading: Map<string, LoadingType>, type: string, event: WatchEven
   }
   const revision = state.revision + 1;
   if (event.object.metadata.resourceVersion !== String(revision)) {
-    throw new Error(`${path}: ${type} write at revision ${event.object.metadata.resourceVersion}, expected ${revision}`);
+    throw new Error(
+      `${path}: ${type} write at revision ${event.object.metadata.resourceVersion}, expected ${revision}`,
+    );
   }
   state.revision = revision;
   const name = event.object.metadata.name as string;

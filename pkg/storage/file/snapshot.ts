@@ -21,7 +21,10 @@ export interface SnapshotType {
  * Returns false (and leaves no file) when `cancelled` turns true meanwhile.
  */
 export async function writeSnapshot(
-  dir: string, seq: number, contents: readonly TypeContents[], cancelled: () => boolean,
+  dir: string,
+  seq: number,
+  contents: readonly TypeContents[],
+  cancelled: () => boolean,
 ): Promise<boolean> {
   const path = snapshotPath(dir, seq);
   const temporary = `${path}.tmp`;
@@ -29,7 +32,9 @@ export async function writeSnapshot(
   let complete = false;
   try {
     const header: SnapshotHeader = {
-      snapshot: 1, journal: seq, revisions: Object.fromEntries(contents.map((c) => [c.type, c.revision])),
+      snapshot: 1,
+      journal: seq,
+      revisions: Object.fromEntries(contents.map((c) => [c.type, c.revision])),
     };
     await writeFully(handle, record(header));
     let count = 0;
@@ -58,12 +63,18 @@ export async function readSnapshot(path: string): Promise<{ journal: number; typ
   const { records, torn } = readRecords(await readFile(path));
   const header = parseJson(records[0] ?? Buffer.alloc(0)) as Partial<SnapshotHeader> | undefined;
   const end = parseJson(records[records.length - 1] ?? Buffer.alloc(0)) as Partial<SnapshotEnd> | undefined;
-  if (torn || header?.snapshot !== 1 || typeof header.journal !== 'number' || typeof header.revisions !== 'object' ||
-    end?.end !== records.length - 2) {
+  if (
+    torn ||
+    header?.snapshot !== 1 ||
+    typeof header.journal !== 'number' ||
+    typeof header.revisions !== 'object' ||
+    end?.end !== records.length - 2
+  ) {
     throw new Error(`${path} is damaged: not a complete snapshot`);
   }
   const types = new Map<string, SnapshotType>();
-  for (const [type, revision] of Object.entries(header.revisions ?? {})) types.set(type, { revision, objects: new Map() });
+  for (const [type, revision] of Object.entries(header.revisions ?? {}))
+    types.set(type, { revision, objects: new Map() });
   for (const payload of records.slice(1, -1)) {
     const entry = parseJson(payload) as Partial<SnapshotObject> | undefined;
     const name = entry?.o?.metadata?.name;

@@ -6,7 +6,11 @@ import type { WatcherQueue } from '../watcher-queue';
 
 const event = (revision: number): WatchEvent => ({
   type: 'ADDED',
-  object: { apiVersion: 'v1', kind: 'Thing', metadata: { name: `o${revision}`, resourceVersion: String(revision) } } as ApiObject,
+  object: {
+    apiVersion: 'v1',
+    kind: 'Thing',
+    metadata: { name: `o${revision}`, resourceVersion: String(revision) },
+  } as ApiObject,
 });
 
 /** A log with revisions 1..count appended. */
@@ -100,7 +104,10 @@ describe('ChangeLog', () => {
     const watchers = [log.watch(undefined, 0), log.watch(undefined, 0)];
     const pending = watchers.map((w) => w.next());
     log.stopAll();
-    expect(await Promise.all(pending)).toEqual([{ value: undefined, done: true }, { value: undefined, done: true }]);
+    expect(await Promise.all(pending)).toEqual([
+      { value: undefined, done: true },
+      { value: undefined, done: true },
+    ]);
     expect(log.watcherCount).toBe(0);
   });
 });

@@ -29,7 +29,10 @@ export class ChangeLog {
   private changesAt = 0;
   private readonly watchers = new Set<WatcherQueue<WatchEvent>>();
 
-  constructor(private readonly type: string, private readonly limits: ChangeLogLimits) {}
+  constructor(
+    private readonly type: string,
+    private readonly limits: ChangeLogLimits,
+  ) {}
 
   /** Live watchers (for tests and diagnostics). */
   get watcherCount(): number {
@@ -58,7 +61,9 @@ export class ChangeLog {
       const oldest = this.changesAt < this.changes.length ? this.changes[this.changesAt].revision : currentRevision + 1;
       const from = REVISION.test(fromRevision) ? Number(fromRevision) : NaN;
       if (Number.isNaN(from)) {
-        failure = new StorageError('Invalid', `"${fromRevision}" is not a revision of ${this.type}`, { type: this.type });
+        failure = new StorageError('Invalid', `"${fromRevision}" is not a revision of ${this.type}`, {
+          type: this.type,
+        });
       } else if (from < oldest - 1) {
         failure = expired(`too old resource version: ${from} (${oldest - 1})`);
       } else {

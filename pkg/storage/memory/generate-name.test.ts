@@ -7,7 +7,11 @@ jest.mock('../objects', () => ({ ...jest.requireActual('../objects'), generateNa
 const generateName = objects.generateName as jest.MockedFunction<typeof objects.generateName>;
 
 const TYPE = 'widgets.test.svc.run';
-const generated = (prefix: string): ApiObject => ({ apiVersion: 'test.svc.run/v1', kind: 'Widget', metadata: { generateName: prefix } });
+const generated = (prefix: string): ApiObject => ({
+  apiVersion: 'test.svc.run/v1',
+  kind: 'Widget',
+  metadata: { generateName: prefix },
+});
 
 describe('create with generateName', () => {
   let storage: MemoryStorage;

@@ -16,7 +16,8 @@ describe('IndexTable', () => {
 
   it('loaded in one go, answers like one filled object by object, and takes later changes', () => {
     const objects = Array.from({ length: 3000 }, (_, i) => ({
-      name: `o${(i * 7919) % 3000}`, values: i % 5 === 0 ? [] : [`v${i % 37}`, `v${i % 11}`, `v${i % 37}`],
+      name: `o${(i * 7919) % 3000}`,
+      values: i % 5 === 0 ? [] : [`v${i % 37}`, `v${i % 11}`, `v${i % 37}`],
     }));
     const loaded = table();
     loaded.load(objects);
@@ -34,7 +35,7 @@ describe('IndexTable', () => {
     expect(loaded.valuesOf('o9')).toEqual(oneByOne.valuesOf('o9'));
   });
 
-  it('replacing an object\'s values removes the old ones everywhere', () => {
+  it("replacing an object's values removes the old ones everywhere", () => {
     const t = table();
     t.set('ada', ['red', 'blue']);
     t.set('ada', ['green']);
@@ -81,7 +82,11 @@ describe('IndexTable', () => {
   it('addMany (a build batch) leaves objects alone that a write already indexed', () => {
     const t = table();
     t.set('ada', ['new']);
-    t.addMany([{ name: 'ada', values: ['old'] }, { name: 'bob', values: ['b', 'a'] }, { name: 'cy', values: [] }]);
+    t.addMany([
+      { name: 'ada', values: ['old'] },
+      { name: 'bob', values: ['b', 'a'] },
+      { name: 'cy', values: [] },
+    ]);
     expect(t.valuesOf('ada')).toEqual(['new']);
     expect([...t.namesWith('old')]).toEqual([]);
     expect(t.valuesOf('bob')).toEqual(['a', 'b']);

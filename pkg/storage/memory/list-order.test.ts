@@ -16,17 +16,19 @@ function referenceOrder(samples: Sample[], keys: { index: string; direction: 'as
     const sorted = [...(s.values[index] ?? [])].sort(utf8Order);
     return direction === 'asc' ? sorted[0] : sorted[sorted.length - 1];
   };
-  return [...samples].sort((a, b) => {
-    for (const { index, direction } of keys) {
-      const va = pickValue(a, index, direction);
-      const vb = pickValue(b, index, direction);
-      if (va === vb) continue;
-      if (va === undefined) return 1;
-      if (vb === undefined) return -1;
-      return direction === 'asc' ? utf8Order(va, vb) : utf8Order(vb, va);
-    }
-    return utf8Order(a.name, b.name);
-  }).map((s) => s.name);
+  return [...samples]
+    .sort((a, b) => {
+      for (const { index, direction } of keys) {
+        const va = pickValue(a, index, direction);
+        const vb = pickValue(b, index, direction);
+        if (va === vb) continue;
+        if (va === undefined) return 1;
+        if (vb === undefined) return -1;
+        return direction === 'asc' ? utf8Order(va, vb) : utf8Order(vb, va);
+      }
+      return utf8Order(a.name, b.name);
+    })
+    .map((s) => s.name);
 }
 
 function fixture(seed: number) {
@@ -53,18 +55,28 @@ describe('orderNames', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const { rnd, samples, tables } = fixture(seed);
       const keySpecs = Array.from({ length: 1 + rnd.int(3) }, () => ({
-        index: rnd.pick(INDEXES), direction: rnd.pick(['asc', 'desc'] as const),
+        index: rnd.pick(INDEXES),
+        direction: rnd.pick(['asc', 'desc'] as const),
       }));
       const [first, ...rest] = keySpecs.map((k): TableSortKey => ({
-        table: tables.get(k.index) as IndexTable, direction: k.direction,
+        table: tables.get(k.index) as IndexTable,
+        direction: k.direction,
       }));
       // Sparse filters get sorted, dense or uncollected ones get walked: cover both.
-      const kept = new Set(rnd.some(samples.map((s) => s.name), rnd.pick([0.1, 0.9])));
+      const kept = new Set(
+        rnd.some(
+          samples.map((s) => s.name),
+          rnd.pick([0.1, 0.9]),
+        ),
+      );
       const filters: NameFilter[] = [
         { has: (n) => kept.has(n), size: kept.size, names: kept },
         { has: (n) => kept.has(n), size: kept.size },
       ];
-      const expected = referenceOrder(samples.filter((s) => kept.has(s.name)), keySpecs);
+      const expected = referenceOrder(
+        samples.filter((s) => kept.has(s.name)),
+        keySpecs,
+      );
       const needed = rnd.pick([1, 5, 20, Infinity]);
       for (const filter of filters) {
         const got = orderNames(filter, [first, ...rest], needed, samples.length);
@@ -79,9 +91,13 @@ describe('orderNames', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const { rnd, samples, tables } = fixture(seed);
       const keySpecs = Array.from({ length: 1 + rnd.int(3) }, () => ({
-        index: rnd.pick(INDEXES), direction: rnd.pick(['asc', 'desc'] as const),
+        index: rnd.pick(INDEXES),
+        direction: rnd.pick(['asc', 'desc'] as const),
       }));
-      const keys = keySpecs.map((k): TableSortKey => ({ table: tables.get(k.index) as IndexTable, direction: k.direction }));
+      const keys = keySpecs.map((k): TableSortKey => ({
+        table: tables.get(k.index) as IndexTable,
+        direction: k.direction,
+      }));
       const [first, ...rest] = keys;
       const order = referenceOrder(samples, keySpecs);
       const cut = rnd.int(order.length);
@@ -89,7 +105,12 @@ describe('orderNames', () => {
       // Half the time the object the position was taken from is removed before the resume.
       const gone = rnd.next() < 0.5;
       if (gone) for (const table of tables.values()) table.delete(order[cut]);
-      const kept = new Set(rnd.some(samples.map((s) => s.name), rnd.pick([0.1, 0.9])));
+      const kept = new Set(
+        rnd.some(
+          samples.map((s) => s.name),
+          rnd.pick([0.1, 0.9]),
+        ),
+      );
       if (gone) kept.delete(order[cut]);
       const expected = order.slice(cut + 1).filter((n) => kept.has(n));
       for (const names of [kept, undefined]) {

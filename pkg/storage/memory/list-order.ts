@@ -27,7 +27,10 @@ const SELECTIVE_SHARE = 0.25;
  * `needed` objects are found, so a page costs about a page, not the whole type.
  */
 export function orderNames(
-  filter: NameFilter, keys: readonly [TableSortKey, ...TableSortKey[]], needed: number, objectCount: number,
+  filter: NameFilter,
+  keys: readonly [TableSortKey, ...TableSortKey[]],
+  needed: number,
+  objectCount: number,
   after?: ListPosition,
 ): string[] {
   const isAfter = after === undefined ? () => true : (name: string) => comparePosition(keys, after, name) < 0;
@@ -84,8 +87,11 @@ function compareSortValues(direction: 'asc' | 'desc', a: string | false, b: stri
  * the other keys.
  */
 function walkFirstKey(
-  filter: NameFilter, keys: readonly [TableSortKey, ...TableSortKey[]], needed: number,
-  isAfter: (name: string) => boolean, from: string | false | undefined,
+  filter: NameFilter,
+  keys: readonly [TableSortKey, ...TableSortKey[]],
+  needed: number,
+  isAfter: (name: string) => boolean,
+  from: string | false | undefined,
 ): string[] {
   const [first, ...rest] = keys;
   const { table, direction } = first;
@@ -100,9 +106,14 @@ function walkFirstKey(
     for (const name of group) out.push(name);
     group = [];
   };
-  const entries = from === false ? []
-    : direction === 'asc' ? table.entries.ascendingFrom(from ?? '')
-    : from === undefined ? table.entries.descending() : table.entries.descendingFrom(from);
+  const entries =
+    from === false
+      ? []
+      : direction === 'asc'
+        ? table.entries.ascendingFrom(from ?? '')
+        : from === undefined
+          ? table.entries.descending()
+          : table.entries.descendingFrom(from);
   for (const { value, name } of entries) {
     if (value !== groupValue) {
       flush();

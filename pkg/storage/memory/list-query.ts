@@ -36,7 +36,7 @@ export function runList(store: TypeStore, options: ListOptions = {}): ListResult
   });
   const resumed = options.continue ? decodeContinue(options.continue, fingerprint, keys.length) : undefined;
   const after = resumed?.position;
-  const offset = resumed !== undefined ? 0 : count(options.offset, 'offset') ?? 0;
+  const offset = resumed !== undefined ? 0 : (count(options.offset, 'offset') ?? 0);
   const limit = count(options.limit, 'limit');
 
   const filter = buildNameFilter(labels, options.labelSelector ?? [], fields, store.objects.size);
@@ -85,7 +85,8 @@ function sortKey(store: TypeStore, key: SortKey): TableSortKey {
   const direction = key.direction ?? (table.spec.order === 'DESC' ? 'desc' : 'asc');
   if (direction !== 'asc' && direction !== 'desc') {
     throw new StorageError('Invalid', `sort: direction of "${key.index}" must be asc or desc`, {
-      type: store.type, index: key.index,
+      type: store.type,
+      index: key.index,
     });
   }
   return { table, direction };

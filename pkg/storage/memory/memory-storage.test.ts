@@ -8,7 +8,10 @@ const TYPE = 'widgets.test.svc.run';
 const COLOR: IndexSpec = { name: 'spec.color', indexFunc: (o) => (o.spec as { color?: string } | undefined)?.color };
 
 const widget = (name: string, spec: Record<string, unknown> = {}, labels?: Record<string, string>): ApiObject => ({
-  apiVersion: 'test.svc.run/v1', kind: 'Widget', metadata: labels ? { name, labels } : { name }, spec,
+  apiVersion: 'test.svc.run/v1',
+  kind: 'Widget',
+  metadata: labels ? { name, labels } : { name },
+  spec,
 });
 
 async function caught(promise: Promise<unknown>): Promise<StorageError> {
@@ -110,7 +113,11 @@ describe('MemoryStorage', () => {
       await storage.defineType(TYPE, [COLOR]);
       await storage.create(TYPE, widget('ada', { color: 'red' }, { app: 'web' }));
       const iterator = storage.watch(TYPE)[Symbol.asyncIterator]();
-      await storage.update(TYPE, 'ada', (o) => ({ ...o, metadata: { ...o.metadata, labels: { app: 'api' } }, spec: { color: 'blue' } }));
+      await storage.update(TYPE, 'ada', (o) => ({
+        ...o,
+        metadata: { ...o.metadata, labels: { app: 'api' } },
+        spec: { color: 'blue' },
+      }));
       const { value } = await iterator.next();
       expect(value?.type).toBe('MODIFIED');
       expect(value?.previousIndexValues?.['metadata.labels']).toEqual(['app=web']);
@@ -140,10 +147,15 @@ describe('MemoryStorage', () => {
 
     it('with a precondition, fail with Conflict when overtaken', async () => {
       const ada = await storage.create(TYPE, widget('ada', { count: 0 }));
-      const slow = storage.update(TYPE, 'ada', async (o) => {
-        await storage.update(TYPE, 'ada', (x) => ({ ...x, spec: { count: 100 } }));
-        return { ...o, spec: { count: 1 } };
-      }, { version: ada.metadata.version });
+      const slow = storage.update(
+        TYPE,
+        'ada',
+        async (o) => {
+          await storage.update(TYPE, 'ada', (x) => ({ ...x, spec: { count: 100 } }));
+          return { ...o, spec: { count: 1 } };
+        },
+        { version: ada.metadata.version },
+      );
       expect((await caught(slow)).code).toBe('Conflict');
       expect((await storage.get(TYPE, 'ada')).spec).toEqual({ count: 100 });
     });
@@ -167,7 +179,10 @@ describe('MemoryStorage', () => {
       const progress: number[] = [];
       await storage.defineType(TYPE, [COLOR], (p) => progress.push(p.done));
 
-      expect(storage.indexStatus(TYPE)).toEqual({ ready: false, building: [{ name: 'spec.color', done: 0, total: count }] });
+      expect(storage.indexStatus(TYPE)).toEqual({
+        ready: false,
+        building: [{ name: 'spec.color', done: 0, total: count }],
+      });
       const refused = await caught(storage.list(TYPE, { sort: [{ index: 'spec.color', direction: 'asc' }] }));
       expect([refused.code, refused.details.index]).toEqual(['Unavailable', 'spec.color']);
       expect((await storage.list(TYPE, { limit: 1 })).total).toBe(count);
@@ -197,9 +212,15 @@ describe('MemoryStorage', () => {
       await Promise.all(writes);
       expect(writes).toHaveLength(5);
 
-      const byColor = async (color: string) => names((await storage.list(TYPE, {
-        fieldSelector: [{ field: 'spec.color', op: 'in', values: [color] }], sort: [{ index: 'metadata.name', direction: 'asc' }],
-      })).items);
+      const byColor = async (color: string) =>
+        names(
+          (
+            await storage.list(TYPE, {
+              fieldSelector: [{ field: 'spec.color', op: 'in', values: [color] }],
+              sort: [{ index: 'metadata.name', direction: 'asc' }],
+            })
+          ).items,
+        );
       expect(await byColor('green')).toEqual(['new', 'w00', 'w30']);
       expect(await byColor('blue')).not.toContain('w31');
       expect(await byColor('blue')).not.toContain('w33');

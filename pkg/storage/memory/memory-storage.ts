@@ -2,7 +2,14 @@ import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
 import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
-  IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
+  IndexProgress,
+  IndexStatus,
+  MutateFn,
+  Preconditions,
+  ResourceType,
+  Storage,
+  StorageOptions,
+  WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
 import type { ListOptions, ListResult } from '../query';
@@ -59,7 +66,10 @@ export class MemoryStorage implements Storage {
   private readonly batchSize: number;
   private closed = false;
 
-  constructor(options: StorageOptions = {}, private readonly persistence?: MemoryPersistence) {
+  constructor(
+    options: StorageOptions = {},
+    private readonly persistence?: MemoryPersistence,
+  ) {
     this.retention = option(options.watchRetention, 100_000, 0, 'watchRetention');
     this.watchBuffer = option(options.watchBuffer, 10_000, 1, 'watchBuffer');
     this.batchSize = option(options.indexBuildBatch, 500, 1, 'indexBuildBatch');
@@ -112,8 +122,11 @@ export class MemoryStorage implements Storage {
   }
 
   async update(
-    type: ResourceType, name: string, mutate: MutateFn,
-    preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    mutate: MutateFn,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     const store = this.store(type);
     for (;;) {
@@ -129,7 +142,8 @@ export class MemoryStorage implements Storage {
       }
       if (typeof next?.metadata !== 'object' || next.metadata === null) {
         throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
-          type, name,
+          type,
+          name,
         });
       }
       const stamped = stampUpdate(current, next, String(store.revision + 1));
@@ -143,7 +157,10 @@ export class MemoryStorage implements Storage {
   }
 
   async delete(
-    type: ResourceType, name: string, preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     const store = this.store(type);
     const current = this.current(store, name);
@@ -193,7 +210,9 @@ export class MemoryStorage implements Storage {
   /** The objects and revision of every type used so far, as of now; cheap (the frozen objects are shared). */
   contents(): TypeContents[] {
     return [...this.stores.values()].map((store) => ({
-      type: store.type, revision: store.revision, objects: [...store.objects.values()],
+      type: store.type,
+      revision: store.revision,
+      objects: [...store.objects.values()],
     }));
   }
 

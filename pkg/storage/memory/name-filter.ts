@@ -39,9 +39,10 @@ export function buildNameFilter(
   const wanted: ReadonlySet<string>[] = [];
   const unwanted: ReadonlySet<string>[] = [];
   for (const req of labelRequirements) {
-    const holders = req.op === 'exists' || req.op === '!exists'
-      ? labels.namesWithPrefix(`${req.key}=`)
-      : union(req.values.map((v) => labels.namesWith(`${req.key}=${v}`)));
+    const holders =
+      req.op === 'exists' || req.op === '!exists'
+        ? labels.namesWithPrefix(`${req.key}=`)
+        : union(req.values.map((v) => labels.namesWith(`${req.key}=${v}`)));
     (req.op === 'in' || req.op === 'exists' ? wanted : unwanted).push(holders);
   }
   for (const req of fieldRequirements) {

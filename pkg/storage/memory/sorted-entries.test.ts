@@ -10,8 +10,16 @@ describe('SortedEntries', () => {
     s.insert({ value: 'a', name: 'y' });
     s.insert({ value: 'b', name: 'a' });
     s.insert({ value: 'a', name: 'y' });
-    expect(ascending(s)).toEqual([{ value: 'a', name: 'y' }, { value: 'b', name: 'a' }, { value: 'b', name: 'x' }]);
-    expect([...s.descending()]).toEqual([{ value: 'b', name: 'x' }, { value: 'b', name: 'a' }, { value: 'a', name: 'y' }]);
+    expect(ascending(s)).toEqual([
+      { value: 'a', name: 'y' },
+      { value: 'b', name: 'a' },
+      { value: 'b', name: 'x' },
+    ]);
+    expect([...s.descending()]).toEqual([
+      { value: 'b', name: 'x' },
+      { value: 'b', name: 'a' },
+      { value: 'a', name: 'y' },
+    ]);
     expect(s.length).toBe(3);
   });
 

@@ -40,7 +40,10 @@ export class TypeStore {
   private readonly tables = new Map<string, IndexTable>();
   private readyWaiters: (() => void)[] = [];
 
-  constructor(readonly type: string, limits: ChangeLogLimits) {
+  constructor(
+    readonly type: string,
+    limits: ChangeLogLimits,
+  ) {
     this.log = new ChangeLog(type, limits);
   }
 
@@ -116,9 +119,8 @@ export class TypeStore {
    */
   put(type: Exclude<WatchEventType, 'DELETED'>, object: ApiObject, values: ObjectIndexValues): WatchEvent {
     const name = this.advance(object);
-    const event: WatchEvent = type === 'MODIFIED'
-      ? { type, object, previousIndexValues: this.indexedValues(name) }
-      : { type, object };
+    const event: WatchEvent =
+      type === 'MODIFIED' ? { type, object, previousIndexValues: this.indexedValues(name) } : { type, object };
     this.objects.set(name, object);
     for (const table of this.tables.values()) table.set(name, values.get(table.name) ?? []);
     deepFreeze(event);

@@ -3,10 +3,14 @@ import { StorageError, isStorageError } from '../errors';
 
 describe('redisTarget', () => {
   it('keeps host, port and db for ioredis and takes the key prefix out of the query', () => {
-    expect(redisTarget(new URL('redis://h:6380/2?keyPrefix=t1'), 'fromOptions'))
-      .toEqual({ url: 'redis://h:6380/2', keyPrefix: 't1' });
-    expect(redisTarget(new URL('rediss://:secret@h:6380/0'), 'fromOptions'))
-      .toEqual({ url: 'rediss://:secret@h:6380/0', keyPrefix: 'fromOptions' });
+    expect(redisTarget(new URL('redis://h:6380/2?keyPrefix=t1'), 'fromOptions')).toEqual({
+      url: 'redis://h:6380/2',
+      keyPrefix: 't1',
+    });
+    expect(redisTarget(new URL('rediss://:secret@h:6380/0'), 'fromOptions')).toEqual({
+      url: 'rediss://:secret@h:6380/0',
+      keyPrefix: 'fromOptions',
+    });
     expect(redisTarget(new URL('redis://h:6379/0'), undefined).keyPrefix).toBe('svc');
   });
 
@@ -19,7 +23,9 @@ describe('translateError', () => {
   it('makes lost connections and transient replies Unavailable, and passes other errors through', () => {
     const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
     expect(isStorageError(translateError(new Error('Connection is closed.'), 'get'), 'Unavailable')).toBe(true);
-    expect(isStorageError(translateError(reply('LOADING Redis is loading the dataset'), 'get'), 'Unavailable')).toBe(true);
+    expect(isStorageError(translateError(reply('LOADING Redis is loading the dataset'), 'get'), 'Unavailable')).toBe(
+      true,
+    );
     const bug = reply('ERR user_script:12: attempt to index a nil value');
     expect(translateError(bug, 'get')).toBe(bug);
     const own = new StorageError('NotFound', 'gone');

@@ -56,17 +56,24 @@ export async function connectClient(url: string, name: string, extra: RedisOptio
   let connected = false;
   // The first attempt is not retried: a failed open ends the client by itself. (Ending it with disconnect()
   // after its socket has closed leaves ioredis's 2 s disconnect timer holding the process open.)
-  const client = new Redis(url, { ...options, retryStrategy: (attempt) => (connected ? options.retryStrategy?.(attempt) : null) });
+  const client = new Redis(url, {
+    ...options,
+    retryStrategy: (attempt) => (connected ? options.retryStrategy?.(attempt) : null),
+  });
   // Connection errors surface as failed commands; without a listener ioredis would print each one.
   // The first one says why an open failed (ECONNREFUSED, ENOTFOUND) better than the rejection does.
   let firstError: unknown;
-  client.on('error', (err) => { firstError ??= err; });
+  client.on('error', (err) => {
+    firstError ??= err;
+  });
   try {
     await client.connect();
     connected = true;
   } catch (err) {
     if (client.status !== 'end') client.disconnect();
-    throw unavailable(`cannot reach Redis at ${client.options.host}:${client.options.port}: ${messageOf(firstError ?? err)}`);
+    throw unavailable(
+      `cannot reach Redis at ${client.options.host}:${client.options.port}: ${messageOf(firstError ?? err)}`,
+    );
   }
   return client;
 }

@@ -5,11 +5,21 @@ function pacedBy(share: number, minPauseMs: number) {
   let clock = 0;
   const pauses: number[] = [];
   const pacer = new FanOutPacer({
-    share, minPauseMs,
+    share,
+    minPauseMs,
     now: () => clock,
-    pause: (ms) => { pauses.push(ms); return Promise.resolve(); },
+    pause: (ms) => {
+      pauses.push(ms);
+      return Promise.resolve();
+    },
   });
-  return { pacer, pauses, advance: (ms: number) => { clock += ms; } };
+  return {
+    pacer,
+    pauses,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
 describe('FanOutPacer', () => {

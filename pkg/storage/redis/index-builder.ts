@@ -58,8 +58,15 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
           args.push(names[at], object.metadata.resourceVersion ?? '', JSON.stringify(valuesOf(spec, object)));
         });
         if (args.length > 0) {
-          await client.svcBuildBatch(2, keys.indexValues, keys.index(spec.name), spec.name,
-            hasValueSets(spec) ? 1 : 0, keys.valueSetPrefix, ...args);
+          await client.svcBuildBatch(
+            2,
+            keys.indexValues,
+            keys.index(spec.name),
+            spec.name,
+            hasValueSets(spec) ? 1 : 0,
+            keys.valueSetPrefix,
+            ...args,
+          );
         }
         backoff.reset();
         from = `(${members[members.length - 1]}`;
@@ -87,8 +94,13 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
 async function finish(build: IndexBuild, backoff: Backoff): Promise<void> {
   while (!build.signal.aborted && build.state.declares(build.spec.name)) {
     try {
-      await build.client.svcFinishBuild(2, build.keys.indexStates, build.keys.valueSetStates, build.spec.name,
-        hasValueSets(build.spec) ? 1 : 0);
+      await build.client.svcFinishBuild(
+        2,
+        build.keys.indexStates,
+        build.keys.valueSetStates,
+        build.spec.name,
+        hasValueSets(build.spec) ? 1 : 0,
+      );
       return;
     } catch {
       await backoff.wait(build.signal);

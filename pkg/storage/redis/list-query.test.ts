@@ -40,8 +40,9 @@ describe('planList', () => {
     const red = { field: 'spec.color', op: 'in' as const, values: ['red'] };
     const answered = (options: ListOptions) => planList('widgets', specs, options).valueSet;
     expect(answered({ labelSelector: [gold], limit: 20 })).toEqual({ index: 'metadata.labels', value: 'tier=gold' });
-    expect(answered({ fieldSelector: [red], sort: [{ index: 'metadata.creationTimestamp', direction: 'desc' }] }))
-      .toEqual({ index: 'spec.color', value: 'red' });
+    expect(
+      answered({ fieldSelector: [red], sort: [{ index: 'metadata.creationTimestamp', direction: 'desc' }] }),
+    ).toEqual({ index: 'spec.color', value: 'red' });
     const plan = planList('widgets', specs, { labelSelector: [gold] });
     expect(plan.query.vs).toEqual([5 + plan.indexKeys.length, 6 + plan.indexKeys.length]);
     for (const options of [

@@ -61,9 +61,11 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
   const known = (index: string, usedIn: string): IndexSpec => {
     const spec = byName.get(index);
     if (spec === undefined) {
-      throw new StorageError('Invalid',
+      throw new StorageError(
+        'Invalid',
         `${usedIn}: "${index}" is not an index of ${type}; its indexes are: ${[...byName.keys()].join(', ')}`,
-        { type, index });
+        { type, index },
+      );
     }
     return spec;
   };
@@ -84,7 +86,8 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     const direction = key.direction ?? (spec.order === 'DESC' ? 'desc' : 'asc');
     if (direction !== 'asc' && direction !== 'desc') {
       throw new StorageError('Invalid', `sort: the direction of "${key.index}" must be asc or desc`, {
-        type, index: key.index,
+        type,
+        index: key.index,
       });
     }
     return { i: key.index, d: direction === 'desc' };
@@ -92,13 +95,20 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
 
   const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
   const keys: Record<string, number> = {};
-  used.forEach((index, at) => { keys[index] = 5 + at; });
+  used.forEach((index, at) => {
+    keys[index] = 5 + at;
+  });
   const fingerprint = queryFingerprint({ sort, pos, neg });
   const limit = count(options.limit, 'limit');
   const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
-  const offset = resumed ? 0 : count(options.offset, 'offset') ?? 0;
+  const offset = resumed ? 0 : (count(options.offset, 'offset') ?? 0);
   const query: ListScriptQuery = {
-    indexes: used, keys, pos, neg, sort, offset,
+    indexes: used,
+    keys,
+    pos,
+    neg,
+    sort,
+    offset,
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
   };
   if (resumed) query.after = resumed.position;
@@ -112,7 +122,9 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
  * equality (one value) on an index with value sets, in the default order.
  */
 function answeringValueSet(
-  pos: readonly ScriptRequirement[], neg: readonly ScriptRequirement[], sort: readonly { i: string; d: boolean }[],
+  pos: readonly ScriptRequirement[],
+  neg: readonly ScriptRequirement[],
+  sort: readonly { i: string; d: boolean }[],
   specs: ReadonlyMap<string, IndexSpec>,
 ): ValueSetRef | undefined {
   if (pos.length !== 1 || neg.length !== 0 || sort.length !== 1 || sort[0].i !== CREATION_INDEX || !sort[0].d) {
@@ -129,10 +141,14 @@ function labelRequirement(req: LabelRequirement): ['pos' | 'neg', ScriptRequirem
   // An object has one value per label key, so it holds at most one member of any of these.
   const values = distinct(req.values).map((v) => `${req.key}=${v}`);
   switch (req.op) {
-    case 'in': return ['pos', { i: LABELS_INDEX, v: values, one: true }];
-    case 'notin': return ['neg', { i: LABELS_INDEX, v: values, one: true }];
-    case 'exists': return ['pos', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
-    case '!exists': return ['neg', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+    case 'in':
+      return ['pos', { i: LABELS_INDEX, v: values, one: true }];
+    case 'notin':
+      return ['neg', { i: LABELS_INDEX, v: values, one: true }];
+    case 'exists':
+      return ['pos', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+    case '!exists':
+      return ['neg', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
   }
 }
 

@@ -4,7 +4,8 @@ import { computeIndexValues, parseIndexValues, splitAtRevision } from './object-
 describe('splitAtRevision', () => {
   it('splits the JSON so that head + revision + tail is the object at that revision', () => {
     const object: ApiObject = {
-      apiVersion: 'v1', kind: 'Thing',
+      apiVersion: 'v1',
+      kind: 'Thing',
       metadata: { name: 'ada', resourceVersion: 'old' },
       spec: { list: [], nested: { empty: {} }, text: '"resourceVersion":"x"' },
     };
@@ -15,8 +16,11 @@ describe('splitAtRevision', () => {
 
 describe('index values as stored', () => {
   it('leaves out values holding NUL, the member separator', () => {
-    const values = computeIndexValues([{ name: 'spec.tags', indexFunc: () => ['a', 'b\0c'] }],
-      { apiVersion: 'v1', kind: 'Thing', metadata: {} });
+    const values = computeIndexValues([{ name: 'spec.tags', indexFunc: () => ['a', 'b\0c'] }], {
+      apiVersion: 'v1',
+      kind: 'Thing',
+      metadata: {},
+    });
     expect(values).toEqual({ 'spec.tags': ['a'] });
   });
 

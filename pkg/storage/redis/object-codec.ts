@@ -64,4 +64,3 @@ export function parseObject(json: string, revision?: string): ApiObject {
   if (revision !== undefined) object.metadata.resourceVersion = revision;
   return object;
 }
-

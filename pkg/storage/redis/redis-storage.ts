@@ -3,7 +3,14 @@ import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
 import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
-  IndexProgress, IndexStatus, MutateFn, Preconditions, ResourceType, Storage, StorageOptions, WriteOptions,
+  IndexProgress,
+  IndexStatus,
+  MutateFn,
+  Preconditions,
+  ResourceType,
+  Storage,
+  StorageOptions,
+  WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
 import { hasPreconditions, meetsPreconditions } from '../preconditions';
@@ -75,7 +82,10 @@ export class RedisStorage implements Storage {
   private readonly hub: WatchHub;
   private readonly closing = new AbortController();
 
-  constructor(private readonly client: ScriptedRedis, private readonly settings: RedisStorageSettings) {
+  constructor(
+    private readonly client: ScriptedRedis,
+    private readonly settings: RedisStorageSettings,
+  ) {
     this.hub = new WatchHub({
       client,
       keysOf: (type) => this.keys(type),
@@ -96,20 +106,30 @@ export class RedisStorage implements Storage {
     state.specs = specs;
     state.defined = true;
     const keys = this.keys(type);
-    const [recorded, withSets] = await redisCall(`define ${type}`, () => Promise.all([
-      this.client.hkeys(keys.indexStates), this.client.hkeys(keys.valueSetStates),
-    ]));
+    const [recorded, withSets] = await redisCall(`define ${type}`, () =>
+      Promise.all([this.client.hkeys(keys.indexStates), this.client.hkeys(keys.valueSetStates)]),
+    );
     const wanted = new Set(specs.map((s) => s.name));
     const drop = recorded.filter((name) => !wanted.has(name));
     const unset = specs.filter((s) => !hasValueSets(s) && withSets.includes(s.name)).map((s) => s.name);
     const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, hasValueSets(s) ? 1 : 0]);
-    const [count, ...states] = await redisCall(`define ${type}`, () => this.client.svcDefineIndexes(
-      3 + drop.length + unset.length, keys.objects, keys.indexStates, keys.valueSetStates,
-      ...[...drop, ...unset].map((name) => keys.index(name)),
-      JSON.stringify({ add, drop, unset, prefix: keys.valueSetPrefix }),
+    const [count, ...states] = (await redisCall(`define ${type}`, () =>
+      this.client.svcDefineIndexes(
+        3 + drop.length + unset.length,
+        keys.objects,
+        keys.indexStates,
+        keys.valueSetStates,
+        ...[...drop, ...unset].map((name) => keys.index(name)),
+        JSON.stringify({ add, drop, unset, prefix: keys.valueSetPrefix }),
+      ),
     )) as [number, ...string[]];
     const common = {
-      client: this.client, type, keys, state, batchSize: this.settings.indexBuildBatch, signal: this.closing.signal,
+      client: this.client,
+      type,
+      keys,
+      state,
+      batchSize: this.settings.indexBuildBatch,
+      signal: this.closing.signal,
     };
     specs.forEach((spec, at) => {
       const [indexState, setsState] = [states[2 * at], states[2 * at + 1]];
@@ -171,15 +191,27 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const plan = planList(type, this.state(type).specs, options);
     const keys = this.keys(type);
-    const valueSetKeys = plan.valueSet ? [keys.valueSetStates, keys.valueSet(plan.valueSet.index, plan.valueSet.value)] : [];
-    const reply = await redisCall(`list ${type}`, () => this.client.svcList(
-      4 + plan.indexKeys.length + valueSetKeys.length, keys.objects, keys.indexValues, keys.revision, keys.indexStates,
-      ...plan.indexKeys.map((name) => keys.index(name)), ...valueSetKeys, JSON.stringify(plan.query),
+    const valueSetKeys = plan.valueSet
+      ? [keys.valueSetStates, keys.valueSet(plan.valueSet.index, plan.valueSet.value)]
+      : [];
+    const reply = (await redisCall(`list ${type}`, () =>
+      this.client.svcList(
+        4 + plan.indexKeys.length + valueSetKeys.length,
+        keys.objects,
+        keys.indexValues,
+        keys.revision,
+        keys.indexStates,
+        ...plan.indexKeys.map((name) => keys.index(name)),
+        ...valueSetKeys,
+        JSON.stringify(plan.query),
+      ),
     )) as (string | number)[];
     if (reply[0] === 'BUILDING') {
       const index = String(reply[1]);
       throw new StorageError('Unavailable', `index "${index}" of ${type} is still being built`, {
-        type, index, retryAfterSeconds: 1,
+        type,
+        index,
+        retryAfterSeconds: 1,
       });
     }
     const [, revision, total, position, ...items] = reply;
@@ -197,8 +229,11 @@ export class RedisStorage implements Storage {
   }
 
   async update(
-    type: ResourceType, name: string, mutate: MutateFn,
-    preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    mutate: MutateFn,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     this.checkOpen();
     const conditional = hasPreconditions(preconditions);
@@ -208,7 +243,8 @@ export class RedisStorage implements Storage {
       const next = await mutate(clone(current));
       if (typeof next?.metadata !== 'object' || next.metadata === null) {
         throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
-          type, name,
+          type,
+          name,
         });
       }
       const stamped = stampUpdate(current, next, '');
@@ -229,7 +265,10 @@ export class RedisStorage implements Storage {
   }
 
   async delete(
-    type: ResourceType, name: string, preconditions?: Preconditions, options: WriteOptions = {},
+    type: ResourceType,
+    name: string,
+    preconditions?: Preconditions,
+    options: WriteOptions = {},
   ): Promise<ApiObject> {
     this.checkOpen();
     let expected = '';
@@ -240,11 +279,21 @@ export class RedisStorage implements Storage {
     }
     const keys = this.keys(type);
     const specs = this.state(type).specs;
-    const reply = await redisCall(`delete ${type} "${name}"`, () => this.client.svcDelete(
-      4 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
-      ...specs.map((s) => keys.index(s.name)),
-      name, expected, this.settings.watchRetention, options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)),
-      keys.valueSetPrefix,
+    const reply = (await redisCall(`delete ${type} "${name}"`, () =>
+      this.client.svcDelete(
+        4 + specs.length,
+        keys.objects,
+        keys.indexValues,
+        keys.revision,
+        keys.stream,
+        ...specs.map((s) => keys.index(s.name)),
+        name,
+        expected,
+        this.settings.watchRetention,
+        options.dryRun ? 1 : 0,
+        JSON.stringify(scriptIndexList(specs)),
+        keys.valueSetPrefix,
+      ),
     )) as string[];
     switch (reply[0]) {
       case 'OK':
@@ -297,18 +346,37 @@ export class RedisStorage implements Storage {
    * revision on `object` and returns the reply.
    */
   private async write(
-    type: ResourceType, mode: 'create' | 'update', name: string, expected: string,
-    object: ApiObject, options: WriteOptions,
+    type: ResourceType,
+    mode: 'create' | 'update',
+    name: string,
+    expected: string,
+    object: ApiObject,
+    options: WriteOptions,
   ): Promise<string[]> {
     const keys = this.keys(type);
     const specs = this.state(type).specs;
     const values = computeIndexValues(specs, object);
     const { head, tail } = splitAtRevision(object);
-    const reply = await redisCall(`${mode} ${type} "${name}"`, () => this.client.svcWrite(
-      5 + specs.length, keys.objects, keys.indexValues, keys.revision, keys.stream,
-      ...specs.map((s) => keys.index(s.name)), keys.indexStates,
-      mode, name, expected, head, tail, JSON.stringify(values), this.settings.watchRetention,
-      options.dryRun ? 1 : 0, JSON.stringify(scriptIndexList(specs)), keys.valueSetPrefix,
+    const reply = (await redisCall(`${mode} ${type} "${name}"`, () =>
+      this.client.svcWrite(
+        5 + specs.length,
+        keys.objects,
+        keys.indexValues,
+        keys.revision,
+        keys.stream,
+        ...specs.map((s) => keys.index(s.name)),
+        keys.indexStates,
+        mode,
+        name,
+        expected,
+        head,
+        tail,
+        JSON.stringify(values),
+        this.settings.watchRetention,
+        options.dryRun ? 1 : 0,
+        JSON.stringify(scriptIndexList(specs)),
+        keys.valueSetPrefix,
+      ),
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
     if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
@@ -319,11 +387,16 @@ export class RedisStorage implements Storage {
   /** The error for a write script's refusal. */
   private writeFailure(type: ResourceType, name: string, reply: string[]): Error {
     switch (reply[0]) {
-      case 'NOTFOUND': return notFound(type, name);
-      case 'EXISTS': return alreadyExists(type, name);
-      case 'STALE': return staleConflict(type, name);
-      case 'UNIQUE': return uniqueConflict(type, name, reply[1], reply[2]);
-      default: return new Error(`internal: unexpected reply from a write script of ${type}: ${String(reply[0])}`);
+      case 'NOTFOUND':
+        return notFound(type, name);
+      case 'EXISTS':
+        return alreadyExists(type, name);
+      case 'STALE':
+        return staleConflict(type, name);
+      case 'UNIQUE':
+        return uniqueConflict(type, name, reply[1], reply[2]);
+      default:
+        return new Error(`internal: unexpected reply from a write script of ${type}: ${String(reply[0])}`);
     }
   }
 

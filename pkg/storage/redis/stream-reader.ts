@@ -125,7 +125,13 @@ export class StreamReader {
       // only if the loop had already read past the cursor then, not if its position arrived meanwhile.
       const positionAtRead = this.position;
       try {
-        entries = await client.xrange(keys.stream, `${subscription.cursor + 1}-0`, '+', 'COUNT', Math.min(room, READ_COUNT));
+        entries = await client.xrange(
+          keys.stream,
+          `${subscription.cursor + 1}-0`,
+          '+',
+          'COUNT',
+          Math.min(room, READ_COUNT),
+        );
         backoff.reset();
       } catch (err) {
         const error = translateError(err, `watch ${type}`);
@@ -165,11 +171,13 @@ export class StreamReader {
       try {
         const connection = this.connection ?? (this.connection = this.options.openConnection());
         if (this.position === undefined || reconnected) {
-          const revision = Number(await connection.get(keys.revision) ?? 0);
+          const revision = Number((await connection.get(keys.revision)) ?? 0);
           if (this.stopped) break;
           if (this.position !== undefined && revision < this.position) {
             // Redis came back without the data (no persistence): what the watchers have is gone.
-            const error = expired(`the revisions of ${type} went back from ${this.position} to ${revision}; watch again`);
+            const error = expired(
+              `the revisions of ${type} went back from ${this.position} to ${revision}; watch again`,
+            );
             for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
             this.position = undefined;
           }
@@ -177,7 +185,13 @@ export class StreamReader {
           reconnected = false;
         }
         const reply = await connection.xread(
-          'COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', keys.stream, `${this.position}-0`,
+          'COUNT',
+          READ_COUNT,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          keys.stream,
+          `${this.position}-0`,
         );
         if (this.stopped) break;
         backoff.reset();
@@ -205,7 +219,9 @@ export class StreamReader {
       if (revision <= position) continue;
       if (revision !== position + 1) {
         // Trimmed while the loop was away: live watchers cannot be served without a gap.
-        const error = expired(`the change stream of ${this.options.type} was trimmed past revision ${position}; watch again`);
+        const error = expired(
+          `the change stream of ${this.options.type} was trimmed past revision ${position}; watch again`,
+        );
         for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
       }
       this.setPosition(revision);

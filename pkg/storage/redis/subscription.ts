@@ -19,7 +19,11 @@ export class Subscription {
   private readonly queue: WatcherQueue<WatchEvent>;
   private roomWaiters: (() => void)[] = [];
 
-  constructor(private readonly capacity: number, type: string, onEnd: (s: Subscription) => void) {
+  constructor(
+    private readonly capacity: number,
+    type: string,
+    onEnd: (s: Subscription) => void,
+  ) {
     this.queue = new WatcherQueue<WatchEvent>({
       capacity,
       overflowError: () => expired(`watch of ${type} fell more than ${capacity} events behind; watch again`),
@@ -74,7 +78,10 @@ export class Subscription {
 
 /** The Watcher over a subscription's queue, telling the subscription whenever the consumer reads (or is handed a batch). */
 class SubscriptionWatcher implements Watcher, AsyncIterableIterator<WatchEvent> {
-  constructor(private readonly queue: WatcherQueue<WatchEvent>, private readonly onRead: () => void) {}
+  constructor(
+    private readonly queue: WatcherQueue<WatchEvent>,
+    private readonly onRead: () => void,
+  ) {}
 
   next(): Promise<IteratorResult<WatchEvent>> {
     const result = this.queue.next();

@@ -23,7 +23,11 @@ export function describeConcurrency(h: Harness): void {
       const { storage, type } = await h.widgets();
       await storage.create(type, widget('counter', { counter: 0 }));
       const increments = Array.from({ length: WRITERS }, () =>
-        storage.update(type, 'counter', (o) => ({ ...o, spec: { ...specOf(o), counter: (specOf(o).counter ?? 0) + 1 } })));
+        storage.update(type, 'counter', (o) => ({
+          ...o,
+          spec: { ...specOf(o), counter: (specOf(o).counter ?? 0) + 1 },
+        })),
+      );
       const { fulfilled, codes } = await outcomes(increments);
       expect(codes).toEqual([]);
       const final = await storage.get(type, 'counter');
@@ -31,8 +35,9 @@ export function describeConcurrency(h: Harness): void {
       expect(final.metadata.version).toBe(WRITERS + 1);
       // Each writer's result is its own write: all versions and counters distinct.
       expect(new Set(fulfilled.map((o) => o.metadata.version)).size).toBe(WRITERS);
-      expect(fulfilled.map((o) => specOf(o).counter).sort((a, b) => (a ?? 0) - (b ?? 0)))
-        .toEqual(Array.from({ length: WRITERS }, (_, i) => i + 1));
+      expect(fulfilled.map((o) => specOf(o).counter).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+        Array.from({ length: WRITERS }, (_, i) => i + 1),
+      );
     });
 
     it(`${WRITERS} concurrent updates under the same precondition: exactly one wins, the others Conflict`, async () => {
@@ -40,7 +45,8 @@ export function describeConcurrency(h: Harness): void {
       const created = await storage.create(type, widget('contested', { note: 'none' }));
       const { version, resourceVersion } = created.metadata;
       const updates = Array.from({ length: WRITERS }, (_, i) =>
-        storage.update(type, 'contested', setSpec({ note: `writer-${i}` }), i % 2 ? { version } : { resourceVersion }));
+        storage.update(type, 'contested', setSpec({ note: `writer-${i}` }), i % 2 ? { version } : { resourceVersion }),
+      );
       const { fulfilled, codes } = await outcomes(updates);
       expect(fulfilled).toHaveLength(1);
       expect(codes).toEqual(Array(WRITERS - 1).fill('Conflict'));
@@ -60,11 +66,15 @@ export function describeConcurrency(h: Harness): void {
 
     it('concurrent creates of one unique value: exactly one succeeds, the others Conflict', async () => {
       const { storage, type } = await h.widgets();
-      const creates = Array.from({ length: WRITERS }, (_, i) => storage.create(type, widget(`w${i}`, { code: 'shared' })));
+      const creates = Array.from({ length: WRITERS }, (_, i) =>
+        storage.create(type, widget(`w${i}`, { code: 'shared' })),
+      );
       const { fulfilled, codes } = await outcomes(creates);
       expect(fulfilled).toHaveLength(1);
       expect(codes).toEqual(Array(WRITERS - 1).fill('Conflict'));
-      const holders = await storage.list(type, { fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['shared'] }] });
+      const holders = await storage.list(type, {
+        fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['shared'] }],
+      });
       expect(holders.items).toEqual(fulfilled);
       expect((await storage.list(type)).total).toBe(1);
     });

@@ -34,8 +34,10 @@ export function describeCreateGet(h: Harness): void {
       expect(created.metadata.version).toBe(1);
       expect(created.metadata.resourceVersion).toBe(await storage.currentRevision(type));
       expect(created).toMatchObject({
-        apiVersion: 'conformance.svc.run/v1', kind: 'Widget',
-        metadata: { name: 'ada', labels: { env: 'prod' } }, spec: { color: 'red' },
+        apiVersion: 'conformance.svc.run/v1',
+        kind: 'Widget',
+        metadata: { name: 'ada', labels: { env: 'prod' } },
+        spec: { color: 'red' },
       });
     });
 
@@ -43,8 +45,13 @@ export function describeCreateGet(h: Harness): void {
       const { storage, type } = await h.widgets();
       const sent = widget('ada');
       sent.metadata = {
-        ...sent.metadata, uid: 'client-uid', creationTimestamp: '2000-01-01T00:00:00.000Z',
-        deletionTimestamp: '2000-01-02T00:00:00.000Z', generation: 7, version: 9, resourceVersion: '12345',
+        ...sent.metadata,
+        uid: 'client-uid',
+        creationTimestamp: '2000-01-01T00:00:00.000Z',
+        deletionTimestamp: '2000-01-02T00:00:00.000Z',
+        generation: 7,
+        version: 9,
+        resourceVersion: '12345',
       };
       const created = await storage.create(type, sent);
       expect(created.metadata.uid).not.toBe('client-uid');
@@ -93,7 +100,10 @@ export function describeCreateGet(h: Harness): void {
       await storage.get(type, 'ada');
       await storage.list(type);
       await expectStorageError(storage.create(type, widget('ada')), 'AlreadyExists');
-      await expectStorageError(storage.update(type, 'ada', (o) => o, { version: 1 }), 'Conflict');
+      await expectStorageError(
+        storage.update(type, 'ada', (o) => o, { version: 1 }),
+        'Conflict',
+      );
       await expectStorageError(storage.delete(type, 'grace'), 'NotFound');
       expect(await storage.currentRevision(type)).toBe('2');
       const deleted = await storage.delete(type, 'ada');
@@ -110,8 +120,9 @@ export function describeCreateGet(h: Harness): void {
       const names = created.map((o) => o.metadata.name ?? '');
       for (const name of names) expect(name).toMatch(/^gen-[a-z0-9]{5}$/);
       expect(new Set(names).size).toBe(20);
-      expect((await listNames(storage, type, { sort: [{ index: 'metadata.name', direction: 'asc' }] })))
-        .toEqual([...names].sort());
+      expect(await listNames(storage, type, { sort: [{ index: 'metadata.name', direction: 'asc' }] })).toEqual(
+        [...names].sort(),
+      );
       for (const object of created) expect(await storage.get(type, object.metadata.name ?? '')).toEqual(object);
       expect(revisionOf(created[19])).toBe(20n);
     });

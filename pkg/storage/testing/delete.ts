@@ -33,9 +33,11 @@ export function describeDelete(h: Harness): void {
         { fieldSelector: [{ field: TAGS_INDEX, op: 'in' as const, values: ['t'] }] },
         { labelSelector: [{ key: 'env', op: 'exists' as const, values: [] }] },
       ];
-      for (const query of queries) expect({ query, names: await listNames(storage, type, query) }).toEqual({ query, names: [] });
-      expect(await listNames(storage, type, { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] }))
-        .toEqual(['grace']);
+      for (const query of queries)
+        expect({ query, names: await listNames(storage, type, query) }).toEqual({ query, names: [] });
+      expect(
+        await listNames(storage, type, { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] }),
+      ).toEqual(['grace']);
     });
 
     it('frees the name and unique index values', async () => {

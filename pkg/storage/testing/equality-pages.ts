@@ -13,12 +13,26 @@ const COLORS = ['red', 'blue'];
 type EqualityQuery = [title: string, options: ListOptions, matches: (o: ApiObject) => boolean];
 
 const QUERIES: EqualityQuery[] = [
-  ['tier=gold', { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] }, (o) => o.metadata.labels?.tier === 'gold'],
-  ['tier=bronze', { labelSelector: [{ key: 'tier', op: 'in', values: ['bronze'] }] },
-    (o) => o.metadata.labels?.tier === 'bronze'],
-  ['tags=t2 (multi-valued)', { fieldSelector: [{ field: TAGS_INDEX, op: 'in', values: ['t2'] }] },
-    (o) => (specOf(o).tags ?? []).includes('t2')],
-  ['color=red', { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] }, (o) => specOf(o).color === 'red'],
+  [
+    'tier=gold',
+    { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] },
+    (o) => o.metadata.labels?.tier === 'gold',
+  ],
+  [
+    'tier=bronze',
+    { labelSelector: [{ key: 'tier', op: 'in', values: ['bronze'] }] },
+    (o) => o.metadata.labels?.tier === 'bronze',
+  ],
+  [
+    'tags=t2 (multi-valued)',
+    { fieldSelector: [{ field: TAGS_INDEX, op: 'in', values: ['t2'] }] },
+    (o) => (specOf(o).tags ?? []).includes('t2'),
+  ],
+  [
+    'color=red',
+    { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] },
+    (o) => specOf(o).color === 'red',
+  ],
 ];
 
 /** Follows `continue` from the first page to the last and returns every name, checking each page's total. */
@@ -46,8 +60,8 @@ export function describeEqualityPages(h: Harness): void {
     it('pages, totals and continue walks follow creates, deletes and values that change', async () => {
       const { storage, type } = await h.widgets();
       const rnd = seededRandom(10);
-      const random = (name: string) => widget(name, { color: rnd.pick(COLORS), tags: rnd.some(TAGS) },
-        { tier: rnd.pick(TIERS) });
+      const random = (name: string) =>
+        widget(name, { color: rnd.pick(COLORS), tags: rnd.some(TAGS) }, { tier: rnd.pick(TIERS) });
       const live: string[] = [];
       let created = 0;
       const create = async () => {
@@ -66,7 +80,9 @@ export function describeEqualityPages(h: Harness): void {
           } else if (live.length > 0) {
             const next = random('unused');
             await storage.update(type, rnd.pick(live), (o) => ({
-              ...o, metadata: { ...o.metadata, labels: next.metadata.labels }, spec: next.spec,
+              ...o,
+              metadata: { ...o.metadata, labels: next.metadata.labels },
+              spec: next.spec,
             }));
           }
         }
@@ -74,11 +90,22 @@ export function describeEqualityPages(h: Harness): void {
         for (const [title, options, matches] of QUERIES) {
           const expected = namesOf(everything.filter(matches));
           const page = await storage.list(type, { ...options, offset: 2, limit: 3 });
-          expect({ title, round, names: namesOf(page.items), total: page.total })
-            .toEqual({ title, round, names: expected.slice(2, 5), total: expected.length });
-          expect({ title, round, all: await listNames(storage, type, options) }).toEqual({ title, round, all: expected });
-          expect({ title, round, walked: await walkAll(storage, type, options, expected.length) })
-            .toEqual({ title, round, walked: expected });
+          expect({ title, round, names: namesOf(page.items), total: page.total }).toEqual({
+            title,
+            round,
+            names: expected.slice(2, 5),
+            total: expected.length,
+          });
+          expect({ title, round, all: await listNames(storage, type, options) }).toEqual({
+            title,
+            round,
+            all: expected,
+          });
+          expect({ title, round, walked: await walkAll(storage, type, options, expected.length) }).toEqual({
+            title,
+            round,
+            walked: expected,
+          });
         }
       }
     });

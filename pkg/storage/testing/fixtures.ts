@@ -74,8 +74,9 @@ export function asRevision(value: string | undefined): bigint {
 export const revisionOf = (object: ApiObject): bigint => asRevision(object.metadata.resourceVersion);
 
 /** A mutation that sets spec fields, for `Storage.update`. */
-export const setSpec = (changes: WidgetSpec) => (current: ApiObject): ApiObject =>
-  ({ ...current, spec: { ...specOf(current), ...changes } });
+export const setSpec =
+  (changes: WidgetSpec) =>
+  (current: ApiObject): ApiObject => ({ ...current, spec: { ...specOf(current), ...changes } });
 
 /** Creates objects sequentially, returning them as stored. */
 export async function createAll(storage: Storage, type: ResourceType, objects: ApiObject[]): Promise<ApiObject[]> {

@@ -14,11 +14,19 @@ const WITH_GROUP: IndexSpec[] = [...TEST_INDEXES, { name: GROUP_INDEX, indexFunc
 const GROUPS = ['g0', 'g1', 'g2'];
 const byName: ListOptions = { sort: [{ index: 'metadata.name', direction: 'asc' }] };
 const nameOf = (i: number) => `w${String(i).padStart(4, '0')}`;
-const inGroups = (...groups: string[]): ListOptions =>
-  ({ ...byName, fieldSelector: [{ field: GROUP_INDEX, op: 'in', values: groups }] });
+const inGroups = (...groups: string[]): ListOptions => ({
+  ...byName,
+  fieldSelector: [{ field: GROUP_INDEX, op: 'in', values: groups }],
+});
 
 /** One onProgress call, with the indexStatus seen during it. */
-interface ProgressRecord { type: string; index: string; done: number; total: number; status: IndexStatus }
+interface ProgressRecord {
+  type: string;
+  index: string;
+  done: number;
+  total: number;
+  status: IndexStatus;
+}
 
 /** Creates COUNT objects, `w0000`…, in groups g0/g1/g2 by number, 50 at a time. */
 async function populate(storage: Storage): Promise<Map<string, string | undefined>> {
@@ -33,7 +41,10 @@ async function populate(storage: Storage): Promise<Map<string, string | undefine
 
 /** The names whose group is one of `groups` (undefined: no group), sorted. */
 const expectedIn = (model: Map<string, string | undefined>, ...groups: (string | undefined)[]) =>
-  [...model].filter(([, g]) => groups.includes(g)).map(([name]) => name).sort();
+  [...model]
+    .filter(([, g]) => groups.includes(g))
+    .map(([name]) => name)
+    .sort();
 
 /** A query on an index being built answers correctly or fails with Unavailable; never wrongly. */
 async function expectCorrectOrUnavailable(storage: Storage, options: ListOptions, expected: string[]): Promise<void> {
@@ -62,9 +73,12 @@ export function describeIndexBuild(h: Harness): void {
     it('builds in batches, reporting increasing progress up to the total, building then ready', async () => {
       const { storage } = await populated();
       const progress: ProgressRecord[] = [];
-      await storage.defineType(WIDGETS, WITH_GROUP, (p) => progress.push({ ...p, status: storage.indexStatus(WIDGETS) }));
+      await storage.defineType(WIDGETS, WITH_GROUP, (p) =>
+        progress.push({ ...p, status: storage.indexStatus(WIDGETS) }),
+      );
       const status = storage.indexStatus(WIDGETS);
-      if (!status.ready) expect(status.building).toEqual([{ name: GROUP_INDEX, done: expect.any(Number), total: COUNT }]);
+      if (!status.ready)
+        expect(status.building).toEqual([{ name: GROUP_INDEX, done: expect.any(Number), total: COUNT }]);
       await ready(storage);
       expect(storage.indexStatus(WIDGETS)).toEqual({ ready: true, building: [] });
 
@@ -86,21 +100,31 @@ export function describeIndexBuild(h: Harness): void {
       const { storage, model } = await populated();
       await storage.defineType(WIDGETS, WITH_GROUP);
       await expectCorrectOrUnavailable(storage, inGroups('g1'), expectedIn(model, 'g1'));
-      await expectCorrectOrUnavailable(storage, { sort: [{ index: GROUP_INDEX, direction: 'desc' }], limit: 3 },
-        expectedIn(model, 'g2').slice(0, 3));
+      await expectCorrectOrUnavailable(
+        storage,
+        { sort: [{ index: GROUP_INDEX, direction: 'desc' }], limit: 3 },
+        expectedIn(model, 'g2').slice(0, 3),
+      );
       // Queries that need no new index are served throughout.
-      expect(await listNames(storage, WIDGETS, { fieldSelector: [{ field: 'metadata.name', op: 'in', values: ['w0001'] }] }))
-        .toEqual(['w0001']);
+      expect(
+        await listNames(storage, WIDGETS, { fieldSelector: [{ field: 'metadata.name', op: 'in', values: ['w0001'] }] }),
+      ).toEqual(['w0001']);
       await ready(storage);
       for (const group of GROUPS) {
         const result = await storage.list(WIDGETS, inGroups(group));
-        expect({ group, names: result.items.map((o) => o.metadata.name), total: result.total })
-          .toEqual({ group, names: expectedIn(model, group), total: COUNT / 3 });
+        expect({ group, names: result.items.map((o) => o.metadata.name), total: result.total }).toEqual({
+          group,
+          names: expectedIn(model, group),
+          total: COUNT / 3,
+        });
       }
-      const notG0 = await storage.list(WIDGETS, { fieldSelector: [{ field: GROUP_INDEX, op: 'notin', values: ['g0'] }] });
+      const notG0 = await storage.list(WIDGETS, {
+        fieldSelector: [{ field: GROUP_INDEX, op: 'notin', values: ['g0'] }],
+      });
       expect(notG0.total).toBe((2 * COUNT) / 3);
-      expect(await listNames(storage, WIDGETS, { sort: [{ index: GROUP_INDEX, direction: 'desc' }], limit: 3 }))
-        .toEqual(expectedIn(model, 'g2').slice(0, 3));
+      expect(
+        await listNames(storage, WIDGETS, { sort: [{ index: GROUP_INDEX, direction: 'desc' }], limit: 3 }),
+      ).toEqual(expectedIn(model, 'g2').slice(0, 3));
     });
 
     it('reflects writes made while the index is being built', async () => {
@@ -132,10 +156,16 @@ export function describeIndexBuild(h: Harness): void {
 
       for (const group of [...GROUPS, 'moved']) {
         const result = await storage.list(WIDGETS, inGroups(group));
-        expect({ group, names: result.items.map((o) => o.metadata.name), total: result.total })
-          .toEqual({ group, names: expectedIn(model, group), total: expectedIn(model, group).length });
+        expect({ group, names: result.items.map((o) => o.metadata.name), total: result.total }).toEqual({
+          group,
+          names: expectedIn(model, group),
+          total: expectedIn(model, group).length,
+        });
       }
-      const ungrouped = { ...byName, fieldSelector: [{ field: GROUP_INDEX, op: 'notin' as const, values: [...GROUPS, 'moved'] }] };
+      const ungrouped = {
+        ...byName,
+        fieldSelector: [{ field: GROUP_INDEX, op: 'notin' as const, values: [...GROUPS, 'moved'] }],
+      };
       expect(await listNames(storage, WIDGETS, ungrouped)).toEqual([nameOf(200)]);
       expect((await storage.list(WIDGETS)).total).toBe(model.size);
     });
@@ -148,15 +178,19 @@ export function describeIndexBuild(h: Harness): void {
       await storage.defineType(type, TEST_INDEXES);
       expect(storage.indexStatus(type)).toEqual({ ready: true, building: [] });
       expect(await listNames(storage, type, red)).toEqual(['ada']);
-      await storage.defineType(type, TEST_INDEXES.filter((spec) => spec.name !== COLOR_INDEX));
+      await storage.defineType(
+        type,
+        TEST_INDEXES.filter((spec) => spec.name !== COLOR_INDEX),
+      );
       const err = await expectStorageError(storage.list(type, red), 'Invalid');
       expect(err.message).toContain(COLOR_INDEX);
       await storage.update(type, 'grace', setSpec({ color: 'red' }));
       await storage.defineType(type, TEST_INDEXES);
       await withDeadline(storage.whenIndexesReady(type), DEFAULT_DEADLINE_MS, 'the index build');
       expect(await listNames(storage, type, { ...byName, ...red })).toEqual(['ada', 'grace']);
-      expect(await listNames(storage, type, { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['blue'] }] }))
-        .toEqual([]);
+      expect(
+        await listNames(storage, type, { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['blue'] }] }),
+      ).toEqual([]);
     });
 
     it('reports ready for a type with nothing to build, and NotFound for an unknown type', async () => {

@@ -26,8 +26,9 @@ export function describeIndexes(h: Harness): void {
       const err = await expectStorageError(storage.update(type, 'grace', setSpec({ code: 'c1' })), 'Conflict');
       expect(err.details).toMatchObject({ index: CODE_INDEX, value: 'c1' });
       expect(await storage.get(type, 'grace')).toEqual(grace);
-      expect(await listNames(storage, type, { fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['c1'] }] }))
-        .toEqual(['ada']);
+      expect(
+        await listNames(storage, type, { fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['c1'] }] }),
+      ).toEqual(['ada']);
     });
 
     it('an object keeps its own value across updates, and objects without a value never clash', async () => {
@@ -54,8 +55,9 @@ export function describeIndexes(h: Harness): void {
       await storage.create(type, widget('ada', { code: 'c1' }));
       await storage.delete(type, 'ada');
       const grace = await storage.create(type, widget('grace', { code: 'c1' }));
-      expect(await listNames(storage, type, { fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['c1'] }] }))
-        .toEqual([grace.metadata.name]);
+      expect(
+        await listNames(storage, type, { fieldSelector: [{ field: CODE_INDEX, op: 'in', values: ['c1'] }] }),
+      ).toEqual([grace.metadata.name]);
     });
   });
 

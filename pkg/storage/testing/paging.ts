@@ -9,11 +9,12 @@ const odd: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', value
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An object whose color, rank and tags follow from `i`, some without a rank, some with several tags. */
-const churnWidget = (name: string, i: number) => widget(name, {
-  color: i % 2 ? 'odd' : 'even',
-  rank: i % 5 === 3 ? undefined : pad((i * 7) % 19),
-  tags: [pad(i % 6), pad((i * 5) % 11)].slice(0, 1 + (i % 2)),
-});
+const churnWidget = (name: string, i: number) =>
+  widget(name, {
+    color: i % 2 ? 'odd' : 'even',
+    rank: i % 5 === 3 ? undefined : pad((i * 7) % 19),
+    tags: [pad(i % 6), pad((i * 5) % 11)].slice(0, 1 + (i % 2)),
+  });
 
 /**
  * Follows `continue` from the first page to the last, checking on the way that
@@ -63,8 +64,11 @@ export function describePaging(h: Harness): void {
       const { storage, type } = await eleven();
       for (const offset of [11, 50]) {
         const page = await storage.list(type, { ...byName, offset, limit: 3 });
-        expect({ offset, names: page.items.map((o) => o.metadata.name), total: page.total })
-          .toEqual({ offset, names: [], total: 11 });
+        expect({ offset, names: page.items.map((o) => o.metadata.name), total: page.total }).toEqual({
+          offset,
+          names: [],
+          total: 11,
+        });
         expect(page.continue).toBeUndefined();
       }
     });
@@ -80,8 +84,11 @@ export function describePaging(h: Harness): void {
       for (const [title, options] of queries) {
         const all = await listNames(storage, type, options);
         const pages = await walk(storage, type, options, 3);
-        expect({ title, pages: pages.map((p) => p.length), names: pages.flat() })
-          .toEqual({ title, pages: expectedPageSizes(all.length, 3), names: all });
+        expect({ title, pages: pages.map((p) => p.length), names: pages.flat() }).toEqual({
+          title,
+          pages: expectedPageSizes(all.length, 3),
+          names: all,
+        });
         expect(new Set(all).size).toBe(all.length);
       }
     });
@@ -110,14 +117,16 @@ export function describePaging(h: Harness): void {
           token = page.continue;
           // Delete the page's first item (already seen) and the next page's first one (not yet seen),
           // and add objects that sort before, among and after the rest.
-          const ahead = token === undefined ? [] : (await storage.list(type, { ...options, limit: 1, continue: token })).items;
+          const ahead =
+            token === undefined ? [] : (await storage.list(type, { ...options, limit: 1, continue: token })).items;
           for (const object of [page.items[0], ...ahead]) {
             const name = object?.metadata.name;
             if (name === undefined || removed.has(name)) continue;
             await storage.delete(type, name);
             removed.add(name);
           }
-          for (const prefix of ['a', 'n', 'z']) await storage.create(type, churnWidget(`${prefix}${pad(created)}`, created++ * 7));
+          for (const prefix of ['a', 'n', 'z'])
+            await storage.create(type, churnWidget(`${prefix}${pad(created)}`, created++ * 7));
           if (visited.length > 200) throw new Error(`${title}: continue tokens never ran out`);
         } while (token !== undefined);
         const survivors = initial.map((o) => o.metadata.name ?? '').filter((n) => !removed.has(n));
@@ -131,8 +140,10 @@ export function describePaging(h: Harness): void {
 
     it('the last page has no continue token, also when the items divide evenly', async () => {
       const { storage, type } = await eleven();
-      expect(await walk(storage, type, { ...byName, ...odd }, 3))
-        .toEqual([['p01', 'p03', 'p05'], ['p07', 'p09', 'p11']]);
+      expect(await walk(storage, type, { ...byName, ...odd }, 3)).toEqual([
+        ['p01', 'p03', 'p05'],
+        ['p07', 'p09', 'p11'],
+      ]);
       const whole = await storage.list(type, { ...byName, limit: 11 });
       expect(whole.items).toHaveLength(11);
       expect(whole.continue).toBeUndefined();

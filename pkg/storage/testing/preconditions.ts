@@ -23,7 +23,10 @@ export function describePreconditions(h: Harness): void {
     it('an update with a stale or wrong precondition is a Conflict and changes nothing', async () => {
       const { storage, type, v2, stale } = await twiceWritten();
       for (const [label, preconditions] of Object.entries(stale)) {
-        const err = await expectStorageError(storage.update(type, 'ada', setSpec({ note: label }), preconditions), 'Conflict');
+        const err = await expectStorageError(
+          storage.update(type, 'ada', setSpec({ note: label }), preconditions),
+          'Conflict',
+        );
         expect(err.message).toContain('ada');
       }
       expect(await storage.get(type, 'ada')).toEqual(v2);
@@ -33,14 +36,21 @@ export function describePreconditions(h: Harness): void {
     it('an update with current preconditions succeeds, each alone or all together', async () => {
       const { storage, type, v2 } = await twiceWritten();
       const byVersion = await storage.update(type, 'ada', setSpec({ note: 'v3' }), { version: 2 });
-      const byRevision = await storage.update(type, 'ada', setSpec({ note: 'v4' }),
-        { resourceVersion: byVersion.metadata.resourceVersion });
+      const byRevision = await storage.update(type, 'ada', setSpec({ note: 'v4' }), {
+        resourceVersion: byVersion.metadata.resourceVersion,
+      });
       const byUid = await storage.update(type, 'ada', setSpec({ note: 'v5' }), { uid: v2.metadata.uid });
       const byAll = await storage.update(type, 'ada', setSpec({ note: 'v6' }), {
-        version: byUid.metadata.version, resourceVersion: byUid.metadata.resourceVersion, uid: byUid.metadata.uid,
+        version: byUid.metadata.version,
+        resourceVersion: byUid.metadata.resourceVersion,
+        uid: byUid.metadata.uid,
       });
-      expect([byVersion, byRevision, byUid, byAll].map((o) => [specOf(o).note, o.metadata.version]))
-        .toEqual([['v3', 3], ['v4', 4], ['v5', 5], ['v6', 6]]);
+      expect([byVersion, byRevision, byUid, byAll].map((o) => [specOf(o).note, o.metadata.version])).toEqual([
+        ['v3', 3],
+        ['v4', 4],
+        ['v5', 5],
+        ['v6', 6],
+      ]);
     });
 
     it('the uid precondition tells a re-created object from the one it replaced', async () => {
@@ -48,7 +58,10 @@ export function describePreconditions(h: Harness): void {
       const old = await storage.create(type, widget('ada', { note: 'old' }));
       await storage.delete(type, 'ada');
       const recreated = await storage.create(type, widget('ada', { note: 'new' }));
-      await expectStorageError(storage.update(type, 'ada', setSpec({ note: 'x' }), { uid: old.metadata.uid }), 'Conflict');
+      await expectStorageError(
+        storage.update(type, 'ada', setSpec({ note: 'x' }), { uid: old.metadata.uid }),
+        'Conflict',
+      );
       await expectStorageError(storage.delete(type, 'ada', { uid: old.metadata.uid }), 'Conflict');
       expect(await storage.get(type, 'ada')).toEqual(recreated);
     });

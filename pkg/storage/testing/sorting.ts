@@ -32,7 +32,11 @@ export function describeSorting(h: Harness): void {
 
     it('breaks creationTimestamp ties by name ascending in the default order', async () => {
       const { storage, type } = await h.widgets();
-      const created = await createAll(storage, type, ['f', 'e', 'd', 'c', 'b', 'a'].map((n) => widget(n)));
+      const created = await createAll(
+        storage,
+        type,
+        ['f', 'e', 'd', 'c', 'b', 'a'].map((n) => widget(n)),
+      );
       const expected = [...created].sort(byCreationDescThenName).map((o) => o.metadata.name);
       expect(await listNames(storage, type)).toEqual(expected);
     });
@@ -80,7 +84,8 @@ export function describeSorting(h: Harness): void {
     it('sorts only the objects a selector matches', async () => {
       const { storage, type } = await ranked();
       const result = await storage.list(type, {
-        fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red', 'blue'] }], sort: [desc(RANK_INDEX)],
+        fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red', 'blue'] }],
+        sort: [desc(RANK_INDEX)],
       });
       expect(result.items.map((o) => o.metadata.name)).toEqual(['n5', 'n1', 'n3', 'n2']);
       expect(result.total).toBe(4);
@@ -89,7 +94,10 @@ export function describeSorting(h: Harness): void {
     it('sorts a multi-valued index by the smallest value ascending and the largest descending', async () => {
       const { storage, type } = await h.widgets();
       await createAll(storage, type, [
-        widget('t3', { tags: ['e', 'd'] }), widget('t4'), widget('t1', { tags: ['b', 'a'] }), widget('t2', { tags: ['z', 'c'] }),
+        widget('t3', { tags: ['e', 'd'] }),
+        widget('t4'),
+        widget('t1', { tags: ['b', 'a'] }),
+        widget('t2', { tags: ['z', 'c'] }),
       ]);
       expect(await listNames(storage, type, { sort: [asc(TAGS_INDEX)] })).toEqual(['t1', 't2', 't3', 't4']);
       expect(await listNames(storage, type, { sort: [desc(TAGS_INDEX)] })).toEqual(['t2', 't3', 't1', 't4']);

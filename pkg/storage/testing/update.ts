@@ -29,14 +29,22 @@ export function describeUpdate(h: Harness): void {
       const updated = await storage.update(type, 'ada', (o) => ({
         ...o,
         metadata: {
-          ...o.metadata, name: 'other', uid: 'client-uid', creationTimestamp: '2000-01-01T00:00:00.000Z',
-          generation: 99, version: 99, resourceVersion: '999',
+          ...o.metadata,
+          name: 'other',
+          uid: 'client-uid',
+          creationTimestamp: '2000-01-01T00:00:00.000Z',
+          generation: 99,
+          version: 99,
+          resourceVersion: '999',
         },
         spec: { note: 'b' },
       }));
       expect(updated.metadata).toMatchObject({
-        name: 'ada', uid: created.metadata.uid, creationTimestamp: created.metadata.creationTimestamp,
-        generation: 2, version: 2,
+        name: 'ada',
+        uid: created.metadata.uid,
+        creationTimestamp: created.metadata.creationTimestamp,
+        generation: 2,
+        version: 2,
       });
       expect(updated.metadata.resourceVersion).toBe(await storage.currentRevision(type));
       await expectStorageError(storage.get(type, 'other'), 'NotFound');
@@ -57,8 +65,11 @@ export function describeUpdate(h: Harness): void {
       for (const [change, mutate, generation] of steps) {
         const updated = await storage.update(type, 'ada', mutate);
         version += 1;
-        expect({ change, generation: updated.metadata.generation, version: updated.metadata.version })
-          .toEqual({ change, generation, version });
+        expect({ change, generation: updated.metadata.generation, version: updated.metadata.version }).toEqual({
+          change,
+          generation,
+          version,
+        });
       }
     });
 
@@ -83,12 +94,15 @@ export function describeUpdate(h: Harness): void {
       const { storage, type } = await h.widgets();
       await storage.create(type, widget('ada'));
       const marked = await storage.update(type, 'ada', (o) => ({
-        ...o, metadata: { ...o.metadata, deletionTimestamp: DELETION_TIME },
+        ...o,
+        metadata: { ...o.metadata, deletionTimestamp: DELETION_TIME },
       }));
       expect(marked.metadata.deletionTimestamp).toBe(DELETION_TIME);
       expect(marked.metadata.version).toBe(2);
       const moved = await storage.update(type, 'ada', (o) => ({
-        ...o, metadata: { ...o.metadata, deletionTimestamp: '2040-01-01T00:00:00.000Z' }, spec: { note: 'moved' },
+        ...o,
+        metadata: { ...o.metadata, deletionTimestamp: '2040-01-01T00:00:00.000Z' },
+        spec: { note: 'moved' },
       }));
       expect(moved.metadata.deletionTimestamp).toBe(DELETION_TIME);
       const cleared = await storage.update(type, 'ada', (o) => {
@@ -117,10 +131,12 @@ export function describeUpdate(h: Harness): void {
       const { storage, type } = await h.widgets();
       const created = await storage.create(type, widget('ada', { note: 'a' }));
       const boom = new Error('the mutation refused');
-      await expect(storage.update(type, 'ada', (o) => {
-        specOf(o).note = 'changed in place';
-        throw boom;
-      })).rejects.toBe(boom);
+      await expect(
+        storage.update(type, 'ada', (o) => {
+          specOf(o).note = 'changed in place';
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
       expect(await storage.get(type, 'ada')).toEqual(created);
       expect(await storage.currentRevision(type)).toBe(created.metadata.resourceVersion);
     });

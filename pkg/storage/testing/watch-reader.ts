@@ -25,7 +25,9 @@ export function listenedWatcher(watcher: Watcher): Watcher {
     onEnd: () => watcher.stop(),
   });
   watcher.listen({
-    onEvents: (events) => { for (const event of events) received.push(event); },
+    onEvents: (events) => {
+      for (const event of events) received.push(event);
+    },
     onEnd: (error) => (error === undefined ? received.stop() : received.fail(error)),
   });
   return received;
@@ -43,7 +45,10 @@ export class WatchReader {
   private readonly iterator: AsyncIterator<WatchEvent>;
   private pending: Promise<IteratorResult<WatchEvent>> | undefined;
 
-  constructor(private readonly watcher: Watcher, private readonly deadlineMs = DEFAULT_DEADLINE_MS) {
+  constructor(
+    private readonly watcher: Watcher,
+    private readonly deadlineMs = DEFAULT_DEADLINE_MS,
+  ) {
     this.iterator = watcher[Symbol.asyncIterator]();
   }
 

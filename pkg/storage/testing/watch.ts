@@ -75,8 +75,10 @@ function describeWatchConsumedBy(base: Harness, consumption: WatchConsumption): 
       const { events } = await fourChanges(storage, type);
       for (let from = 0; from < events.length; from++) {
         const reader = h.watch(storage, type, String(from));
-        expect({ from, events: summarize(await reader.take(events.length - from)) })
-          .toEqual({ from, events: events.slice(from) });
+        expect({ from, events: summarize(await reader.take(events.length - from)) }).toEqual({
+          from,
+          events: events.slice(from),
+        });
       }
       const current = h.watch(storage, type, await storage.currentRevision(type));
       await expectNoEventsBefore(current, () => storage.create(type, widget('marker')));
@@ -106,10 +108,10 @@ function describeWatchConsumedBy(base: Harness, consumption: WatchConsumption): 
         const fast = h.watch(storage, WIDGETS);
         const delivered: WatchEvent[] = [];
         await storage.create(WIDGETS, widget('busy', { counter: 0 }));
-        delivered.push(...await fast.take(1));
+        delivered.push(...(await fast.take(1)));
         for (let i = 1; i <= 10 * buffer; i++) {
           await storage.update(WIDGETS, 'busy', setSpec({ counter: i }));
-          delivered.push(...await fast.take(1));
+          delivered.push(...(await fast.take(1)));
         }
         const { events, error } = await slow.readUntilError(buffer);
         expect(isStorageError(error, 'Expired')).toBe(true);
