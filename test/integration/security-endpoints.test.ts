@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { PERSONS } from '../support/person';
+import { openStorage } from '../../pkg/storage';
+import { CREDENTIALS_TYPE, passwordCredentialName } from '../../pkg/registry/security/credentials';
 import {
   ACCESS_REVIEWS,
   basic,
@@ -214,6 +216,25 @@ describe('bootstrap', () => {
       expect(after.rules.slice(1)).toEqual(editor.rules);
       expect(after.metadata.labels).toEqual({ team: 'content' });
       expect((await again('GET', `${ROLES}/post-author`)).body.rules).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('finishes a first start that died between creating admin and storing its password', async () => {
+    const store = `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('bootstrap-crash')}`;
+    const first = await startTestApiServer({ authorizationMode: 'RBAC', store });
+    await first.stop();
+    const storage = await openStorage(store);
+    try {
+      await storage.delete(CREDENTIALS_TYPE, passwordCredentialName('admin'));
+    } finally {
+      await storage.close();
+    }
+    const second = await startTestApiServer({ authorizationMode: 'RBAC', store, adminPassword: 'recovered-pass-1' });
+    try {
+      expect((await client(second.url, basic('admin', 'recovered-pass-1'))('GET', ROLES)).status).toBe(200);
+      expect((await client(second.url, basic('admin', TEST_ADMIN_PASSWORD))('GET', ROLES)).status).toBe(401);
     } finally {
       await second.stop();
     }

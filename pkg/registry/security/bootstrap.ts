@@ -110,16 +110,22 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
   log.info({ role: name }, 'built-in role updated');
 }
 
+/**
+ * Creates the super administrator on the first start. A first start that died
+ * between creating `admin` and storing its password is finished by the next
+ * one: the replica whose claim (an update of `admin` under its resourceVersion)
+ * wins sets the password, so two replicas never print two passwords.
+ */
 async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
-  if (await getOrUndefined(stores.users, ADMIN_USER)) return;
-  // Only the replica whose create wins sets (and prints) the password: two first starts at once agree on one.
-  const created = await createIfAbsent(stores.users, {
-    apiVersion: 'v1alpha1',
-    kind: 'User',
-    metadata: { name: ADMIN_USER },
-    spec: { displayName: 'Administrator' },
-  });
-  if (!created) return;
+  const claimed = (await getOrUndefined(stores.users, ADMIN_USER))
+    ? await claimUnfinishedAdmin(stores)
+    : await createIfAbsent(stores.users, {
+        apiVersion: 'v1alpha1',
+        kind: 'User',
+        metadata: { name: ADMIN_USER },
+        spec: { displayName: 'Administrator' },
+      });
+  if (!claimed) return;
   const password = options.adminPassword ?? randomPassword();
   await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
   await createIfAbsent(stores.bindings, {
@@ -136,6 +142,20 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
         '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n' +
         '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n',
     );
+  }
+}
+
+/** True when `admin` exists without a password and this call won the right to give it one. */
+async function claimUnfinishedAdmin(stores: BootstrapStores): Promise<boolean> {
+  if (await stores.credentials.hasPassword(ADMIN_USER)) return false;
+  const admin = await getOrUndefined(stores.users, ADMIN_USER);
+  if (!admin) return false;
+  try {
+    await stores.users.update(ADMIN_USER, admin);
+    return true;
+  } catch (err) {
+    if ((err as { code?: number }).code !== 409) throw err;
+    return false;
   }
 }
 

@@ -27,6 +27,17 @@ export class CredentialStore {
     return this.storage.defineType(CREDENTIALS_TYPE, []);
   }
 
+  /** Whether the user has a password (a first start that died before storing the admin's has none). */
+  async hasPassword(user: string): Promise<boolean> {
+    try {
+      await this.storage.get(CREDENTIALS_TYPE, passwordCredentialName(user));
+      return true;
+    } catch (err) {
+      if (!isStorageError(err, 'NotFound')) throw err;
+      return false;
+    }
+  }
+
   setPassword(user: string, hash: string): Promise<string | undefined> {
     return this.put(passwordCredentialName(user), { user, hash });
   }
