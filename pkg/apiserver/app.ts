@@ -12,6 +12,7 @@ import { setupSecurity, type SecurityConfig } from './security/setup';
 import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
+import { PluginIdentities } from '../plugin/plugin-identities';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -83,14 +84,15 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     config.maxBodyBytes,
     log.child({ component: 'security' }),
   );
+  const identities = new PluginIdentities();
   const server = new ApiServer({
     storage,
     schemes,
     routes,
     log,
     settings,
-    authenticators: security.authenticators,
-    authorizer: security.authorizer,
+    authenticators: [identities, ...security.authenticators],
+    authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
     tls: tls && { cert: tls.cert, key: tls.key },
   });
@@ -101,7 +103,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     'apiserver listening',
   );
   const plugins = config.pluginsDir
-    ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log)
+    ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log, { url: selfUrl(url), identities })
     : undefined;
   return {
     url,
@@ -133,6 +135,7 @@ function startPlugins(
   routes: RouteTable,
   storage: Storage,
   log: Logger,
+  api: { url: string; identities: PluginIdentities },
 ): { host: PluginHost; started: Promise<void> } {
   const host = new PluginHost(schemes, routes, storage, log.child({ component: 'plugins' }), {
     pluginsDir,
@@ -140,6 +143,7 @@ function startPlugins(
     maxBodyBytes: config.maxBodyBytes,
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
+    api,
   });
   const started = host.start().catch((err: Error) => log.error({ err, pluginsDir }, 'could not load the plugins'));
   return { host, started };
@@ -154,6 +158,9 @@ export function splitHostPort(listen: string): [string, number] {
   }
   return [listen.slice(0, at).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port];
 }
+
+/** The URL this process reaches its own listener at: loopback when it listens on every address. */
+const selfUrl = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
 
 /** A storage URL without its password, for logs. */
 const redact = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');

@@ -22,9 +22,10 @@ import {
 } from './manifest';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
-import type { DeclaredIndex } from './protocol';
+import type { DeclaredIndex, PluginWorkerData } from './protocol';
 import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { LogLimiter } from './log-limiter';
+import type { PluginIdentities } from './plugin-identities';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
@@ -40,6 +41,8 @@ export interface PluginHostOptions {
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
+  /** Where plugins' `ctx.client` reaches the apiserver, and who it is there; without them plugins get no client. */
+  api?: { url: string; identities: PluginIdentities };
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -190,8 +193,10 @@ export class PluginHost {
   private async halt(plugin: LoadedPlugin): Promise<void> {
     const worker = plugin.worker;
     plugin.worker = undefined;
-    this.unload(plugin);
+    // Its identity outlives the routes and models until stop(ctx) is done: stop may still use ctx.client.
+    this.unload(plugin, { keepIdentity: true });
     await worker?.stop(this.options.stopTimeoutMs ?? 5000);
+    this.options.api?.identities.revoke(plugin.manifest.name);
     if (worker) this.log.info({ plugin: plugin.manifest.name }, 'plugin stopped');
   }
 
@@ -203,7 +208,13 @@ export class PluginHost {
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
     const worker = new PluginWorker(
-      { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
+      {
+        name: manifest.name,
+        version: manifest.version,
+        settings: manifest.settings,
+        main: manifest.main,
+        api: this.apiAccess(manifest.name),
+      },
       this.workerHost(plugin),
       { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
     );
@@ -219,6 +230,14 @@ export class PluginHost {
     await this.setPhase(plugin, 'STARTED', '');
   }
 
+  /** A token for this start of the plugin's `ctx.client` (the previous one stops working). */
+  private apiAccess(name: string): PluginWorkerData['api'] {
+    const api = this.options.api;
+    if (!api) return undefined;
+    // The apiserver's own listener: its certificate need not name the address it is reached on.
+    return { server: api.url, token: api.identities.issue(name), insecureSkipTlsVerify: api.url.startsWith('https:') };
+  }
+
   private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
     const name = plugin.manifest.name;
     const log = this.log.child({ plugin: name });
@@ -232,7 +251,12 @@ export class PluginHost {
         const { plugin: _plugin, component: _component, ...rest } = fields ?? {};
         log[level](rest, message);
       },
-      registerModel: (spec, indexes) => this.registerModel(plugin, spec, indexes),
+      registerModel: async (spec, indexes) => {
+        await this.registerModel(plugin, spec, indexes);
+        // Its own identity may do anything on the model it serves (docs/adr/0012-plugin-identity.md).
+        const names = spec.names as { plural: string };
+        this.options.api?.identities.allowModel(name, spec.group as string, names.plural);
+      },
       registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
       crashed: (message) => {
         this.unload(plugin);
@@ -368,7 +392,7 @@ export class PluginHost {
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */
-  private unload(plugin: LoadedPlugin): void {
+  private unload(plugin: LoadedPlugin, options: { keepIdentity?: boolean } = {}): void {
     for (const [key, remove] of plugin.routeRemovers) {
       remove();
       this.routeOwners.delete(key);
@@ -381,6 +405,7 @@ export class PluginHost {
       this.modelOwners.delete(key);
     }
     plugin.models = [];
+    if (!options.keepIdentity) this.options.api?.identities.revoke(plugin.manifest.name);
     void plugin.worker?.terminate();
   }
 
