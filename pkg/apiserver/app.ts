@@ -13,6 +13,7 @@ import { resolveServingCertificate, type TlsConfig } from './tls/serving-certifi
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
 import { PluginIdentities } from '../plugin/plugin-identities';
+import { builtinPluginManifests } from '../plugin/builtin';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -27,8 +28,10 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   watchBookmarkIntervalSeconds?: number;
   /** Longest a client may take to send a whole request before a 408; default 60. */
   requestTimeoutSeconds?: number;
-  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins. */
+  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins but the built-in ones. */
   pluginsDir?: string;
+  /** Whether the platform's own modules (`modules/`: the content module) are loaded; default true. */
+  builtinPlugins?: boolean;
   /** How long a plugin's `start(ctx)` may take before it is FAILED; default 60. */
   pluginStartTimeoutSeconds?: number;
   /** How long a plugin's route handler may take before a 504; default 30. */
@@ -45,7 +48,7 @@ export interface RunningApiServer {
   server: ApiServer;
   schemes: SchemeManager;
   storage: Storage;
-  /** With `pluginsDir`: the plugin host; `plugins.started` settles once every plugin is STARTED, STOPPED or FAILED. */
+  /** The plugin host, unless there are no plugins at all; `plugins.started` settles once every plugin is STARTED, STOPPED or FAILED. */
   plugins?: { host: PluginHost; started: Promise<void> };
   /** Drains requests, ends watches, stops following Models, closes storage. */
   stop(): Promise<void>;
@@ -102,9 +105,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     { url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
     'apiserver listening',
   );
-  const plugins = config.pluginsDir
-    ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log, { url: selfUrl(url), identities })
-    : undefined;
+  const plugins = startPlugins(config, schemes, routes, storage, log, { url: selfUrl(url), identities });
   return {
     url,
     caFile: tls?.caFile,
@@ -127,25 +128,32 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   };
 }
 
-/** Starts the plugins in the background: the apiserver serves meanwhile, and each plugin's phase tells how it went. */
+/**
+ * Starts the built-in plugins and those of `--plugins-dir` in the background (none: undefined): the apiserver
+ * serves meanwhile, and each plugin's phase tells how it went.
+ */
 function startPlugins(
   config: ApiServerConfig,
-  pluginsDir: string,
   schemes: SchemeManager,
   routes: RouteTable,
   storage: Storage,
   log: Logger,
   api: { url: string; identities: PluginIdentities },
-): { host: PluginHost; started: Promise<void> } {
+): { host: PluginHost; started: Promise<void> } | undefined {
+  const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
+  if (!config.pluginsDir && builtins.length === 0) return undefined;
   const host = new PluginHost(schemes, routes, storage, log.child({ component: 'plugins' }), {
-    pluginsDir,
+    pluginsDir: config.pluginsDir,
+    builtins,
     platformVersion: SVC_VERSION,
     maxBodyBytes: config.maxBodyBytes,
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
     api,
   });
-  const started = host.start().catch((err: Error) => log.error({ err, pluginsDir }, 'could not load the plugins'));
+  const started = host
+    .start()
+    .catch((err: Error) => log.error({ err, pluginsDir: config.pluginsDir }, 'could not load the plugins'));
   return { host, started };
 }
 

@@ -2,10 +2,11 @@ import type { ApiObject } from '../api/object';
 import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
-import { isPlatformGroup } from '../registry/model-validation';
+import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
 import { modelFromObject } from '../registry/models/model-object';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
+import type { RequestInfo } from '../apiserver/request-info';
 import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
@@ -29,7 +30,10 @@ import type { PluginIdentities } from './plugin-identities';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
-  pluginsDir: string;
+  /** The folder of plugin folders; absent: the built-in plugins only. */
+  pluginsDir?: string;
+  /** The platform's own modules (pkg/plugin/builtin.ts), loaded before the folder's plugins. */
+  builtins?: PluginManifest[];
   /** The platform's version, checked against each plugin's `spec.requires`. */
   platformVersion: string;
   startTimeoutMs: number;
@@ -56,6 +60,9 @@ interface PluginRoute {
   method: string;
   pattern: RoutePattern;
 }
+
+/** Whether `group` is the platform's (empty or `*.svc.run`) to this plugin: a built-in one may serve them. */
+const isPlatformGroup = (group: string, plugin: LoadedPlugin) => !plugin.manifest.builtin && isReservedGroup(group);
 
 /** One plugin as the host runs it. */
 interface LoadedPlugin {
@@ -104,8 +111,8 @@ export class PluginHost {
 
   /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
-    const manifests: PluginManifest[] = [];
-    for (const dir of listPluginFolders(this.options.pluginsDir)) {
+    const manifests: PluginManifest[] = [...(this.options.builtins ?? [])];
+    for (const dir of this.options.pluginsDir ? listPluginFolders(this.options.pluginsDir) : []) {
       try {
         const manifest = readPluginFolder(dir);
         if (manifests.some((m) => m.name === manifest.name)) {
@@ -281,7 +288,7 @@ export class PluginHost {
       throw new Error('model: group, version, names.kind and names.plural are required');
     }
     const what = `model ${names.plural}.${spec.group}`;
-    if (isPlatformGroup(spec.group))
+    if (isPlatformGroup(spec.group, plugin))
       throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
     const key = `${spec.group}/${names.plural}`;
     const owner = this.modelOwners.get(key);
@@ -292,7 +299,7 @@ export class PluginHost {
     let model;
     try {
       model = modelFromObject({ spec: { ...spec, indexes } } as unknown as ApiObject);
-      await this.schemes.register(model);
+      await this.schemes.register(model, undefined, { platform: plugin.manifest.builtin });
     } catch (err) {
       throw new Error(`${what}: ${(err as Error).message}`);
     }
@@ -304,12 +311,13 @@ export class PluginHost {
     const name = plugin.manifest.name;
     if (!METHODS.has(method))
       throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
-    const pattern = parseRoutePath(path);
+    const pattern = parseRoutePath(path, plugin.manifest.builtin);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
     if (owner && owner !== name)
       throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
-    const shape = (p: RoutePattern) => p.segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
+    const shape = (p: RoutePattern) =>
+      [p.group, p.version, ...p.segments.map((s) => (s.startsWith('{') ? '{}' : s))].join('/');
     if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
       throw new Error(`route ${method} ${path}: declared twice`);
     }
@@ -321,7 +329,7 @@ export class PluginHost {
         version: pattern.version,
         resource: pattern.resource,
         subresource: '*',
-        accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
+        accepts: (info, m) => this.findRoute(plugin, m, info) !== undefined,
       },
       (ctx) => this.serve(plugin, ctx),
     );
@@ -329,10 +337,16 @@ export class PluginHost {
     this.routeOwners.set(resourceKey, name);
   }
 
-  private findRoute(plugin: LoadedPlugin, method: string, parts: string[]) {
+  /** The plugin's route for this method and path (its group and version too: one plugin may serve several). */
+  private findRoute(
+    plugin: LoadedPlugin,
+    method: string,
+    info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'parts'>,
+  ) {
     for (const route of plugin.routes) {
-      if (route.method !== method) continue;
-      const params = matchRoute(route.pattern, parts);
+      if (route.method !== method || route.pattern.group !== info.apiGroup || route.pattern.version !== info.apiVersion)
+        continue;
+      const params = matchRoute(route.pattern, info.parts);
       if (params) return { route, params };
     }
     return undefined;
@@ -341,7 +355,7 @@ export class PluginHost {
   /** Forwards one request to the plugin's worker and writes its answer. */
   private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
     const method = ctx.req.method ?? 'GET';
-    const found = this.findRoute(plugin, method, ctx.info.parts);
+    const found = this.findRoute(plugin, method, ctx.info);
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
     const body =

@@ -8,20 +8,17 @@ const transpiled = new Map<string, string>();
 
 /**
  * A new worker thread running worker.ts for one plugin. Built, it runs
- * worker.js beside this file; from TypeScript sources (the tests) worker.ts,
- * the files it imports and `extraSources` (a built-in plugin's code) are
- * transpiled here, once per process, and each worker loads them through a
- * `.ts` require hook, so no worker pays for loading the compiler.
+ * worker.js beside this file. From TypeScript sources (the tests), worker.ts,
+ * a built-in plugin's `index.ts` and the files they import are transpiled
+ * here, once per process, and each worker loads them through a `.ts` require
+ * hook, so no worker pays for loading the compiler.
  */
-export function newPluginWorker(
-  workerData: PluginWorkerData,
-  resourceLimits: ResourceLimits,
-  extraSources: string[] = [],
-): Worker {
+export function newPluginWorker(workerData: PluginWorkerData, resourceLimits: ResourceLimits): Worker {
   const compiled = join(__dirname, 'worker.js');
   if (existsSync(compiled)) return new Worker(compiled, { workerData, resourceLimits });
   const entry = join(__dirname, 'worker.ts');
-  for (const file of [entry, ...extraSources]) transpileTree(file);
+  const code = workerData.main?.endsWith('.ts') ? [workerData.main] : [];
+  for (const file of [entry, ...code]) transpileTree(file);
   return new Worker(loaderCode(entry), { eval: true, workerData, resourceLimits });
 }
 
