@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApiServer } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { bind, createUser, expectStatus, MY_PERMISSIONS, rbacApi, type RbacApi } from '../support/security';
+import {
+  ACCESS_REVIEWS,
+  bind,
+  createUser,
+  expectStatus,
+  MY_PERMISSIONS,
+  rbacApi,
+  type RbacApi,
+} from '../support/security';
 import { waitFor } from '../support/wait-for';
 
 // The content module (API.md §12) walked as users holding each built-in role: contributors write and submit their
@@ -224,6 +232,11 @@ describe('the public API', () => {
       const draft = await as('GET', `${PUBLIC}/secret-draft`);
       expect([draft.status, draft.body.reason]).toEqual([404, 'NotFound']);
     }
+    const review = await api.admin('POST', ACCESS_REVIEWS, {
+      spec: { user: 'anonymous', verb: 'list', group: 'api.content.svc.run', resource: 'posts' },
+    });
+    expect(review.body.status.allowed).toBe(true);
+    expect(JSON.stringify(review.body.status.trace)).toContain('content-public-reader');
     expect((await api.anonymous('GET', CONSOLE)).status).toBe(401);
     expect((await api.anonymous('GET', UC)).status).toBe(401);
     expect((await guest('GET', UC)).status).toBe(403);
