@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bind, createRole, createUser, useRbacApi } from '../support/security';
+import { startTestApiServer } from '../support/apiserver';
+import { bind, createRole, createUser, rbacApi, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
 // ctx.client (API.md §11): a plugin's code calls the apiserver as system:plugin:<name>, which may do anything on
@@ -84,5 +85,27 @@ describe("a plugin's ctx.client", () => {
       { what: 'the bound role to take effect' },
     );
     expect(allowed.body).toEqual(expect.arrayContaining(['role-reader', 'super-role']));
+  });
+});
+
+describe("a plugin's ctx.client over HTTPS", () => {
+  it('reaches the apiserver through its own TLS listener', async () => {
+    const tlsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-client-tls-'));
+    const server = await startTestApiServer({ authorizationMode: 'RBAC', pluginsDir, tlsSelfSignedDir: tlsDir });
+    try {
+      expect(server.url).toMatch(/^https:/);
+      const tls = rbacApi(server, readFileSync(server.caFile!));
+      await waitFor(
+        async () =>
+          (await tls.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/notes')).body?.status?.phase === 'STARTED',
+        { timeoutMs: 20_000, what: 'plugin notes to start over HTTPS' },
+      );
+      const created = await tls.admin('POST', `${NOTES}/drafts`, { text: 'over tls' });
+      expect(created.status).toBe(201);
+      expect(created.body.spec).toEqual({ text: 'over tls', by: 'admin' });
+    } finally {
+      await server.stop();
+      rmSync(tlsDir, { recursive: true, force: true });
+    }
   });
 });
