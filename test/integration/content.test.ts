@@ -162,6 +162,7 @@ describe('an author', () => {
     }
     expect((await otherAuthor('GET', UC)).body.items).toEqual([]);
     expect((await otherAuthor('GET', `${CONSOLE}/hello-world`)).status).toBe(403);
+    expect((await otherAuthor('DELETE', `${CONSOLE}/hello-world`)).status).toBe(403);
     expect((await otherAuthor('PATCH', `${CONSOLE}/hello-world`, { spec: { title: 'mine' } }, merge)).status).toBe(403);
     expect((await author('GET', `${UC}/hello-world`)).body.status.phase).toBe('PUBLISHED');
   });
