@@ -5,7 +5,14 @@ const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jo
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/pkg', '<rootDir>/cmd', '<rootDir>/controllers', '<rootDir>/test', '<rootDir>/bench'],
+  roots: [
+    '<rootDir>/pkg',
+    '<rootDir>/cmd',
+    '<rootDir>/controllers',
+    '<rootDir>/modules',
+    '<rootDir>/test',
+    '<rootDir>/bench',
+  ],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],

@@ -12,6 +12,8 @@ import { setupSecurity, type SecurityConfig } from './security/setup';
 import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
+import { PluginIdentities } from '../plugin/plugin-identities';
+import { builtinPluginManifests } from '../plugin/builtin';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -26,8 +28,10 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   watchBookmarkIntervalSeconds?: number;
   /** Longest a client may take to send a whole request before a 408; default 60. */
   requestTimeoutSeconds?: number;
-  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins. */
+  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins but the built-in ones. */
   pluginsDir?: string;
+  /** Whether the platform's own modules (`modules/`: the content module) are loaded; default true. */
+  builtinPlugins?: boolean;
   /** How long a plugin's `start(ctx)` may take before it is FAILED; default 60. */
   pluginStartTimeoutSeconds?: number;
   /** How long a plugin's route handler may take before a 504; default 30. */
@@ -44,7 +48,7 @@ export interface RunningApiServer {
   server: ApiServer;
   schemes: SchemeManager;
   storage: Storage;
-  /** With `pluginsDir`: the plugin host; `plugins.started` settles once every plugin is STARTED, STOPPED or FAILED. */
+  /** The plugin host, unless there are no plugins at all; `plugins.started` settles once every plugin is STARTED, STOPPED or FAILED. */
   plugins?: { host: PluginHost; started: Promise<void> };
   /** Drains requests, ends watches, stops following Models, closes storage. */
   stop(): Promise<void>;
@@ -83,14 +87,15 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     config.maxBodyBytes,
     log.child({ component: 'security' }),
   );
+  const identities = new PluginIdentities();
   const server = new ApiServer({
     storage,
     schemes,
     routes,
     log,
     settings,
-    authenticators: security.authenticators,
-    authorizer: security.authorizer,
+    authenticators: [identities, ...security.authenticators],
+    authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
     tls: tls && { cert: tls.cert, key: tls.key },
   });
@@ -100,9 +105,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     { url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
     'apiserver listening',
   );
-  const plugins = config.pluginsDir
-    ? startPlugins(config, config.pluginsDir, schemes, routes, storage, log)
-    : undefined;
+  const plugins = startPlugins(config, schemes, routes, storage, log, { url: selfUrl(url), identities });
   return {
     url,
     caFile: tls?.caFile,
@@ -125,23 +128,32 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   };
 }
 
-/** Starts the plugins in the background: the apiserver serves meanwhile, and each plugin's phase tells how it went. */
+/**
+ * Starts the built-in plugins and those of `--plugins-dir` in the background (none: undefined): the apiserver
+ * serves meanwhile, and each plugin's phase tells how it went.
+ */
 function startPlugins(
   config: ApiServerConfig,
-  pluginsDir: string,
   schemes: SchemeManager,
   routes: RouteTable,
   storage: Storage,
   log: Logger,
-): { host: PluginHost; started: Promise<void> } {
+  api: { url: string; identities: PluginIdentities },
+): { host: PluginHost; started: Promise<void> } | undefined {
+  const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
+  if (!config.pluginsDir && builtins.length === 0) return undefined;
   const host = new PluginHost(schemes, routes, storage, log.child({ component: 'plugins' }), {
-    pluginsDir,
+    pluginsDir: config.pluginsDir,
+    builtins,
     platformVersion: SVC_VERSION,
     maxBodyBytes: config.maxBodyBytes,
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
+    api,
   });
-  const started = host.start().catch((err: Error) => log.error({ err, pluginsDir }, 'could not load the plugins'));
+  const started = host
+    .start()
+    .catch((err: Error) => log.error({ err, pluginsDir: config.pluginsDir }, 'could not load the plugins'));
   return { host, started };
 }
 
@@ -154,6 +166,9 @@ export function splitHostPort(listen: string): [string, number] {
   }
   return [listen.slice(0, at).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port];
 }
+
+/** The URL this process reaches its own listener at: loopback when it listens on every address. */
+const selfUrl = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
 
 /** A storage URL without its password, for logs. */
 const redact = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');

@@ -2,10 +2,11 @@ import type { ApiObject } from '../api/object';
 import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
-import { isPlatformGroup } from '../registry/model-validation';
+import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
 import { modelFromObject } from '../registry/models/model-object';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
+import type { RequestInfo } from '../apiserver/request-info';
 import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
@@ -22,13 +23,17 @@ import {
 } from './manifest';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
-import type { DeclaredIndex } from './protocol';
+import type { DeclaredIndex, PluginWorkerData } from './protocol';
 import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { LogLimiter } from './log-limiter';
+import type { PluginIdentities } from './plugin-identities';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
-  pluginsDir: string;
+  /** The folder of plugin folders; absent: the built-in plugins only. */
+  pluginsDir?: string;
+  /** The platform's own modules (pkg/plugin/builtin.ts), loaded before the folder's plugins. */
+  builtins?: PluginManifest[];
   /** The platform's version, checked against each plugin's `spec.requires`. */
   platformVersion: string;
   startTimeoutMs: number;
@@ -40,6 +45,8 @@ export interface PluginHostOptions {
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
+  /** Where plugins' `ctx.client` reaches the apiserver, and who it is there; without them plugins get no client. */
+  api?: { url: string; identities: PluginIdentities };
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -53,6 +60,9 @@ interface PluginRoute {
   method: string;
   pattern: RoutePattern;
 }
+
+/** Whether `group` is the platform's (empty or `*.svc.run`) to this plugin: a built-in one may serve them. */
+const isPlatformGroup = (group: string, plugin: LoadedPlugin) => !plugin.manifest.builtin && isReservedGroup(group);
 
 /** One plugin as the host runs it. */
 interface LoadedPlugin {
@@ -101,8 +111,8 @@ export class PluginHost {
 
   /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
-    const manifests: PluginManifest[] = [];
-    for (const dir of listPluginFolders(this.options.pluginsDir)) {
+    const manifests: PluginManifest[] = [...(this.options.builtins ?? [])];
+    for (const dir of this.options.pluginsDir ? listPluginFolders(this.options.pluginsDir) : []) {
       try {
         const manifest = readPluginFolder(dir);
         if (manifests.some((m) => m.name === manifest.name)) {
@@ -190,8 +200,10 @@ export class PluginHost {
   private async halt(plugin: LoadedPlugin): Promise<void> {
     const worker = plugin.worker;
     plugin.worker = undefined;
-    this.unload(plugin);
+    // Its identity outlives the routes and models until stop(ctx) is done: stop may still use ctx.client.
+    this.unload(plugin, { keepIdentity: true });
     await worker?.stop(this.options.stopTimeoutMs ?? 5000);
+    this.options.api?.identities.revoke(plugin.manifest.name);
     if (worker) this.log.info({ plugin: plugin.manifest.name }, 'plugin stopped');
   }
 
@@ -203,7 +215,13 @@ export class PluginHost {
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
     const worker = new PluginWorker(
-      { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
+      {
+        name: manifest.name,
+        version: manifest.version,
+        settings: manifest.settings,
+        main: manifest.main,
+        api: this.apiAccess(manifest.name),
+      },
       this.workerHost(plugin),
       { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
     );
@@ -219,6 +237,14 @@ export class PluginHost {
     await this.setPhase(plugin, 'STARTED', '');
   }
 
+  /** A token for this start of the plugin's `ctx.client` (the previous one stops working). */
+  private apiAccess(name: string): PluginWorkerData['api'] {
+    const api = this.options.api;
+    if (!api) return undefined;
+    // The apiserver's own listener: its certificate need not name the address it is reached on.
+    return { server: api.url, token: api.identities.issue(name), insecureSkipTlsVerify: api.url.startsWith('https:') };
+  }
+
   private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
     const name = plugin.manifest.name;
     const log = this.log.child({ plugin: name });
@@ -232,7 +258,12 @@ export class PluginHost {
         const { plugin: _plugin, component: _component, ...rest } = fields ?? {};
         log[level](rest, message);
       },
-      registerModel: (spec, indexes) => this.registerModel(plugin, spec, indexes),
+      registerModel: async (spec, indexes) => {
+        await this.registerModel(plugin, spec, indexes);
+        // Its own identity may do anything on the model it serves (docs/adr/0012-plugin-identity.md).
+        const names = spec.names as { plural: string };
+        this.options.api?.identities.allowModel(name, spec.group as string, names.plural);
+      },
       registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
       crashed: (message) => {
         this.unload(plugin);
@@ -257,7 +288,7 @@ export class PluginHost {
       throw new Error('model: group, version, names.kind and names.plural are required');
     }
     const what = `model ${names.plural}.${spec.group}`;
-    if (isPlatformGroup(spec.group))
+    if (isPlatformGroup(spec.group, plugin))
       throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
     const key = `${spec.group}/${names.plural}`;
     const owner = this.modelOwners.get(key);
@@ -268,7 +299,7 @@ export class PluginHost {
     let model;
     try {
       model = modelFromObject({ spec: { ...spec, indexes } } as unknown as ApiObject);
-      await this.schemes.register(model);
+      await this.schemes.register(model, undefined, { platform: plugin.manifest.builtin });
     } catch (err) {
       throw new Error(`${what}: ${(err as Error).message}`);
     }
@@ -280,12 +311,13 @@ export class PluginHost {
     const name = plugin.manifest.name;
     if (!METHODS.has(method))
       throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
-    const pattern = parseRoutePath(path);
+    const pattern = parseRoutePath(path, plugin.manifest.builtin);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
     if (owner && owner !== name)
       throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
-    const shape = (p: RoutePattern) => p.segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
+    const shape = (p: RoutePattern) =>
+      [p.group, p.version, ...p.segments.map((s) => (s.startsWith('{') ? '{}' : s))].join('/');
     if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
       throw new Error(`route ${method} ${path}: declared twice`);
     }
@@ -297,7 +329,7 @@ export class PluginHost {
         version: pattern.version,
         resource: pattern.resource,
         subresource: '*',
-        accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
+        accepts: (info, m) => this.findRoute(plugin, m, info) !== undefined,
       },
       (ctx) => this.serve(plugin, ctx),
     );
@@ -305,10 +337,16 @@ export class PluginHost {
     this.routeOwners.set(resourceKey, name);
   }
 
-  private findRoute(plugin: LoadedPlugin, method: string, parts: string[]) {
+  /** The plugin's route for this method and path (its group and version too: one plugin may serve several). */
+  private findRoute(
+    plugin: LoadedPlugin,
+    method: string,
+    info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'parts'>,
+  ) {
     for (const route of plugin.routes) {
-      if (route.method !== method) continue;
-      const params = matchRoute(route.pattern, parts);
+      if (route.method !== method || route.pattern.group !== info.apiGroup || route.pattern.version !== info.apiVersion)
+        continue;
+      const params = matchRoute(route.pattern, info.parts);
       if (params) return { route, params };
     }
     return undefined;
@@ -317,7 +355,7 @@ export class PluginHost {
   /** Forwards one request to the plugin's worker and writes its answer. */
   private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
     const method = ctx.req.method ?? 'GET';
-    const found = this.findRoute(plugin, method, ctx.info.parts);
+    const found = this.findRoute(plugin, method, ctx.info);
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
     const body =
@@ -368,7 +406,7 @@ export class PluginHost {
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */
-  private unload(plugin: LoadedPlugin): void {
+  private unload(plugin: LoadedPlugin, options: { keepIdentity?: boolean } = {}): void {
     for (const [key, remove] of plugin.routeRemovers) {
       remove();
       this.routeOwners.delete(key);
@@ -381,6 +419,7 @@ export class PluginHost {
       this.modelOwners.delete(key);
     }
     plugin.models = [];
+    if (!options.keepIdentity) this.options.api?.identities.revoke(plugin.manifest.name);
     void plugin.worker?.terminate();
   }
 

@@ -30,6 +30,8 @@ export interface PluginManifest {
   /** The absolute path of `index.js`, when the plugin has code. */
   main?: string;
   extensions: ExtensionObject[];
+  /** A module of the platform itself (pkg/plugin/builtin.ts): it may serve the platform's groups. */
+  builtin?: boolean;
 }
 
 /** A plugin folder that cannot be read: names the file and what is wrong with it. */

@@ -5,6 +5,16 @@ export interface PluginWorkerData {
   settings: Record<string, unknown>;
   /** The absolute path of the plugin's `index.js`, if it has code. */
   main?: string;
+  /** How `ctx.client` reaches the apiserver as `system:plugin:<name>`; absent: the plugin has no client. */
+  api?: PluginApiAccess;
+}
+
+/** The apiserver's own address and the plugin's token for this start (in memory only, never logged). */
+export interface PluginApiAccess {
+  server: string;
+  token: string;
+  /** The apiserver serves HTTPS: its own listener is trusted without checking the certificate's names. */
+  insecureSkipTlsVerify?: boolean;
 }
 
 /** A declarative index as a plugin declares it (this increment: paths only, see docs/plugins.md). */

@@ -17,10 +17,10 @@ const LITERAL = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
 /**
  * Parses a plugin route's path, refusing one under `/api/`, one outside
  * `/apis/<group>/<version>/<resource>`, one in a platform group (empty or
- * `*.svc.run`) and one whose group, version or resource is a parameter.
+ * `*.svc.run`; allowed to built-in plugins) and one whose group, version or resource is a parameter.
  * Throws an Error whose message says why.
  */
-export function parseRoutePath(path: string): RoutePattern {
+export function parseRoutePath(path: string, allowPlatformGroup = false): RoutePattern {
   if (path.startsWith('/api/') || path === '/api')
     throw new Error(`route ${path}: paths under /api/ belong to the platform`);
   const parts = path.split('/');
@@ -31,7 +31,8 @@ export function parseRoutePath(path: string): RoutePattern {
   if ([group, version, segments[0]].some((p) => !LITERAL.test(p) || PARAM.test(p))) {
     throw new Error(`route ${path}: the group, version and first resource segment must be literal`);
   }
-  if (isPlatformGroup(group)) throw new Error(`route ${path}: group "${group}" belongs to the platform`);
+  if (isPlatformGroup(group) && !allowPlatformGroup)
+    throw new Error(`route ${path}: group "${group}" belongs to the platform`);
   const names = new Set<string>();
   for (const segment of segments) {
     const param = PARAM.exec(segment)?.[1];

@@ -1,21 +1,58 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { PluginWorkerData } from './protocol';
 
-let transpiled: string | undefined;
+/** From TypeScript sources: each `.ts` file a worker may load, transpiled once per process (file → JavaScript). */
+const transpiled = new Map<string, string>();
 
 /**
  * A new worker thread running worker.ts for one plugin. Built, it runs
- * worker.js beside this file; from TypeScript sources (the tests) worker.ts is
- * transpiled once, here, and each worker evaluates the result. worker.ts
- * imports nothing but Node's modules, so it needs no other file transpiled.
+ * worker.js beside this file. From TypeScript sources (the tests), worker.ts,
+ * a built-in plugin's `index.ts` and the files they import are transpiled
+ * here, once per process, and each worker loads them through a `.ts` require
+ * hook, so no worker pays for loading the compiler.
  */
 export function newPluginWorker(workerData: PluginWorkerData, resourceLimits: ResourceLimits): Worker {
   const compiled = join(__dirname, 'worker.js');
   if (existsSync(compiled)) return new Worker(compiled, { workerData, resourceLimits });
-  transpiled ??= transpile(join(__dirname, 'worker.ts'));
-  return new Worker(transpiled, { eval: true, workerData, resourceLimits });
+  const entry = join(__dirname, 'worker.ts');
+  const code = workerData.main?.endsWith('.ts') ? [workerData.main] : [];
+  for (const file of [entry, ...code]) transpileTree(file);
+  return new Worker(loaderCode(entry), { eval: true, workerData, resourceLimits });
+}
+
+/** The code of a worker that requires `entry` with every transpiled file at hand. */
+function loaderCode(entry: string): string {
+  return `
+const sources = new Map(${JSON.stringify([...transpiled])});
+require.extensions['.ts'] = (module, filename) => {
+  const code = sources.get(filename);
+  if (code === undefined) throw new Error('not transpiled for plugin workers: ' + filename);
+  module._compile(code, filename);
+};
+require(${JSON.stringify(entry)});
+`;
+}
+
+/** Transpiles `file` and, transitively, the relative `.ts` imports of it not transpiled yet. */
+function transpileTree(file: string): void {
+  const queue = [file];
+  while (queue.length) {
+    const next = queue.pop()!;
+    if (transpiled.has(next)) continue;
+    const code = transpile(next);
+    transpiled.set(next, code);
+    for (const match of code.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+      const target = sourceFile(resolve(dirname(next), match[1]));
+      if (target) queue.push(target);
+    }
+  }
+}
+
+/** `path.ts` or `path/index.ts`, whichever exists. */
+function sourceFile(path: string): string | undefined {
+  return [`${path}.ts`, join(path, 'index.ts')].find((candidate) => existsSync(candidate));
 }
 
 function transpile(file: string): string {

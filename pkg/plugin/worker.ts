@@ -1,8 +1,10 @@
 // The code that runs inside a plugin's worker thread: loads the plugin's
 // index.js, hands start(ctx) its context, and answers the host's forwarded
-// requests. Everything it asks of the apiserver goes through messages.
+// requests. Everything it asks of the host goes through messages; ctx.client
+// calls the apiserver over HTTP like any other client.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import { pluginClient } from './worker-client';
 
 type Handler = (request: Request) => unknown;
 interface PluginModule {
@@ -94,6 +96,7 @@ const ctx = Object.freeze({
     delete: (path: string, handler: Handler) => addRoute('DELETE', path, handler),
     add: (route: { method: string; path: string }, handler: Handler) => addRoute(route.method, route.path, handler),
   }),
+  client: pluginClient(data),
 });
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));

@@ -20,6 +20,8 @@ export async function startTestApiServer(config: Partial<ApiServerConfig> = {}):
       maxBodyBytes: 3 * 1024 * 1024,
       watchTimeoutSeconds: 1800,
       watchRetention: 100000,
+      // The content module's worker costs every test apiserver a thread: only the tests that need it load it.
+      builtinPlugins: false,
       ...config,
       store,
     },

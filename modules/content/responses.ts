@@ -1,0 +1,56 @@
+import { ApiError } from '../../pkg/client/errors';
+import { BadInput } from './post-rules';
+
+/** A JSON answer. */
+export const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** A Kubernetes `Status` failure, as every svc API answers errors. */
+export function failure(
+  code: number,
+  reason: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): Response {
+  return json(
+    { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code },
+    code,
+  );
+}
+
+/** 404 for a post that does not exist or that the caller may not see: the two look the same. */
+export const postNotFound = (name: string): Response =>
+  failure(404, 'NotFound', `posts.content.svc.run "${name}" not found`, {
+    name,
+    group: 'content.svc.run',
+    kind: 'posts',
+  });
+
+/** 409 for an action the post's phase does not allow. */
+export const refused = (name: string, message: string): Response =>
+  failure(409, 'Conflict', `post "${name}": ${message}`, { name, group: 'content.svc.run', kind: 'posts' });
+
+/**
+ * Runs a handler, answering the apiserver's refusals of the module's own
+ * calls (a taken slug, a failed validation, a stale version) with the
+ * apiserver's `Status`, and bad input with a 400. Anything else is a 500.
+ */
+export async function answering(handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (err) {
+    if (err instanceof ApiError) return json(err.status, err.code);
+    if (err instanceof BadInput) return failure(400, 'BadRequest', err.message);
+    throw err;
+  }
+}
+
+/** The request's JSON body; BadInput when it is not JSON. */
+export async function jsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadInput('the body must be JSON');
+  }
+}

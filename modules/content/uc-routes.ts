@@ -1,0 +1,79 @@
+import type { PluginContext, RouteRequest } from './plugin-context';
+import { POSTS, type Post } from './post-model';
+import { editedPost, isOwnedBy, isRefusal, newDraft, type PostAction } from './post-rules';
+import { act, writeStatus } from './post-writes';
+import { answering, json, jsonBody, postNotFound, refused } from './responses';
+
+const BASE = '/apis/uc.api.content.svc.run/v1alpha1/posts';
+
+/**
+ * The user centre (API.md §12): the caller's own posts. `spec.owner` is the
+ * caller, always; another user's post answers 404, as a missing one does.
+ * Which of these a user may call at all is up to their roles.
+ */
+export function registerUserCentreRoutes(ctx: PluginContext): void {
+  const { client } = ctx;
+
+  /** The caller's post, or undefined when it is missing or someone else's. */
+  const ownPost = async (req: RouteRequest): Promise<Post | undefined> => {
+    try {
+      const post = await client.get<Post>(POSTS, req.params.name);
+      return isOwnedBy(post, req.user.name) ? post : undefined;
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  };
+
+  ctx.routes.get(BASE, (req) =>
+    answering(async () => {
+      const list = await client.list<Post>(POSTS, { fieldSelector: `spec.owner=${req.user.name}` });
+      return json({ apiVersion: 'uc.api.content.svc.run/v1alpha1', kind: 'PostList', items: list.items });
+    }),
+  );
+
+  ctx.routes.post(BASE, (req) =>
+    answering(async () => {
+      const created = await client.create<Post>(POSTS, newDraft(await jsonBody(req), req.user.name));
+      return json(await writeStatus(client, created.metadata.name!, { phase: 'DRAFT' }), 201);
+    }),
+  );
+
+  ctx.routes.get(`${BASE}/{name}`, (req) =>
+    answering(async () => {
+      const post = await ownPost(req);
+      return post ? json(post) : postNotFound(req.params.name);
+    }),
+  );
+
+  ctx.routes.put(`${BASE}/{name}`, (req) =>
+    answering(async () => {
+      const body = await jsonBody(req);
+      const post = await ownPost(req);
+      if (!post) return postNotFound(req.params.name);
+      const edited = editedPost(post, body);
+      if (isRefusal(edited)) return refused(req.params.name, edited.refused);
+      return json(await client.update<Post>(POSTS, edited));
+    }),
+  );
+
+  ctx.routes.delete(`${BASE}/{name}`, (req) =>
+    answering(async () => {
+      const post = await ownPost(req);
+      if (!post) return postNotFound(req.params.name);
+      const deleted = await client.delete<Post>(POSTS, req.params.name);
+      return deleted.removed ? json(deleted.status) : json(deleted.object);
+    }),
+  );
+
+  for (const action of ['submit', 'publish', 'unpublish'] as PostAction[]) {
+    ctx.routes.put(`${BASE}/{name}/${action}`, (req) =>
+      answering(async () => {
+        const post = await ownPost(req);
+        if (!post) return postNotFound(req.params.name);
+        const done = await act(client, post, action);
+        return isRefusal(done) ? refused(req.params.name, done.refused) : json(done);
+      }),
+    );
+  }
+}
