@@ -73,9 +73,16 @@ function lexLabelTerm(term: string): LabelToken[] {
 }
 
 /** The word operators of a label term. */
-const SET_OPERATORS: Partial<Record<string, 'in' | 'notin'>> = { in: 'in', notin: 'notin' };
+const SET_OPERATORS = new Map<string, 'in' | 'notin'>([
+  ['in', 'in'],
+  ['notin', 'notin'],
+]);
 /** The symbol operators of a label term and the set operator each means (`a=(x,y)` is `a in (x,y)`). */
-const EQUALITY_OPERATORS: Partial<Record<string, 'in' | 'notin'>> = { '=': 'in', '==': 'in', '!=': 'notin' };
+const EQUALITY_OPERATORS = new Map<string, 'in' | 'notin'>([
+  ['=', 'in'],
+  ['==', 'in'],
+  ['!=', 'notin'],
+]);
 
 /** A recursive-descent parser for one label term, over its tokens. */
 class LabelTermParser {
@@ -98,9 +105,9 @@ class LabelTermParser {
 
   /** The requirement of `key` with the operator `op` and what follows it. */
   private operation(key: string, op: LabelToken): LabelRequirement {
-    const setOp = op.kind === 'word' ? SET_OPERATORS[op.text] : undefined;
+    const setOp = op.kind === 'word' ? SET_OPERATORS.get(op.text) : undefined;
     if (setOp !== undefined) return { key, op: setOp, values: this.valueSet(key, op.text) };
-    const equalityOp = op.kind === 'symbol' ? EQUALITY_OPERATORS[op.text] : undefined;
+    const equalityOp = op.kind === 'symbol' ? EQUALITY_OPERATORS.get(op.text) : undefined;
     if (equalityOp !== undefined) {
       const values = this.peek()?.text === '(' ? this.valueSet(key, op.text) : [this.value(key, op.text)];
       return { key, op: equalityOp, values };

@@ -33,16 +33,18 @@ export function modelFor(ctx: RequestContext, schemes: SchemeManager): Registere
 type Handler = (ctx: RequestContext, store: ResourceStore, settings: HandlerSettings) => Promise<void>;
 
 /** The handler of each verb. */
-const HANDLERS: Record<string, Handler | undefined> = {
-  get: handleGet,
-  list: (ctx, store) => handleList(ctx, store),
-  watch: handleWatch,
-  create: handleCreate,
-  update: handleUpdate,
-  patch: handlePatch,
-  delete: handleDelete,
-  deletecollection: handleDeleteCollection,
-};
+const HANDLERS = new Map<string, Handler>(
+  Object.entries({
+    get: handleGet,
+    list: (ctx, store) => handleList(ctx, store),
+    watch: handleWatch,
+    create: handleCreate,
+    update: handleUpdate,
+    patch: handlePatch,
+    delete: handleDelete,
+    deletecollection: handleDeleteCollection,
+  } satisfies Record<string, Handler>),
+);
 
 /** Dispatches a resource request by verb and subresource (DESIGN.md §4.8: no router in the hot path). */
 export async function serveResource(
@@ -53,7 +55,7 @@ export async function serveResource(
   const { store, model } = modelFor(ctx, schemes);
   const { verb, subresource } = ctx.info;
   if (subresource && subresource !== 'status') throw routeNotFound();
-  const handler = HANDLERS[verb];
+  const handler = HANDLERS.get(verb);
   if (handler === undefined || !verbServed(ctx, model.verbs)) {
     throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);
   }
