@@ -63,22 +63,43 @@ async function main(): Promise<void> {
   });
 }
 
+/** The baseline's routes: the first whose method and path match serves the request. */
+const ROUTES: {
+  method: string;
+  matches: (url: string) => boolean;
+  serve: (store: BaselineStore, url: string, req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+}[] = [
+  { method: 'GET', matches: (url) => url.startsWith('/objects/'), serve: getObject },
+  { method: 'GET', matches: (url) => url.startsWith('/list'), serve: listPage },
+  { method: 'POST', matches: (url) => url === '/objects', serve: createObject },
+  { method: 'GET', matches: (url) => url === '/healthz', serve: (_s, _u, _q, res) => send(res, 200, '{"ok":true}') },
+];
+
 async function serve(store: BaselineStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
-  if (req.method === 'GET' && url.startsWith('/objects/')) {
-    const json = await store.objectJson(decodeURIComponent(url.slice('/objects/'.length)));
-    return json === null ? send(res, 404, '{"error":"not found"}') : send(res, 200, json);
-  }
-  if (req.method === 'GET' && url.startsWith('/list')) {
-    const limit = Number(new URL(url, 'http://baseline').searchParams.get('limit') ?? '20');
-    return send(res, 200, await store.pageJson(LIST_API_VERSION, LIST_KIND, limit));
-  }
-  if (req.method === 'POST' && url === '/objects') {
-    const outcome = await store.create(JSON.parse(await readBody(req)) as ApiObject);
-    return outcome.created ? send(res, 201, JSON.stringify(outcome.object)) : send(res, 409, '{"error":"exists"}');
-  }
-  if (req.method === 'GET' && url === '/healthz') return send(res, 200, '{"ok":true}');
-  send(res, 404, '{"error":"no such route"}');
+  const route = ROUTES.find((r) => r.method === req.method && r.matches(url));
+  if (route === undefined) return send(res, 404, '{"error":"no such route"}');
+  await route.serve(store, url, req, res);
+}
+
+async function getObject(store: BaselineStore, url: string, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const json = await store.objectJson(decodeURIComponent(url.slice('/objects/'.length)));
+  return json === null ? send(res, 404, '{"error":"not found"}') : send(res, 200, json);
+}
+
+async function listPage(store: BaselineStore, url: string, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const limit = Number(new URL(url, 'http://baseline').searchParams.get('limit') ?? '20');
+  return send(res, 200, await store.pageJson(LIST_API_VERSION, LIST_KIND, limit));
+}
+
+async function createObject(
+  store: BaselineStore,
+  _url: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const outcome = await store.create(JSON.parse(await readBody(req)) as ApiObject);
+  return outcome.created ? send(res, 201, JSON.stringify(outcome.object)) : send(res, 409, '{"error":"exists"}');
 }
 
 function send(res: ServerResponse, code: number, json: string): void {

@@ -7,8 +7,10 @@
  * @example npm run build && node dist/bench/apiserver/main.js --quick
  */
 import { resolve } from 'node:path';
-import { CommanderError } from 'commander';
 import { describeMachine, machineInfo } from '../support/machine-info';
+import { goalsMet, say } from '../support/report';
+import { runBench } from '../support/run-bench';
+import { withBenchSession } from '../support/session';
 import { parseBenchOptions, type BenchOptions } from './options';
 import { compareOperations, loadPersons } from './phases';
 import { comparisonPasses, hasGoal, throughputDetailTable, throughputTable, watchPasses, watchTable } from './report';
@@ -16,36 +18,13 @@ import { openApiBenchSession, type ApiBenchSession } from './session';
 import { runWatchCase, type WatchCaseResult } from './watch-latency';
 import { baselineWatchTarget, svcWatchTarget } from './watch-targets';
 
-async function main(): Promise<void> {
-  let options: BenchOptions;
-  try {
-    options = parseBenchOptions(process.argv);
-  } catch (err) {
-    // Commander has printed the help or the error already.
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
-      return;
-    }
-    throw err;
-  }
-  const session = await openApiBenchSession(options.profile === undefined ? undefined : resolve(options.profile));
-  const stop = (signal: NodeJS.Signals) => {
-    process.stderr.write(`\n${signal}: stopping\n`);
-    void session.close().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  let failed = true;
-  try {
-    await run(session, options);
-    failed = false;
-  } finally {
-    await session.close({ keepLogs: failed });
-  }
-}
+runBench('apiserver', async () => {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const profileDir = options.profile === undefined ? undefined : resolve(options.profile);
+  await withBenchSession(await openApiBenchSession(profileDir), (session) => run(session, options));
+});
 
 async function run(session: ApiBenchSession, options: BenchOptions): Promise<void> {
-  const say = (text = '') => process.stdout.write(`${text}\n`);
   say(`apiserver benchmark, ${new Date().toISOString()}`);
   for (const line of describeMachine(await machineInfo(session.client), session.redis.origin)) say(line);
   say(`Settings: ${JSON.stringify(options)}`);
@@ -101,12 +80,5 @@ async function run(session: ApiBenchSession, options: BenchOptions): Promise<voi
   }
   const svcCases = cases.filter((c) => c.server === 'svc');
   const all = [...comparisons.filter(hasGoal).map(comparisonPasses), ...svcCases.map(watchPasses)];
-  say(`\n${all.filter(Boolean).length} of ${all.length} goals met.`);
+  say(`\n${goalsMet(all)}`);
 }
-
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `apiserver benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exitCode = 1;
-});

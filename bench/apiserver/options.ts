@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { nonNegativeInt, parseCommandLine, positiveInt } from '../support/options';
 
 /** Everything the apiserver benchmark can be told; see `--help`. */
 export interface BenchOptions {
@@ -51,21 +52,13 @@ export const QUICK: Partial<BenchOptions> = {
   watchWarmup: 1,
 };
 
-const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-};
-
-const nonNegativeInt = (value: string): number => (value === '0' ? 0 : positiveInt(value));
-
 /**
- * Parses the command line: the full benchmark's settings, `--quick` for the
+ * Parses the command line (without `node` and the script): the full benchmark's settings, `--quick` for the
  * small ones, and any single setting overridden by its flag.
  *
- * @example parseBenchOptions(['node', 'main.js', '--quick', '--runs', '1'])
+ * @example parseBenchOptions(['--quick', '--runs', '1'])
  */
-export function parseBenchOptions(argv: string[]): BenchOptions {
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('bench-apiserver')
     .description(
       'Benchmarks the apiserver against bare Node http servers on the same Redis (issue 4 §7). ' +
@@ -90,8 +83,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     .option(
       '--profile <dir>',
       'run both servers with --cpu-prof; their profiles land in <dir> (open in Chrome DevTools)',
-    )
-    .parse(argv);
-  const { quick, ...given } = program.opts<Partial<BenchOptions> & { quick?: boolean }>();
+    );
+  const { quick, ...given } = parseCommandLine<Partial<BenchOptions> & { quick?: boolean }>(program, argv);
   return { ...FULL, ...(quick ? QUICK : {}), ...given };
 }

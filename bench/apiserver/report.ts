@@ -1,7 +1,6 @@
 import type { LoadResult } from '../support/http-load';
 import type { CpuUsage } from '../support/process-cpu';
-import { formatMs } from '../support/stats';
-import { renderTable } from '../support/table';
+import { formatMs, percent, rate, renderTable, verdict } from '../support/report';
 import type { Comparison } from './throughput';
 import type { WatchCaseResult } from './watch-latency';
 
@@ -11,10 +10,6 @@ export const GOALS = {
   ratio: { 'GET one object': 0.5, create: 0.4 } as Record<string, number | undefined>,
   watchP99Ms: 50,
 };
-
-const rate = (perSecond: number): string => Math.round(perSecond).toLocaleString('en-US');
-const percent = (ratio: number): string => `${(ratio * 100).toFixed(0)}%`;
-const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 /** CPU time per request in microseconds, or `?` where it was not measured. */
 function perRequest(cpu: CpuUsage, label: string, result: LoadResult): string {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { freePort } from '../../pkg/util/free-port';
-import { startNodeProcess, untilOk, type NodeProcess } from '../support/node-process';
+import { untilOk, type NodeProcess } from '../support/node-process';
+import type { BenchSession } from '../support/session';
 import { PATHS } from './paths';
 import { PERSONS_PATH } from './persons';
 
@@ -13,19 +13,8 @@ export interface ServerUnderTest {
   process: NodeProcess;
 }
 
-/** Where the servers store: a Redis URL without query parameters and a key prefix of this run. */
-export interface StoreTarget {
-  redisUrl: string;
-  keyPrefix: string;
-}
-
-/** Where the server processes write what they leave behind. */
-export interface ServerOutput {
-  /** The directory of the servers' logs. */
-  logDir: string;
-  /** When set, each server is run with `--cpu-prof` and writes its CPU profile here when it stops. */
-  profileDir?: string;
-}
+/** When set, each server is run with `--cpu-prof` and writes its CPU profile into this directory when it stops. */
+export type ProfileDir = string | undefined;
 
 /** Node options that write a CPU profile into `dir`, or none. */
 const profiling = (dir: string | undefined): string[] =>
@@ -37,30 +26,27 @@ const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /**
  * Starts the real apiserver (`dist/cmd/apiserver/main.js`, AlwaysAllow) on a free port
- * against `target`, registers the Person Model by POSTing its manifest as
+ * against the session's store, registers the Person Model by POSTing its manifest as
  * YAML, and waits until the persons API answers 200.
  */
-export async function startApiserver(target: StoreTarget, output: ServerOutput): Promise<ServerUnderTest> {
+export async function startApiserver(session: BenchSession, profileDir?: ProfileDir): Promise<ServerUnderTest> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const store = new URL(target.redisUrl);
-  store.searchParams.set('keyPrefix', target.keyPrefix);
-  const process = await startNodeProcess({
+  const process = await session.startProcess('apiserver', {
     script: PATHS.apiserver,
     // The generic API's cost, beside a bare server that checks nobody: RBAC's own cost is measured in bench/rbac.
     args: [
       '--listen',
       `127.0.0.1:${port}`,
       '--store',
-      store.href,
+      session.storeUrl,
       '--watch-retention',
       String(WATCH_RETENTION),
       '--authorization-mode',
       'AlwaysAllow',
     ],
     readyUrl: `${url}/readyz`,
-    logFile: join(output.logDir, 'apiserver.log'),
-    nodeArgs: profiling(output.profileDir),
+    nodeArgs: profiling(profileDir),
   });
   try {
     const status = await post(`${url}${MODELS_PATH}`, readFileSync(PATHS.personModel, 'utf8'), 'application/yaml');
@@ -74,26 +60,25 @@ export async function startApiserver(target: StoreTarget, output: ServerOutput):
 }
 
 /** Starts the baseline server (./baseline-server.ts) on a free port against the same data as the apiserver. */
-export async function startBaseline(target: StoreTarget, output: ServerOutput): Promise<ServerUnderTest> {
+export async function startBaseline(session: BenchSession, profileDir?: ProfileDir): Promise<ServerUnderTest> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const process = await startNodeProcess({
+  const process = await session.startProcess('baseline', {
     script: PATHS.baselineServer,
     args: [
       '--listen',
       `127.0.0.1:${port}`,
       '--redis',
-      target.redisUrl,
+      session.redis.url,
       '--key-prefix',
-      target.keyPrefix,
+      session.keyPrefix,
       '--model',
       PATHS.personModel,
       '--watch-retention',
       String(WATCH_RETENTION),
     ],
     readyUrl: `${url}/healthz`,
-    logFile: join(output.logDir, 'baseline.log'),
-    nodeArgs: profiling(output.profileDir),
+    nodeArgs: profiling(profileDir),
   });
   return { url, process };
 }

@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { sleep } from '../../pkg/util/backoff';
 import { LatencyRecorder, summarizeLatencies, type LatencySummary } from '../support/latency-stats';
 import { measureCpu, type CpuUsage } from '../support/process-cpu';
 import { writeAtRate, type WriterResult } from './paced-writer';
@@ -153,7 +154,7 @@ async function untilDelivered(
     update(sum(streams));
     const settled = streams.every((s) => s.received >= perWatcher || s.failure !== undefined);
     if (settled || performance.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    await sleep(DRAIN_POLL_MS);
   }
 }
 

@@ -6,17 +6,19 @@
  *
  * @example node dist/bench/backends/main.js --objects 20000 --ops 5000
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { FileStorage, openStorage, type Storage } from '../../pkg/storage';
 import { BENCH_INDEXES, ONE_PERCENT_FILTER, benchObject, updatedObject } from '../storage/bench-model';
 import { runConcurrently } from '../support/concurrency';
 import { collectGarbage } from '../support/garbage';
-import { benchRedis } from '../support/redis-server';
-import { formatMs, formatRate, median } from '../support/stats';
-import { renderTable } from '../support/table';
+import { parseCommandLine, positiveInt } from '../support/options';
+import { formatMs, formatRate, renderTable, say } from '../support/report';
+import { runBench } from '../support/run-bench';
+import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
+import { median } from '../support/stats';
 import { timeCalls, warmUp } from '../support/timing';
 
 const TYPE = 'benchpersons.bench.svc.run';
@@ -32,64 +34,53 @@ interface BackendFigures {
   filteredListMs: number;
 }
 
-const positive = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`expected a positive integer, not ${value}`);
-  return n;
-};
+interface BackendsBenchOptions {
+  objects: number;
+  ops: number;
+}
 
-async function main(): Promise<void> {
-  const options = new Command('bench-backends')
-    .addOption(
-      new Option('--objects <n>', 'objects the lists and the reopen are measured at')
-        .argParser(positive)
-        .default(100_000),
-    )
-    .addOption(
-      new Option('--ops <n>', 'creates, then as many updates, per write round').argParser(positive).default(10_000),
-    )
-    .parse(process.argv)
-    .opts<{ objects: number; ops: number }>();
-  const scratch = mkdtempSync(join(tmpdir(), 'svc-bench-backends-'));
-  const redis = await benchRedis();
-  try {
-    const backends: [string, () => Promise<Storage>][] = [
-      ['memory://', () => openStorage('memory://')],
-      ['file://', () => openStorage(`file://${join(scratch, 'writes')}`)],
-      ['redis://', () => openStorage(withKeyPrefix(redis.url, `bench-backends-${process.pid}`))],
-    ];
-    const figures: BackendFigures[] = [];
-    for (const [name, open] of backends) figures.push(await measureBackend(name, open, options));
-    const reopen = await measureReopen(join(scratch, 'reopen'), options.objects);
+runBench('backends', async () => {
+  const program = new Command('bench-backends')
+    .option('--objects <n>', 'objects the lists and the reopen are measured at', positiveInt, 100_000)
+    .option('--ops <n>', 'creates, then as many updates, per write round', positiveInt, 10_000);
+  const options = parseCommandLine<BackendsBenchOptions>(program, process.argv.slice(2));
+  await withBenchSession(await openBenchSession('backends'), (session) => run(session, options));
+});
 
-    process.stdout.write(
-      `\nBackends benchmark: ${options.ops} creates then updates (${WRITE_CONCURRENCY} in flight), ` +
-        `lists at ${options.objects} objects; ${cpus()[0]?.model.trim()}, ${cpus().length} cores, Node ${process.version}, ` +
-        `Redis ${redis.origin}\n\n`,
-    );
-    process.stdout.write(
-      `${renderTable(
-        ['backend', 'creates/s', 'updates/s', `load to ${options.objects}/s`, 'list 20', 'list 20, 1% label'],
-        figures.map((f) => [
-          f.name,
-          formatRate(f.createsPerSecond),
-          formatRate(f.updatesPerSecond),
-          formatRate(f.loadPerSecond),
-          formatMs(f.listMs),
-          formatMs(f.filteredListMs),
-        ]),
-      )}\n\n`,
-    );
-    process.stdout.write(
-      `${renderTable(
-        ['file:// reopen at ' + options.objects + ' objects', 'files', 'open', 'open + defineType + first list'],
-        reopen.map((r) => [r.what, `${r.mib.toFixed(1)} MiB`, formatMs(r.openMs), formatMs(r.readyMs)]),
-      )}\n`,
-    );
-  } finally {
-    await redis.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  }
+async function run(session: BenchSession, options: BackendsBenchOptions): Promise<void> {
+  const backends: [string, () => Promise<Storage>][] = [
+    ['memory://', () => openStorage('memory://')],
+    ['file://', () => openStorage(`file://${join(session.dir, 'writes')}`)],
+    ['redis://', () => openStorage(session.storeUrl)],
+  ];
+  const figures: BackendFigures[] = [];
+  for (const [name, open] of backends) figures.push(await measureBackend(name, open, options));
+  const reopen = await measureReopen(join(session.dir, 'reopen'), options.objects);
+
+  say(
+    `\nBackends benchmark: ${options.ops} creates then updates (${WRITE_CONCURRENCY} in flight), ` +
+      `lists at ${options.objects} objects; ${cpus()[0]?.model.trim()}, ${cpus().length} cores, Node ${process.version}, ` +
+      `Redis ${session.redis.origin}\n`,
+  );
+  say(
+    renderTable(
+      ['backend', 'creates/s', 'updates/s', `load to ${options.objects}/s`, 'list 20', 'list 20, 1% label'],
+      figures.map((f) => [
+        f.name,
+        formatRate(f.createsPerSecond),
+        formatRate(f.updatesPerSecond),
+        formatRate(f.loadPerSecond),
+        formatMs(f.listMs),
+        formatMs(f.filteredListMs),
+      ]),
+    ) + '\n',
+  );
+  say(
+    renderTable(
+      ['file:// reopen at ' + options.objects + ' objects', 'files', 'open', 'open + defineType + first list'],
+      reopen.map((r) => [r.what, `${r.mib.toFixed(1)} MiB`, formatMs(r.openMs), formatMs(r.readyMs)]),
+    ),
+  );
 }
 
 /** Writes, then loads to `objects` and times two lists, on one backend. */
@@ -159,16 +150,3 @@ async function timeReopen(dir: string, what: string, options: { snapshotBytes: n
   const mib = readdirSync(dir).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0) / 2 ** 20;
   return { what, mib, openMs, readyMs };
 }
-
-function withKeyPrefix(redisUrl: string, keyPrefix: string): string {
-  const url = new URL(redisUrl);
-  url.searchParams.set('keyPrefix', keyPrefix);
-  return url.href;
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `backends benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exitCode = 1;
-});

@@ -1,87 +1,69 @@
 #!/usr/bin/env node
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Command, InvalidArgumentError } from 'commander';
-import Redis from 'ioredis';
-import { ApiClient } from '../../pkg/client';
-import { benchRedis } from '../support/redis-server';
-import { describeMachine, machineInfo } from '../support/machine-info';
-import { startNodeProcess, type NodeProcess } from '../support/node-process';
-import { freePort } from '../../pkg/util/free-port';
-import { renderTable } from '../support/table';
-import { formatMs } from '../support/stats';
-import type { LatencySummary } from '../support/latency-stats';
-import { startApiserver } from '../apiserver/servers';
-import { bareRemover, massDeletion, singleDeletions, type MassResult } from './controllers-bench';
-
 /**
  * The controllers benchmark (issue 3 §5): how long the gc controller takes
  * from a DELETE to the object's removal, alone on an idle system and for
  * 10k objects marked at once, beside a bare client doing the same removals.
+ *
+ * @example npm run build && node dist/bench/controllers/main.js --objects 1000 --singles 10
  */
-const count = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-};
-const program = new Command('bench-controllers')
-  .option('--objects <n>', 'objects marked at once', count, 10_000)
-  .option('--singles <n>', 'single deletions on an idle system', count, 50)
-  .parse();
-const { objects, singles } = program.opts<{ objects: number; singles: number }>();
-const CONTROLLER_MANAGER = resolve(__dirname, '../../cmd/controller-manager/main.js');
+import { Command } from 'commander';
+import { ApiClient } from '../../pkg/client';
+import { freePort } from '../../pkg/util/free-port';
+import { PATHS } from '../apiserver/paths';
+import { startApiserver } from '../apiserver/servers';
+import type { LatencySummary } from '../support/latency-stats';
+import { describeMachine, machineInfo } from '../support/machine-info';
+import { parseCommandLine, positiveInt } from '../support/options';
+import { formatMs, renderTable, say, verdict } from '../support/report';
+import { runBench } from '../support/run-bench';
+import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
+import { bareRemover, massDeletion, singleDeletions, type MassResult } from './controllers-bench';
 
-async function main(): Promise<void> {
-  const redis = await benchRedis();
-  const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-controllers-'));
-  const admin = new Redis(redis.url);
-  const processes: NodeProcess[] = [];
-  try {
-    console.log(`svc controllers benchmark, ${new Date().toISOString()}`);
-    for (const line of describeMachine(await machineInfo(admin), redis.origin)) console.log(line);
-    console.log(`  Run:    ${singles} single deletions; ${objects} objects marked at once; logs in ${logDir}`);
-    const apiserver = await startApiserver(
-      { redisUrl: redis.url, keyPrefix: `bench-${randomBytes(4).toString('hex')}` },
-      { logDir },
-    );
-    processes.push(apiserver.process);
-    const client = new ApiClient({ server: apiserver.url });
+interface ControllersBenchOptions {
+  objects: number;
+  singles: number;
+}
 
-    const baseline = await massDeletion(client, apiserver.url, 'baseline', objects, bareRemover(client));
-    const metricsPort = await freePort();
-    const cm = await startNodeProcess({
-      script: CONTROLLER_MANAGER,
-      args: [
-        '--server',
-        apiserver.url,
-        '--leader-elect=false',
-        '--controllers',
-        'gc',
-        '--metrics-listen',
-        `127.0.0.1:${metricsPort}`,
-      ],
-      readyUrl: `http://127.0.0.1:${metricsPort}/healthz`,
-      logFile: join(logDir, 'controller-manager.log'),
-    });
-    processes.push(cm);
-    const single = await singleDeletions(client, singles);
-    const mass = await massDeletion(client, apiserver.url, 'gc', objects);
-    report(single, mass, baseline);
-  } finally {
-    for (const p of processes.reverse()) await p.stop();
-    admin.disconnect();
-    await redis.stop();
-  }
+runBench('controllers', async () => {
+  const program = new Command('bench-controllers')
+    .option('--objects <n>', 'objects marked at once', positiveInt, 10_000)
+    .option('--singles <n>', 'single deletions on an idle system', positiveInt, 50);
+  const options = parseCommandLine<ControllersBenchOptions>(program, process.argv.slice(2));
+  await withBenchSession(await openBenchSession('controllers'), (session) => run(session, options));
+});
+
+async function run(session: BenchSession, { objects, singles }: ControllersBenchOptions): Promise<void> {
+  say(`svc controllers benchmark, ${new Date().toISOString()}`);
+  for (const line of describeMachine(await machineInfo(session.client), session.redis.origin)) say(line);
+  say(`  Run:    ${singles} single deletions; ${objects} objects marked at once; logs in ${session.dir}`);
+  const apiserver = await startApiserver(session);
+  const client = new ApiClient({ server: apiserver.url });
+
+  const baseline = await massDeletion(client, apiserver.url, 'baseline', objects, bareRemover(client));
+  const metricsPort = await freePort();
+  await session.startProcess('controller-manager', {
+    script: PATHS.controllerManager,
+    args: [
+      '--server',
+      apiserver.url,
+      '--leader-elect=false',
+      '--controllers',
+      'gc',
+      '--metrics-listen',
+      `127.0.0.1:${metricsPort}`,
+    ],
+    readyUrl: `http://127.0.0.1:${metricsPort}/healthz`,
+  });
+  const single = await singleDeletions(client, singles);
+  const mass = await massDeletion(client, apiserver.url, 'gc', objects);
+  report(single, mass, baseline);
 }
 
 function report(s: LatencySummary, mass: MassResult, baseline: MassResult): void {
-  const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-  console.log(
+  say(
     '\nDeletion → removal by the gc controller (baseline: a bare client removing the same marked objects, 8 in flight)',
   );
-  console.log(
+  say(
     renderTable(
       ['measurement', 'objects', 'p50', 'p99', 'max', 'total', 'removals/s', 'baseline', 'goal', 'result'],
       [
@@ -95,7 +77,7 @@ function report(s: LatencySummary, mass: MassResult, baseline: MassResult): void
           '',
           '',
           'p99 < 1 s',
-          pass(s.p99 < 1000),
+          verdict(s.p99 < 1000),
         ],
         [
           'objects marked at once (mark seen → DELETED event)',
@@ -107,17 +89,9 @@ function report(s: LatencySummary, mass: MassResult, baseline: MassResult): void
           mass.perSecond.toFixed(0),
           `${baseline.perSecond.toFixed(0)}/s, ${formatMs(baseline.totalMs)}`,
           `all in < 30 s${mass.count === 10_000 ? '' : ' (stated for 10000)'}`,
-          pass(mass.totalMs < 30_000),
+          verdict(mass.totalMs < 30_000),
         ],
       ],
     ),
   );
 }
-
-main().then(
-  () => process.exit(0),
-  (err: Error) => {
-    console.error(`benchmark failed: ${err.stack ?? err.message}`);
-    process.exit(1);
-  },
-);

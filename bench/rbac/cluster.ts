@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import Redis from 'ioredis';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { newToken } from '../../pkg/auth/tokens';
 import { freePort } from '../../pkg/util/free-port';
+import { waitFor } from '../../pkg/util/wait-for';
 import { PATHS } from '../apiserver/paths';
 import { PERSONS_PATH } from '../apiserver/persons';
 import { WATCH_RETENTION } from '../apiserver/servers';
-import { localPid, removeKeys } from '../apiserver/session';
 import { redisVersion } from '../support/machine-info';
-import { startNodeProcess, type NodeProcess } from '../support/node-process';
-import { benchRedis, type BenchRedis } from '../support/redis-server';
+import type { NodeProcess } from '../support/node-process';
+import { openBenchSession, type BenchSession } from '../support/session';
 import { Api } from './api';
-import { until } from './until';
 
 /** An apiserver process of the benchmark. */
 export interface ClusterServer {
@@ -32,11 +29,8 @@ export interface RunningControllerManager {
   metricsUrl: string;
 }
 
-/** The Redis, the apiservers and the controller-manager of one run, all on the same data. */
-export interface RbacCluster {
-  redis: BenchRedis;
-  /** The Redis server's process id when it runs here (CPU accounting). */
-  redisPid?: number;
+/** The shared session with the apiservers and the controller-manager of one run, all on the same data. */
+export interface RbacCluster extends BenchSession {
   /** e.g. `7.0.15 (private redis-server on port 40123, no persistence)`. */
   redisDescription: string;
   /** `Basic …` of the super administrator `admin`. */
@@ -45,64 +39,41 @@ export interface RbacCluster {
   startApiserver(name: string, mode: ClusterServer['mode']): Promise<ClusterServer>;
   /** Starts `dist/cmd/controller-manager/main.js` against `server` running rbac-aggregation only, as system:controller-manager. */
   startControllerManager(server: ClusterServer): Promise<RunningControllerManager>;
-  /** Stops every process, removes this run's keys, stops a private Redis. Safe to call twice. */
-  close(options?: { keepLogs?: boolean }): Promise<void>;
 }
 
-const ROOT = resolve(__dirname, '../../..');
-const CONTROLLER_MANAGER = join(ROOT, 'dist/cmd/controller-manager/main.js');
 const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /**
- * Opens the Redis (REDIS_URL or a private redis-server) under a fresh key
- * prefix, with the admin's password and the controller-manager's token in
- * files every apiserver is started with; with `profileDir`, every apiserver
- * writes a CPU profile there when it stops.
+ * Opens the benchmark session, with the admin's password and the
+ * controller-manager's token in files every apiserver is started with; with
+ * `profileDir`, every apiserver writes a CPU profile there when it stops.
  */
 export async function openRbacCluster(profileDir?: string): Promise<RbacCluster> {
-  const redis = await benchRedis();
-  const keyPrefix = `bench-${randomBytes(4).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-rbac-'));
-  const client = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+  const session = await openBenchSession('rbac');
   const adminPassword = randomBytes(18).toString('base64url');
-  const passwordFile = join(dir, 'admin-password');
-  const tokenFile = join(dir, 'controller-manager-token');
+  const passwordFile = join(session.dir, 'admin-password');
+  const tokenFile = join(session.dir, 'controller-manager-token');
   writeFileSync(passwordFile, adminPassword, { mode: 0o600 });
   writeFileSync(tokenFile, `${newToken()}\n`, { mode: 0o600 });
-  const processes: NodeProcess[] = [];
-  const servers: ClusterServer[] = [];
-  const store = new URL(redis.url);
-  store.searchParams.set('keyPrefix', keyPrefix);
-
-  let closed: Promise<void> | undefined;
-  const close = ({ keepLogs = false } = {}) => {
-    closed ??= (async () => {
-      for (const p of processes.reverse()) await p.stop();
-      for (const s of servers) s.api.close();
-      await removeKeys(client, `${keyPrefix}:*`).catch(() => undefined);
-      client.disconnect();
-      await redis.stop();
-      if (keepLogs) process.stderr.write(`logs kept in ${dir}\n`);
-      else rmSync(dir, { recursive: true, force: true });
-    })();
-    return closed;
-  };
+  const profiling = (name: string) =>
+    profileDir === undefined
+      ? []
+      : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`];
 
   return {
-    redis,
-    redisPid: await localPid(client, redis.url),
-    redisDescription: `${redisVersion(await client.info('server'))} (${redis.origin})`,
+    ...session,
+    redisDescription: `${redisVersion(await session.client.info('server'))} (${session.redis.origin})`,
     adminBasic: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`,
     async startApiserver(name, mode) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const child = await startNodeProcess({
+      const child = await session.startProcess(name, {
         script: PATHS.apiserver,
         args: [
           '--listen',
           `127.0.0.1:${port}`,
           '--store',
-          store.href,
+          session.storeUrl,
           '--watch-retention',
           String(WATCH_RETENTION),
           '--authorization-mode',
@@ -113,21 +84,16 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
           tokenFile,
         ],
         readyUrl: `${url}/readyz`,
-        logFile: join(dir, `${name}.log`),
-        nodeArgs:
-          profileDir === undefined
-            ? []
-            : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`],
+        nodeArgs: profiling(name),
       });
-      processes.push(child);
-      const server = { name, mode, url, pid: child.pid, api: new Api(url) };
-      servers.push(server);
-      return server;
+      const api = new Api(url);
+      session.onClose(() => api.close());
+      return { name, mode, url, pid: child.pid, api };
     },
     async startControllerManager(server) {
       const port = await freePort();
-      const child = await startNodeProcess({
-        script: CONTROLLER_MANAGER,
+      const child = await session.startProcess('controller-manager', {
+        script: PATHS.controllerManager,
         args: [
           '--server',
           server.url,
@@ -140,12 +106,9 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
           `127.0.0.1:${port}`,
         ],
         readyUrl: `http://127.0.0.1:${port}/healthz`,
-        logFile: join(dir, 'controller-manager.log'),
       });
-      processes.push(child);
       return { process: child, metricsUrl: `http://127.0.0.1:${port}/metrics` };
     },
-    close,
   };
 }
 
@@ -165,11 +128,11 @@ export async function servePersons(cluster: RbacCluster, servers: readonly Clust
   if (created.status !== 201 && created.status !== 409)
     throw new Error(`registering the Person model answered ${created.status}: ${created.text}`);
   for (const server of servers) {
-    await until(
+    await waitFor(
       async () =>
         (await server.api.call({ method: 'GET', path: `${PERSONS_PATH}?limit=1`, authorization: admin })).status ===
         200,
-      `${server.name} to serve the persons API`,
+      { timeoutMs: 30_000, what: `${server.name} to serve the persons API` },
     );
   }
 }

@@ -14,9 +14,7 @@ import {
 import { ruleAllows } from '../../pkg/auth/rbac/rules';
 import { collectGarbage } from '../support/garbage';
 import { LatencyRecorder, summarizeLatencies, type LatencySummary } from '../support/latency-stats';
-import { formatMs, formatRatio } from '../support/stats';
-import { renderTable } from '../support/table';
-import { verdict } from './report';
+import { formatMs, formatRatio, renderTable, verdict } from '../support/report';
 import { buildRequests, buildWorld, type WorldSize } from './rbac-world';
 
 /** The world's size and how many decisions each contender is timed on. */

@@ -3,10 +3,9 @@ import { loadedName, personBody, PERSONS_PATH } from '../apiserver/persons';
 import { throughputDetailTable } from '../apiserver/report';
 import { compareThroughput, type Side } from '../apiserver/throughput';
 import { runLoad } from '../support/http-load';
-import { renderTable } from '../support/table';
 import type { ClusterServer, RbacCluster } from './cluster';
 import { bindingBody, BINDINGS_PATH, roleBody, ROLES_PATH } from './noise';
-import { percent, rate, verdict } from './report';
+import { percent, rate, renderTable, verdict } from '../support/report';
 
 /** GET with RBAC must keep at least this share of AlwaysAllow's throughput (issue 8 §6). */
 export const GET_GOAL_RATIO = 0.9;

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
 import { describeHost, hostInfo } from '../support/machine-info';
-import { renderTable } from '../support/table';
 import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
 import { runDecisions, worldSize } from './decisions';
 import { createToken, runGetBench } from './get-bench';
@@ -9,7 +8,9 @@ import { loadNoise } from './noise';
 import { parseRbacBenchOptions, type Part, type RbacBenchOptions } from './options';
 import { runPropagation } from './propagation';
 import { buildWorld } from './rbac-world';
-import { verdict } from './report';
+import { goalsMet, renderTable, verdict } from '../support/report';
+import { runBench } from '../support/run-bench';
+import { withBenchSession } from '../support/session';
 
 /**
  * The RBAC benchmark (issue 8 §6, §7; see bench/README.md, "rbac"):
@@ -22,8 +23,8 @@ import { verdict } from './report';
  *
  * @example npm run build && node dist/bench/rbac/main.js --only get,propagation
  */
-async function main(): Promise<void> {
-  const opts = parseRbacBenchOptions(process.argv);
+runBench('RBAC', async () => {
+  const opts = parseRbacBenchOptions(process.argv.slice(2));
   console.log(`svc RBAC benchmark, ${new Date().toISOString()}`);
   for (const line of describeHost(hostInfo())) console.log(`  ${line}`);
   console.log(`  Parts:  ${opts.parts.join(', ')}`);
@@ -36,26 +37,13 @@ async function main(): Promise<void> {
       goals.map(([part, met]) => [part, verdict(met)]),
     )}`,
   );
-  console.log(`${goals.filter(([, met]) => met).length} of ${goals.length} goals met.`);
-}
+  console.log(goalsMet(goals.map(([, met]) => met)));
+});
 
 /** The end-to-end parts, on one Redis with the world's roles and bindings stored as noise. */
 async function endToEnd(opts: RbacBenchOptions): Promise<[Part, boolean][]> {
-  const cluster = await openRbacCluster(opts.profile === undefined ? undefined : resolve(opts.profile));
-  const stop = (signal: NodeJS.Signals) => {
-    process.stderr.write(`\n${signal}: stopping\n`);
-    void cluster.close().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  let failed = true;
-  try {
-    const goals = await endToEndParts(cluster, opts);
-    failed = false;
-    return goals;
-  } finally {
-    await cluster.close({ keepLogs: failed });
-  }
+  const profileDir = opts.profile === undefined ? undefined : resolve(opts.profile);
+  return withBenchSession(await openRbacCluster(profileDir), (cluster) => endToEndParts(cluster, opts));
 }
 
 async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Promise<[Part, boolean][]> {
@@ -84,8 +72,3 @@ async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Prom
   }
   return goals;
 }
-
-main().catch((err: unknown) => {
-  process.stderr.write(`RBAC benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exitCode = 1;
-});

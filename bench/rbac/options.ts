@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { commaList, parseCommandLine, positiveInt } from '../support/options';
 
 /** The parts of the RBAC benchmark, in the order they run. */
 export const PARTS = ['decisions', 'get', 'propagation'] as const;
@@ -45,31 +46,27 @@ export const DEFAULTS: Omit<RbacBenchOptions, 'parts'> = {
   changes: 100,
 };
 
-const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
+const PART_LIST = `a comma list of ${PARTS.join(', ')}`;
+
+/** One part's name; an unknown name is refused. */
+const partName = (name: string): Part => {
+  if (!(PARTS as readonly string[]).includes(name)) throw new InvalidArgumentError(`expected ${PART_LIST}`);
+  return name as Part;
 };
 
-/** `decisions,get` → those parts in PARTS order; an unknown name is refused. */
+/** `decisions,get` → those parts in PARTS order. */
 const partList = (value: string): Part[] => {
-  const names = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
-  if (unknown.length > 0 || names.length === 0)
-    throw new InvalidArgumentError(`must be a comma list of ${PARTS.join(', ')}`);
+  const names = commaList(partName, PART_LIST)(value);
   return PARTS.filter((p) => names.includes(p));
 };
 
 /**
- * Parses the command line: every part by default, `--only` to pick some,
+ * Parses the command line (without `node` and the script): every part by default, `--only` to pick some,
  * and each size overridden by its flag.
  *
- * @example parseRbacBenchOptions(['node', 'main.js', '--only', 'get', '--runs', '1'])
+ * @example parseRbacBenchOptions(['--only', 'get', '--runs', '1'])
  */
-export function parseRbacBenchOptions(argv: string[]): RbacBenchOptions {
+export function parseRbacBenchOptions(argv: readonly string[]): RbacBenchOptions {
   const d = DEFAULTS;
   const program = new Command('bench-rbac')
     .description(
@@ -93,8 +90,7 @@ export function parseRbacBenchOptions(argv: string[]): RbacBenchOptions {
     .option(
       '--profile <dir>',
       'run the apiservers with --cpu-prof; each leaves <name>.cpuprofile in <dir> (open in Chrome DevTools)',
-    )
-    .parse(argv);
-  const { only, ...given } = program.opts<Partial<RbacBenchOptions> & { only?: Part[] }>();
+    );
+  const { only, ...given } = parseCommandLine<Partial<RbacBenchOptions> & { only?: Part[] }>(program, argv);
   return { ...DEFAULTS, ...given, parts: only ?? [...PARTS] };
 }

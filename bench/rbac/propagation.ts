@@ -2,12 +2,11 @@ import { request as httpRequest } from 'node:http';
 import { AGGREGATE_TO_PREFIX, ROLE_TEMPLATE_LABEL, type PolicyRule } from '../../pkg/auth/rbac';
 import { withPhaseProgress, type ProgressUpdate } from '../apiserver/phase-progress';
 import { summarizeLatencies, type LatencySummary } from '../support/latency-stats';
-import { formatMs } from '../support/stats';
-import { renderTable } from '../support/table';
 import type { ClusterServer, RunningControllerManager } from './cluster';
 import { bindingBody, BINDINGS_PATH, roleBody, ROLES_PATH } from './noise';
-import { verdict } from './report';
-import { until } from './until';
+import { formatMs, renderTable, verdict } from '../support/report';
+import { sleep } from '../../pkg/util/backoff';
+import { waitFor } from '../../pkg/util/wait-for';
 
 /** A template change must be enforced on every replica within this, at p99 (issue 8 §6). */
 export const PROPAGATION_GOAL_MS = 1000;
@@ -87,10 +86,10 @@ export async function runPropagation(
     body: bindingBody(`${USER}-${TARGET}`, TARGET, USER),
   });
   for (const replica of replicas) {
-    await until(
-      async () => (await reviewAllows(replica, admin)) === true,
-      `${replica.name} to enforce ${TARGET}'s aggregated rule`,
-    );
+    await waitFor(async () => (await reviewAllows(replica, admin)) === true, {
+      timeoutMs: 30_000,
+      what: `${replica.name} to enforce ${TARGET}'s aggregated rule`,
+    });
   }
 
   const delays: ReplicaDelays[] = replicas.map((r) => ({ name: r.name, samples: [], late: 0 }));
@@ -161,7 +160,7 @@ async function firstAnswer(
     const now = performance.now();
     if (allows === allowGet) return now - written;
     if (now - written > DEADLINE_MS) return undefined;
-    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+    await sleep(POLL_INTERVAL_MS);
   }
 }
 
@@ -184,7 +183,7 @@ async function reviewAllows(replica: ClusterServer, admin: string): Promise<bool
 async function untilIdle(metricsUrl: string, update: ProgressUpdate): Promise<void> {
   let previous = -1;
   let quietReads = 0;
-  await until(
+  await waitFor(
     async () => {
       const { depth, reconciles } = await controllerMetrics(metricsUrl);
       quietReads = depth === 0 && reconciles > 0 && reconciles === previous ? quietReads + 1 : 0;
@@ -192,9 +191,7 @@ async function untilIdle(metricsUrl: string, update: ProgressUpdate): Promise<vo
       update(quietReads >= 3 ? 1 : 0, `${reconciles} reconciles, ${Number.isNaN(depth) ? '?' : depth} queued`);
       return quietReads >= 3;
     },
-    'the role-aggregation controller to go idle',
-    120_000,
-    100,
+    { timeoutMs: 120_000, intervalMs: 100, what: 'the role-aggregation controller to go idle' },
   );
 }
 

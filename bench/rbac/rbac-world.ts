@@ -127,32 +127,49 @@ export function buildWorld(size: WorldSize, seed = 1): World {
 
 /** A request allowed by `rule` (when it can be: wildcards are filled in from the pools). */
 function requestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): RequestAttributes {
-  if (rule.nonResourceURLs !== undefined && (rule.resources === undefined || rule.resources.length === 0)) {
-    const url = pick(rule.nonResourceURLs);
-    const verb = pick(rule.verbs);
-    return {
-      isResourceRequest: false,
-      path: url.endsWith('*') ? `${url.slice(0, -1)}x` : url,
-      verb: verb === '*' ? pick(URL_VERBS) : verb,
-      apiGroup: '',
-      resource: '',
-      subresource: '',
-      name: '',
-    };
-  }
-  let verb = pick(rule.verbs);
-  if (verb === '*') verb = pick(RESOURCE_VERBS);
+  const nonResource =
+    rule.nonResourceURLs !== undefined && (rule.resources === undefined || rule.resources.length === 0);
+  return nonResource ? nonResourceRequestFrom(rule, pick) : resourceRequestFrom(rule, pick);
+}
+
+/** `value`, or one picked from `pool` when it is the wildcard `*`. */
+const filled = (value: string, pool: readonly string[], pick: <T>(xs: readonly T[]) => T): string =>
+  value === '*' ? pick(pool) : value;
+
+function nonResourceRequestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): RequestAttributes {
+  const url = pick(rule.nonResourceURLs ?? []);
+  const verb = pick(rule.verbs);
+  return {
+    isResourceRequest: false,
+    path: url.endsWith('*') ? `${url.slice(0, -1)}x` : url,
+    verb: filled(verb, URL_VERBS, pick),
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
+}
+
+/** The verbs whose requests name no object. */
+const UNNAMED_VERBS = ['list', 'create', 'deletecollection', 'watch'];
+
+function resourceRequestFrom(rule: PolicyRule, pick: <T>(xs: readonly T[]) => T): RequestAttributes {
+  const verb = filled(pick(rule.verbs), RESOURCE_VERBS, pick);
   const group = pick(rule.apiGroups!);
   const [plural, subresource = ''] = pick(rule.resources!).split('/');
-  const named = rule.resourceNames !== undefined || !['list', 'create', 'deletecollection', 'watch'].includes(verb);
+  const named = rule.resourceNames !== undefined || !UNNAMED_VERBS.includes(verb);
+  // The picks run in this order (group, plural, subresource, name): the seeded world depends on it.
+  const apiGroup = filled(group, GROUPS, pick);
+  const resource = filled(plural, PLURALS, pick);
+  const sub = filled(subresource, SUBRESOURCES, pick);
   return {
     isResourceRequest: true,
     path: '/apis/bench',
     verb,
-    apiGroup: group === '*' ? pick(GROUPS) : group,
-    resource: plural === '*' ? pick(PLURALS) : plural,
-    subresource: subresource === '*' ? pick(SUBRESOURCES) : subresource,
-    name: named ? (rule.resourceNames !== undefined ? pick(rule.resourceNames) : pick(NAMES)) : '',
+    apiGroup,
+    resource,
+    subresource: sub,
+    name: named ? pick(rule.resourceNames ?? NAMES) : '',
   };
 }
 

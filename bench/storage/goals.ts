@@ -2,6 +2,7 @@
  * The storage benchmark's goals (issue 2 §4) and how a figure is judged
  * against them.
  */
+import { verdict, type Verdict } from '../support/report';
 
 /** At LIST_SPEEDUP_AT objects, a list must be at least this many times faster than the baseline. */
 export const LIST_SPEEDUP_GOAL = 50;
@@ -13,12 +14,6 @@ export const LIST_GROWTH_GOAL = 2;
 export const LIST_GROWTH_SPAN = 10;
 /** Creates and updates must reach at least this share of the baseline's throughput. */
 export const WRITE_SHARE_GOAL = 0.5;
-
-/** A figure against its goal; `—` when the run has no figure the goal is stated for. */
-export type Verdict = 'PASS' | 'MISS' | '—';
-
-/** PASS when the goal is met, else MISS. */
-export const verdict = (met: boolean): Verdict => (met ? 'PASS' : 'MISS');
 
 /** The list speed-up at `objects` objects, judged only at LIST_SPEEDUP_AT. */
 export function listSpeedupVerdict(objects: number, speedup: number): Verdict {

@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { commaList, integerAtLeast, parseCommandLine, positiveInt } from '../support/options';
 
 /** What a benchmark run measures. */
 export interface BenchOptions {
@@ -23,30 +24,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .description('The storage benchmark: lists and writes of the Redis backend against their baselines (issue 2 §4).')
     .option('--sizes <list>', 'object counts to measure lists at, comma-separated', parseSizes, [10_000, 100_000])
     .option('--ops <n>', 'creates and updates per write round', integerAtLeast(MIN_OPS), 20_000)
-    .option('--runs <n>', 'timed runs per measurement (the figure is their median)', integerAtLeast(1), 7)
-    .exitOverride()
-    .parse([...argv], { from: 'user' });
-  return program.opts<BenchOptions>();
+    .option('--runs <n>', 'timed runs per measurement (the figure is their median)', positiveInt, 7);
+  return parseCommandLine<BenchOptions>(program, argv);
 }
 
 /** `10000,100000` → `[10000, 100000]`: positive integers, de-duplicated, ascending. */
 export function parseSizes(text: string): number[] {
-  const sizes = text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((part) => integerAtLeast(1)(part));
-  if (sizes.length === 0) throw new InvalidArgumentError('expected object counts such as 10000,100000');
+  const sizes = commaList(positiveInt, 'object counts such as 10000,100000')(text);
   return [...new Set(sizes)].sort((a, b) => a - b);
-}
-
-/** A parser of integers ≥ `min` (underscores allowed as separators, e.g. `100_000`). */
-function integerAtLeast(min: number): (text: string) => number {
-  return (text) => {
-    const value = Number(text.replace(/_/g, ''));
-    if (!Number.isSafeInteger(value) || value < min) {
-      throw new InvalidArgumentError(`expected an integer ≥ ${min}, not "${text}"`);
-    }
-    return value;
-  };
 }

@@ -1,5 +1,4 @@
-import { formatMs, formatRate, formatRatio } from '../support/stats';
-import { renderTable } from '../support/table';
+import { formatMs, formatRate, formatRatio, renderTable, type Verdict } from '../support/report';
 import {
   LIST_GROWTH_GOAL,
   LIST_GROWTH_SPAN,
@@ -9,7 +8,6 @@ import {
   listGrowthVerdict,
   listSpeedupVerdict,
   writeShareVerdict,
-  type Verdict,
 } from './goals';
 import { LIST_VARIANTS, type ListFigures } from './list-bench';
 import type { LoadFigures } from './load';

@@ -1,11 +1,12 @@
 import { typeKeys } from '../../pkg/storage/redis';
 import { describeMachine, machineInfo } from '../support/machine-info';
+import { goalsLine, say } from '../support/report';
 import { BENCH_INDEXES } from './bench-model';
 import { benchLists, PAGE_SIZE, SVC_CALLS_PER_RUN, type ListFigures } from './list-bench';
 import { LOAD_CONCURRENCY, loadObjects, type LoadFigures } from './load';
 import type { BenchOptions } from './options';
 import { growthReport, listReport, loadReport, writeReport, type ReportSection } from './report';
-import type { BenchSession } from './session';
+import type { StorageBenchSession } from './session';
 import { benchWrites, WRITE_CONCURRENCY } from './write-bench';
 
 /** The type the list benchmark fills and lists. */
@@ -21,18 +22,17 @@ const WRITE_WARMUP_OPS = 2_000;
  * each size (loading the list type up to it first), then the write
  * benchmark, and a count of goals met and missed.
  */
-export async function runStorageBench(session: BenchSession, options: BenchOptions): Promise<void> {
-  const { storage, redis, keyPrefix } = session;
-  const print = (text = '') => process.stdout.write(`${text}\n`);
+export async function runStorageBench(session: StorageBenchSession, options: BenchOptions): Promise<void> {
+  const { storage, client: redis, keyPrefix } = session;
 
-  print(`svc storage benchmark, ${new Date().toISOString()}`);
-  for (const line of describeMachine(await machineInfo(redis), session.server.origin)) print(`  ${line}`);
-  print(
+  say(`svc storage benchmark, ${new Date().toISOString()}`);
+  for (const line of describeMachine(await machineInfo(redis), session.redis.origin)) say(`  ${line}`);
+  say(
     `  Run:    sizes ${options.sizes.join(', ')}; ${options.ops} writes per round; ` +
       `each figure the median of ${options.runs} runs (svc lists: ${options.runs * SVC_CALLS_PER_RUN} calls), ` +
       `after warm-up calls (lists) or a warm-up round of ${WRITE_WARMUP_OPS} (writes)`,
   );
-  print();
+  say();
 
   await storage.defineType(LIST_TYPE, BENCH_INDEXES);
   const target = { storage, redis, type: LIST_TYPE, keys: typeKeys(keyPrefix, LIST_TYPE) };
@@ -48,26 +48,21 @@ export async function runStorageBench(session: BenchSession, options: BenchOptio
   const sections: ReportSection[] = [];
   const show = (section: ReportSection) => {
     sections.push(section);
-    print(section.text);
-    print();
+    say(section.text);
+    say();
   };
-  print(`List, page of ${PAGE_SIZE} (baseline: HVALS of every object, JSON.parse, filter and sort in JS)`);
-  print(loadReport(loads, LOAD_CONCURRENCY));
-  print();
+  say(`List, page of ${PAGE_SIZE} (baseline: HVALS of every object, JSON.parse, filter and sort in JS)`);
+  say(loadReport(loads, LOAD_CONCURRENCY));
+  say();
   show(listReport(lists));
   const growth = growthReport(lists);
   if (growth !== undefined) show(growth);
 
   const writes = await benchWrites({ storage, redis, keyPrefix }, options.ops, WRITE_WARMUP_OPS, options.runs);
-  print(
+  say(
     `Writes, ${WRITE_CONCURRENCY} in flight (baseline: the same Redis commands as bare pipelines, no Lua, no checks)`,
   );
   show(writeReport(writes, WRITE_CONCURRENCY));
 
-  const verdicts = sections.flatMap((s) => s.verdicts);
-  const count = (verdict: string) => verdicts.filter((v) => v === verdict).length;
-  print(
-    `Goals: ${count('PASS')} PASS, ${count('MISS')} MISS` +
-      (verdicts.includes('—') ? ' (— : this run has no figure the goal is stated for)' : ''),
-  );
+  say(goalsLine(sections.flatMap((s) => s.verdicts)));
 }

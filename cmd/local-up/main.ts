@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { trustingFetch } from '../../pkg/client/trusting-fetch';
+import { sleep } from '../../pkg/util/backoff';
 import { logger } from '../../pkg/util/log';
 import { setupSignalHandler } from '../../pkg/util/signals';
 
@@ -50,45 +51,68 @@ const node = (script: string, args: string[]): ChildProcess =>
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
 
+/** `args`, with `tlsArgs` added under `--tls`. */
+const withTls = (args: string[], tlsArgs: string[]): string[] => (tls ? [...args, ...tlsArgs] : args);
+
+/** Resolves with a child's exit code (1 when a signal ended it). */
+const exitCodeOf = (child: ChildProcess): Promise<number> =>
+  new Promise<number>((r) => child.once('exit', (code) => r(code ?? 1)));
+
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = resolve(dataDir, 'controller-manager.token');
   const tlsDir = resolve(dataDir, 'tls');
   const caFile = join(tlsDir, 'ca.crt');
-  const apiserverArgs = ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile];
-  const apiserver = node('apiserver', tls ? [...apiserverArgs, '--tls-self-signed', tlsDir] : apiserverArgs);
+  const apiserver = node(
+    'apiserver',
+    withTls(
+      ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile],
+      ['--tls-self-signed', tlsDir],
+    ),
+  );
   const children: ChildProcess[] = [apiserver];
   const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
-  const exited = children.map((c) => new Promise<number>((r) => c.once('exit', (code) => r(code ?? 1))));
+  const exited = [exitCodeOf(apiserver)];
   const signal = setupSignalHandler();
   signal.addEventListener('abort', stopAll);
-  const reported = await apiserverUrl(apiserver, signal);
-  const url = reported === undefined ? undefined : reachable(reported);
-  if (url !== undefined) await waitUntilReady(`${url}/readyz`, tls ? caFile : undefined, signal, apiserver);
-  if (url !== undefined && !signal.aborted && apiserver.exitCode === null) {
-    if (tls)
-      logger.info(
-        { server: url, certificateAuthority: caFile },
-        'serving HTTPS: docs/kubectl.md shows how to point kubectl at it',
-      );
-    const cmArgs = [
-      '--server',
-      url,
-      '--token-file',
-      tokenFile,
-      '--leader-elect=false',
-      '--metrics-listen',
-      metricsListen,
-    ];
-    const cm = node('controller-manager', tls ? [...cmArgs, '--certificate-authority', caFile] : cmArgs);
+  const url = await readyApiserver(apiserver, signal, caFile);
+  if (url !== undefined) {
+    const cm = startControllerManager(url, tokenFile, caFile);
     children.push(cm);
-    exited.push(new Promise<number>((r) => cm.once('exit', (code) => r(code ?? 1))));
+    exited.push(exitCodeOf(cm));
   }
   const first = await Promise.race(exited);
   if (!signal.aborted) logger.error({ code: first }, 'a process exited; stopping the other');
   stopAll();
   const codes = await Promise.all(exited);
   process.exit(signal.aborted ? 0 : Math.max(...codes, 1));
+}
+
+/**
+ * The URL this machine reaches the apiserver at, once it has reported where it
+ * serves and answers /readyz; undefined when it exits first or the user stops.
+ */
+async function readyApiserver(
+  apiserver: ChildProcess,
+  signal: AbortSignal,
+  caFile: string,
+): Promise<string | undefined> {
+  const reported = await apiserverUrl(apiserver, signal);
+  if (reported === undefined) return undefined;
+  const url = reachable(reported);
+  await waitUntilReady(`${url}/readyz`, tls ? caFile : undefined, signal, apiserver);
+  return !signal.aborted && apiserver.exitCode === null ? url : undefined;
+}
+
+/** Starts the controller-manager against the apiserver at `url`, with its token (and the CA under `--tls`). */
+function startControllerManager(url: string, tokenFile: string, caFile: string): ChildProcess {
+  if (tls)
+    logger.info(
+      { server: url, certificateAuthority: caFile },
+      'serving HTTPS: docs/kubectl.md shows how to point kubectl at it',
+    );
+  const args = ['--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen];
+  return node('controller-manager', withTls(args, ['--certificate-authority', caFile]));
 }
 
 /**
@@ -136,7 +160,7 @@ async function waitUntilReady(
 ): Promise<void> {
   while (!signal.aborted && apiserver.exitCode === null) {
     if (await isReady(url, caFile)) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100, signal);
   }
 }
 

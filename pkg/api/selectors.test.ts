@@ -70,6 +70,11 @@ describe('parseLabelSelector', () => {
     ['a lone !', '!', 'expected a label key'],
     ['!key with an operator', '!app=x', 'unexpected "=" after the requirement'],
     ['two words', 'app web', 'expected an operator (=, ==, !=, in, notin) after "app", found "web"'],
+    [
+      'a word an object inherits',
+      'app constructor (a)',
+      'expected an operator (=, ==, !=, in, notin) after "app", found "constructor"',
+    ],
     ['a trailing word', 'app=web extra', 'unexpected "extra" after the requirement'],
     ["Kubernetes' > (not supported)", 'replicas > 3', 'operator ">" is not supported'],
     ['a stray )', 'app=web)', 'unexpected ")" after the requirement'],

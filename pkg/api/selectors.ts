@@ -72,6 +72,18 @@ function lexLabelTerm(term: string): LabelToken[] {
   return tokens;
 }
 
+/** The word operators of a label term. */
+const SET_OPERATORS = new Map<string, 'in' | 'notin'>([
+  ['in', 'in'],
+  ['notin', 'notin'],
+]);
+/** The symbol operators of a label term and the set operator each means (`a=(x,y)` is `a in (x,y)`). */
+const EQUALITY_OPERATORS = new Map<string, 'in' | 'notin'>([
+  ['=', 'in'],
+  ['==', 'in'],
+  ['!=', 'notin'],
+]);
+
 /** A recursive-descent parser for one label term, over its tokens. */
 class LabelTermParser {
   private at = 0;
@@ -88,12 +100,17 @@ class LabelTermParser {
     if (negated) return this.done({ key, op: '!exists', values: [] });
     const op = this.next();
     if (op === undefined) return { key, op: 'exists', values: [] };
-    if (op.kind === 'word' && (op.text === 'in' || op.text === 'notin')) {
-      return this.done({ key, op: op.text, values: this.valueSet(key, op.text) });
-    }
-    if (op.text === '=' || op.text === '==' || op.text === '!=') {
+    return this.done(this.operation(key, op));
+  }
+
+  /** The requirement of `key` with the operator `op` and what follows it. */
+  private operation(key: string, op: LabelToken): LabelRequirement {
+    const setOp = op.kind === 'word' ? SET_OPERATORS.get(op.text) : undefined;
+    if (setOp !== undefined) return { key, op: setOp, values: this.valueSet(key, op.text) };
+    const equalityOp = op.kind === 'symbol' ? EQUALITY_OPERATORS.get(op.text) : undefined;
+    if (equalityOp !== undefined) {
       const values = this.peek()?.text === '(' ? this.valueSet(key, op.text) : [this.value(key, op.text)];
-      return this.done({ key, op: op.text === '!=' ? 'notin' : 'in', values });
+      return { key, op: equalityOp, values };
     }
     if (op.text === '<' || op.text === '>') {
       throw this.fail(`operator "${op.text}" is not supported; use =, ==, !=, in, notin, <key> or !<key>`);
@@ -139,16 +156,20 @@ class LabelTermParser {
       const token = this.next();
       if (token === undefined) throw this.fail('missing ")"');
       if (token.kind === 'word') {
-        if (current !== undefined) throw this.fail(`expected "," or ")" after "${current}", found "${token.text}"`);
-        current = this.checkValue(key, token.text);
-      } else if (token.text === ',' || token.text === ')') {
-        values.push(current ?? '');
-        current = undefined;
-        if (token.text === ')') return values;
-      } else {
-        throw this.fail(`unexpected "${token.text}" in the value list`);
+        current = this.setMember(key, current, token.text);
+        continue;
       }
+      if (token.text !== ',' && token.text !== ')') throw this.fail(`unexpected "${token.text}" in the value list`);
+      values.push(current ?? '');
+      current = undefined;
+      if (token.text === ')') return values;
     }
+  }
+
+  /** A value read inside `(…)`, where `current` is the one read since the last comma, if any. */
+  private setMember(key: string, current: string | undefined, text: string): string {
+    if (current !== undefined) throw this.fail(`expected "," or ")" after "${current}", found "${text}"`);
+    return this.checkValue(key, text);
   }
 
   private checkValue(key: string, value: string): string {

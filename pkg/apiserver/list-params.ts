@@ -184,10 +184,21 @@ function pageParams(query: URLSearchParams): { list: ListOptions; paging: ListPa
   if (size !== undefined && token !== undefined) {
     throw badRequest('size and continue cannot be combined: page with page and size, or with limit and continue');
   }
-  if (size !== undefined) {
-    const paging = { page: page ?? 1, size };
-    return { list: { offset: (paging.page - 1) * size, limit: size }, paging };
-  }
+  if (size !== undefined) return sizedPage(page ?? 1, size);
+  return limitedPage(page, limit, token);
+}
+
+/** `page` and `size`: the envelope's paging and the offset it means. */
+function sizedPage(page: number, size: number): { list: ListOptions; paging: ListPaging } {
+  return { list: { offset: (page - 1) * size, limit: size }, paging: { page, size } };
+}
+
+/** Kubernetes' `limit` and `continue`, without an envelope's paging. */
+function limitedPage(
+  page: number | undefined,
+  limit: number | undefined,
+  token: string | undefined,
+): { list: ListOptions; paging: undefined } {
   // Without size the envelope is page 1 of everything (API.md §4): any other page cannot be meant.
   if (page !== undefined && page !== 1) {
     throw badRequest(

@@ -55,7 +55,6 @@ function route(
   deps: NonResourceDeps,
   json: (body: unknown) => void,
 ): (() => void | Promise<void>) | undefined {
-  const parts = path.split('/').filter(Boolean);
   switch (path) {
     case '/':
       return () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() });
@@ -79,6 +78,16 @@ function route(
     case '/openapi/v3':
       return () => json(deps.openapi.index());
   }
+  return discoveryRoute(path, deps, json);
+}
+
+/** The OpenAPI documents and the discovery of each version and group (`/openapi/v3/…`, `/api/v1`, `/apis/<group>[/<version>]`). */
+function discoveryRoute(
+  path: string,
+  deps: NonResourceDeps,
+  json: (body: unknown) => void,
+): (() => void | Promise<void>) | undefined {
+  const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'openapi' && parts[1] === 'v3') return () => json(deps.openapi.document(parts.slice(2).join('/')));
   if (parts[0] === 'api' && parts.length === 2) {
     return () => json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : undefined);

@@ -91,7 +91,6 @@ const RESOURCE_VERBS: Readonly<Record<string, string>> = {
 export function parseRequestInfo(method: string, rawUrl: string, options: RequestInfoOptions = {}): RequestInfo {
   const { rawPath, query } = splitUrl(rawUrl);
   const segments = decodeSegments(rawPath);
-  const upper = method.toUpperCase();
   const info: RequestInfo = {
     isResourceRequest: false,
     path: `/${segments.join('/')}`,
@@ -112,23 +111,45 @@ export function parseRequestInfo(method: string, rawUrl: string, options: Reques
   }
   info.apiVersion = rest.shift() ?? '';
   if (rest.length === 0) return info;
+  return resourceInfo(info, rest, method, query, options);
+}
 
+/** `info` of a request below an API version: its resource, name, subresource and Kubernetes verb. */
+function resourceInfo(
+  info: RequestInfo,
+  rest: string[],
+  method: string,
+  query: URLSearchParams,
+  options: RequestInfoOptions,
+): RequestInfo {
   info.isResourceRequest = true;
   info.parts = rest;
   info.resource = rest[0];
   info.subresource = rest[2] ?? '';
   info.name = rest[1] ?? '';
-  info.verb = RESOURCE_VERBS[upper] ?? method.toLowerCase();
-  const collection = rest.length === 1;
-  if (info.verb === 'get' && upper === 'GET' && options.isWebSocket && info.subresource === '') {
-    info.verb = 'watch';
-  } else if (info.verb === 'get' && collection) {
-    info.verb = watchRequested(query) ? 'watch' : 'list';
-  } else if (info.verb === 'delete' && collection) {
-    info.verb = 'deletecollection';
-  }
+  info.verb = resourceVerb(info, method, rest.length === 1, query, options);
   return info;
 }
+
+/** The verb of a resource request: a collection's GET is list or watch, its DELETE deletecollection. */
+function resourceVerb(
+  info: RequestInfo,
+  method: string,
+  collection: boolean,
+  query: URLSearchParams,
+  options: RequestInfoOptions,
+): string {
+  const upper = method.toUpperCase();
+  const verb = RESOURCE_VERBS[upper] ?? method.toLowerCase();
+  if (verb === 'get' && upper === 'GET' && isWebSocketWatch(info, options)) return 'watch';
+  if (verb === 'get' && collection) return watchRequested(query) ? 'watch' : 'list';
+  if (verb === 'delete' && collection) return 'deletecollection';
+  return verb;
+}
+
+/** A WebSocket upgrade of a resource's GET (not a subresource's) is a watch. */
+const isWebSocketWatch = (info: RequestInfo, options: RequestInfoOptions): boolean =>
+  options.isWebSocket === true && info.subresource === '';
 
 /**
  * Whether a query asks for a watch: a `watch` parameter whose first value is

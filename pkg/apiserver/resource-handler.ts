@@ -10,6 +10,7 @@ import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleWatch } from './handlers/watch';
 import type { HandlerSettings } from './handlers/deps';
+import type { ResourceStore } from '../registry/resource-store';
 
 /** The verbs each endpoint of a model serves. */
 const MAIN_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -29,6 +30,22 @@ export function modelFor(ctx: RequestContext, schemes: SchemeManager): Registere
   return registered;
 }
 
+type Handler = (ctx: RequestContext, store: ResourceStore, settings: HandlerSettings) => Promise<void>;
+
+/** The handler of each verb. */
+const HANDLERS = new Map<string, Handler>(
+  Object.entries({
+    get: handleGet,
+    list: (ctx, store) => handleList(ctx, store),
+    watch: handleWatch,
+    create: handleCreate,
+    update: handleUpdate,
+    patch: handlePatch,
+    delete: handleDelete,
+    deletecollection: handleDeleteCollection,
+  } satisfies Record<string, Handler>),
+);
+
 /** Dispatches a resource request by verb and subresource (DESIGN.md §4.8: no router in the hot path). */
 export async function serveResource(
   ctx: RequestContext,
@@ -36,32 +53,21 @@ export async function serveResource(
   settings: HandlerSettings,
 ): Promise<void> {
   const { store, model } = modelFor(ctx, schemes);
-  const { verb, subresource, name } = ctx.info;
-  const method = ctx.req.method ?? 'GET';
+  const { verb, subresource } = ctx.info;
   if (subresource && subresource !== 'status') throw routeNotFound();
+  const handler = HANDLERS.get(verb);
+  if (handler === undefined || !verbServed(ctx, model.verbs)) {
+    throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);
+  }
+  return handler(ctx, store, settings);
+}
+
+/** Whether the endpoint serves the request's verb, on this path, for a model that may limit its verbs. */
+function verbServed(ctx: RequestContext, modelVerbs: readonly string[] | undefined): boolean {
+  const { verb, subresource, name } = ctx.info;
   const allowed = subresource ? STATUS_VERBS : MAIN_VERBS;
   // POST to a name is no create (API.md §3); PUT/PATCH need a name.
   const misplaced =
     (verb === 'create' && name !== '' && !subresource) || ((verb === 'update' || verb === 'patch') && name === '');
-  if (!allowed.has(verb) || misplaced || (model.verbs && !model.verbs.includes(verb))) {
-    throw methodNotAllowed(method, ctx.info.path);
-  }
-  switch (verb) {
-    case 'get':
-      return handleGet(ctx, store);
-    case 'list':
-      return handleList(ctx, store);
-    case 'watch':
-      return handleWatch(ctx, store, settings);
-    case 'create':
-      return handleCreate(ctx, store, settings);
-    case 'update':
-      return handleUpdate(ctx, store, settings);
-    case 'patch':
-      return handlePatch(ctx, store, settings);
-    case 'delete':
-      return handleDelete(ctx, store, settings);
-    case 'deletecollection':
-      return handleDeleteCollection(ctx, store);
-  }
+  return allowed.has(verb) && !misplaced && (modelVerbs === undefined || modelVerbs.includes(verb));
 }

@@ -155,14 +155,7 @@ export class ApiServer {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
     if (route?.selfService && !isAnonymous(ctx.user)) return;
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
-    if (decision === 'Allow') return;
-    if (ctx.info.verb === 'watch' && !ctx.info.name && this.deps.watchableNames) {
-      const names = this.deps.watchableNames(ctx.user, ctx.info);
-      if (names !== 'all' && names.size > 0) {
-        ctx.watchNames = [...names];
-        return;
-      }
-    }
+    if (decision === 'Allow' || this.admitNamedWatch(ctx)) return;
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
@@ -170,6 +163,18 @@ export class ApiServer {
       resource: ctx.info.resource,
       name: ctx.info.name || undefined,
     });
+  }
+
+  /**
+   * A watch of a collection the user may not watch as a whole is still
+   * admitted when rules allow some of its objects by name: it then sees only those.
+   */
+  private admitNamedWatch(ctx: RequestContext): boolean {
+    if (ctx.info.verb !== 'watch' || ctx.info.name || !this.deps.watchableNames) return false;
+    const names = this.deps.watchableNames(ctx.user, ctx.info);
+    if (names === 'all' || names.size === 0) return false;
+    ctx.watchNames = [...names];
+    return true;
   }
 
   private async route(ctx: RequestContext): Promise<void> {

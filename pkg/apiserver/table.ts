@@ -71,23 +71,21 @@ function readPath(object: unknown, path: string): unknown {
   let current: unknown[] = [object];
   let many = false;
   for (const step of pathSteps(path)) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (value === null || typeof value !== 'object') continue;
-      if (step === '*') {
-        if (Array.isArray(value)) next.push(...value);
-      } else {
-        const field = (value as Record<string, unknown>)[step];
-        if (field !== undefined) next.push(field);
-      }
-    }
+    current = current.flatMap((value) => stepInto(value, step));
     if (step === '*') many = true;
-    current = next;
   }
   if (!many) return current[0];
   return current.length
     ? current.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',')
     : undefined;
+}
+
+/** What one step of a path reaches from `value`: an array's elements for `*`, else the member (none if absent). */
+function stepInto(value: unknown, step: string): unknown[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (step === '*') return Array.isArray(value) ? value : [];
+  const field = (value as Record<string, unknown>)[step];
+  return field === undefined ? [] : [field];
 }
 
 /** `.a.b\.c[0][*]` → `['a', 'b.c', '0', '*']`. */

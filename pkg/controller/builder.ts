@@ -113,21 +113,30 @@ export class ControllerBuilder {
 
   private check(reconciler: Reconciler): string[] {
     const problems: string[] = [];
-    if (!this.name.trim()) problems.push('the name is empty');
-    else if (this.manager.has(this.name)) problems.push('the manager already has a controller of that name');
+    const nameProblem = this.nameProblem();
+    if (nameProblem) problems.push(nameProblem);
     if (!this.forResource)
       problems.push('for(resource) was not called: a controller must name the resource it reconciles');
     if (!Number.isInteger(this.workerCount) || this.workerCount < 1)
       problems.push(`workers must be an integer ≥ 1, got ${this.workerCount}`);
     if (typeof reconciler?.reconcile !== 'function') problems.push('the reconciler has no reconcile method');
-    for (const { resource } of this.sources) {
-      if (!resource?.version || !resource.plural || typeof resource.group !== 'string') {
-        problems.push(`a resource needs group, version and plural, got ${JSON.stringify(resource)}`);
-      }
+    for (const { resource } of this.sources.filter((source) => !isCompleteRef(source.resource))) {
+      problems.push(`a resource needs group, version and plural, got ${JSON.stringify(resource)}`);
     }
     return problems;
   }
+
+  /** Why the name cannot be used, if it cannot. */
+  private nameProblem(): string | undefined {
+    if (!this.name.trim()) return 'the name is empty';
+    if (this.manager.has(this.name)) return 'the manager already has a controller of that name';
+    return undefined;
+  }
 }
+
+/** A resource reference with a version, a plural and a group (`''` for core). */
+const isCompleteRef = (resource: ResourceRef | undefined): boolean =>
+  Boolean(resource?.version && resource.plural && typeof resource.group === 'string');
 
 /** Starts building a controller managed by `manager`; see ControllerBuilder. */
 export function controller(name: string, manager: Manager): ControllerBuilder {

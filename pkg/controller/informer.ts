@@ -43,6 +43,14 @@ const HEALTHY_WATCH_MS = 1000;
  * informer.start();
  * await informer.waitForSync();
  */
+/** What the informer's restart loop carries from one try to the next. */
+interface RestartState {
+  /** The cache must be listed again before the next watch (at start, and after a 410). */
+  needList: boolean;
+  /** 410 Expired answers in a row. */
+  expiredInARow: number;
+}
+
 export class Informer<T extends ApiObject = ApiObject> {
   private readonly store = new ObjectCache<T>();
   private readonly handlers = new Set<EventHandler<T>>();
@@ -127,30 +135,39 @@ export class Informer<T extends ApiObject = ApiObject> {
 
   private async run(): Promise<void> {
     const signal = this.stopper.signal;
-    let needList = true;
-    let expiredInARow = 0;
+    const state: RestartState = { needList: true, expiredInARow: 0 };
     while (!signal.aborted) {
       try {
-        if (needList) {
-          await this.relist(signal);
-          needList = false;
-        }
-        const healthy = await this.watchOnce(signal);
-        expiredInARow = 0;
-        if (healthy) this.backoff.reset();
-        else await sleep(this.backoff.next(), signal);
+        await this.listAndWatch(signal, state);
       } catch (err) {
         if (signal.aborted) break;
-        needList ||= isExpired(err);
-        expiredInARow = isExpired(err) ? expiredInARow + 1 : 0;
-        // The first 410 relists at once; anything else (or 410s in a row) waits its backoff.
-        const delayMs = expiredInARow === 1 ? 0 : this.backoff.next();
-        if (isExpired(err))
-          this.log.info({ resourceVersion: this.revision, delayMs }, 'resourceVersion expired; listing again');
-        else this.log.warn({ err, delayMs }, needList ? 'list failed; retrying' : 'watch failed; resuming');
-        await sleep(delayMs, signal);
+        await this.afterFailure(err, state, signal);
       }
     }
+  }
+
+  /** Lists when needed, then watches once; after an unhealthy watch, waits its backoff. */
+  private async listAndWatch(signal: AbortSignal, state: RestartState): Promise<void> {
+    if (state.needList) {
+      await this.relist(signal);
+      state.needList = false;
+    }
+    const healthy = await this.watchOnce(signal);
+    state.expiredInARow = 0;
+    if (healthy) this.backoff.reset();
+    else await sleep(this.backoff.next(), signal);
+  }
+
+  /** Logs a failed list or watch and waits before the next try (a 410 also asks for a list). */
+  private async afterFailure(err: unknown, state: RestartState, signal: AbortSignal): Promise<void> {
+    const expired = isExpired(err);
+    state.needList ||= expired;
+    state.expiredInARow = expired ? state.expiredInARow + 1 : 0;
+    // The first 410 relists at once; anything else (or 410s in a row) waits its backoff.
+    const delayMs = state.expiredInARow === 1 ? 0 : this.backoff.next();
+    if (expired) this.log.info({ resourceVersion: this.revision, delayMs }, 'resourceVersion expired; listing again');
+    else this.log.warn({ err, delayMs }, state.needList ? 'list failed; retrying' : 'watch failed; resuming');
+    await sleep(delayMs, signal);
   }
 
   /** Lists and reconciles the cache with the list, then marks the informer synced. */

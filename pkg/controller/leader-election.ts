@@ -144,22 +144,35 @@ export class LeaderElector {
 
   /** One round: read the lease, then create it, take it over or renew it, conditionally on what was read. */
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<Attempt> {
-    const { client, leaseName, identity } = this.config;
+    const { client, leaseName } = this.config;
     const now = new Date().toISOString();
     let lease: Lease;
     try {
       lease = await client.get<Lease>(LEASES, leaseName, { signal });
     } catch (err) {
-      if (!isNotFound(err)) return this.failed(err, 'reading the lease');
-      try {
-        this.observe(
-          await client.create<Lease>(LEASES, this.leaseObject(undefined, this.specFor(undefined, now)), { signal }),
-        );
-        return 'acquired';
-      } catch (createErr) {
-        return this.failed(createErr, 'creating the lease');
-      }
+      return isNotFound(err) ? this.createLease(now, signal) : this.failed(err, 'reading the lease');
     }
+    return this.takeOrRenew(lease, now, signal);
+  }
+
+  /** Creates the lease, held by this candidate: there was none. */
+  private async createLease(now: string, signal: AbortSignal): Promise<Attempt> {
+    try {
+      const created = await this.config.client.create<Lease>(
+        LEASES,
+        this.leaseObject(undefined, this.specFor(undefined, now)),
+        { signal },
+      );
+      this.observe(created);
+      return 'acquired';
+    } catch (err) {
+      return this.failed(err, 'creating the lease');
+    }
+  }
+
+  /** Renews the lease this candidate holds, or takes over one another holder let expire (or released). */
+  private async takeOrRenew(lease: Lease, now: string, signal: AbortSignal): Promise<Attempt> {
+    const { client, identity } = this.config;
     this.observe(lease);
     const holder = lease.spec?.holderIdentity ?? '';
     if (holder !== '' && holder !== identity && this.observedValid(lease.spec)) return 'held';

@@ -32,6 +32,15 @@ export const DEFAULT_LEADER_ELECTION: LeaderElectionSettings = {
   retryPeriodMs: 2_000,
 };
 
+/** The leader election settings with their defaults and this candidate's identity; undefined when it is off. */
+function leaderElectionOf(
+  config: ControllerManagerConfig,
+): (LeaderElectionSettings & { identity: string }) | undefined {
+  if (config.leaderElection === false) return undefined;
+  const election = { ...DEFAULT_LEADER_ELECTION, ...config.leaderElection };
+  return { ...election, identity: election.identity ?? candidateIdentity() };
+}
+
 /** Everything a controller-manager is configured with (flags or environment, see cmd/controller-manager). */
 export interface ControllerManagerConfig {
   /** The apiserver, e.g. `http://127.0.0.1:8080`. */
@@ -97,15 +106,9 @@ export async function startControllerManager(
     ca: config.ca,
     userAgent: `svc-controller-manager/${pkg.version}`,
   });
-  const election =
-    config.leaderElection === false ? undefined : { ...DEFAULT_LEADER_ELECTION, ...config.leaderElection };
-  const identity = election ? (election.identity ?? candidateIdentity()) : undefined;
-  const manager = new Manager({
-    client,
-    log,
-    metrics,
-    leaderElection: election && identity ? { ...election, identity } : undefined,
-  });
+  const election = leaderElectionOf(config);
+  const identity = election?.identity;
+  const manager = new Manager({ client, log, metrics, leaderElection: election?.identity ? election : undefined });
   for (const registration of registrations) {
     await registration.setup({ manager, client, log });
   }

@@ -94,6 +94,21 @@ interface KubeconfigFile {
  * # current-context: cm
  */
 export function readKubeconfig(path: string): Partial<Connection> {
+  const config = loadKubeconfig(path);
+  const { clusterName, userName } = chooseContext(config, path);
+  const cluster = pick(config.clusters, clusterName, 'cluster', path)?.cluster;
+  const user = pick(config.users, userName, 'user', path)?.user;
+  const result: Partial<Connection> = {};
+  if (cluster?.server) result.server = cluster.server;
+  const ca = clusterCa(cluster, path);
+  if (ca !== undefined) result.ca = ca;
+  const token = userToken(user, path);
+  if (token !== undefined) result.token = token;
+  return result;
+}
+
+/** The kubeconfig at `path`, parsed; an error names the file when it cannot be read or is not a mapping. */
+function loadKubeconfig(path: string): KubeconfigFile {
   let config: KubeconfigFile;
   try {
     config = (yaml.load(readFileSync(path, 'utf8'), { schema: yaml.CORE_SCHEMA }) ?? {}) as KubeconfigFile;
@@ -102,18 +117,25 @@ export function readKubeconfig(path: string): Partial<Connection> {
   }
   if (typeof config !== 'object' || Array.isArray(config))
     throw new Error(`the kubeconfig ${path} is not a YAML mapping`);
-  const { clusterName, userName } = chooseContext(config, path);
-  const cluster = pick(config.clusters, clusterName, 'cluster', path)?.cluster;
-  const user = pick(config.users, userName, 'user', path)?.user;
-  const result: Partial<Connection> = {};
-  if (cluster?.server) result.server = cluster.server;
+  return config;
+}
+
+type KubeconfigCluster = NonNullable<NonNullable<KubeconfigFile['clusters']>[number]['cluster']>;
+type KubeconfigUser = NonNullable<NonNullable<KubeconfigFile['users']>[number]['user']>;
+
+/** The cluster's CA: its inline data, else its file (relative to the kubeconfig's folder). */
+function clusterCa(cluster: KubeconfigCluster | undefined, path: string): string | undefined {
   if (cluster?.['certificate-authority-data'])
-    result.ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
-  else if (cluster?.['certificate-authority'])
-    result.ca = readCaFile(resolve(dirname(path), cluster['certificate-authority']));
-  if (user?.token) result.token = user.token;
-  else if (user?.tokenFile) result.token = readTokenFile(resolve(dirname(path), user.tokenFile));
-  return result;
+    return Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
+  if (cluster?.['certificate-authority']) return readCaFile(resolve(dirname(path), cluster['certificate-authority']));
+  return undefined;
+}
+
+/** The user's token: inline, else from its file (relative to the kubeconfig's folder). */
+function userToken(user: KubeconfigUser | undefined, path: string): string | undefined {
+  if (user?.token) return user.token;
+  if (user?.tokenFile) return readTokenFile(resolve(dirname(path), user.tokenFile));
+  return undefined;
 }
 
 function chooseContext(config: KubeconfigFile, path: string): { clusterName?: string; userName?: string } {

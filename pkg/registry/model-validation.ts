@@ -19,29 +19,49 @@ export const isPlatformGroup = (group: string): boolean =>
  * Throws a 422 listing every problem.
  */
 export function validateModel(model: Model, { platform }: { platform: boolean }): void {
-  const causes: StatusCause[] = [];
-  const bad = (field: string, message: string) =>
-    causes.push({ field: `spec.${field}`, reason: 'FieldValueInvalid', message });
-  if (!platform && model.group === '') bad('group', 'must not be empty: the core group belongs to the platform');
-  else if (!platform && isPlatformGroup(model.group))
-    bad('group', 'must not end in ".svc.run": those groups belong to the platform');
-  else if (model.group !== '' && (!isDns1123Subdomain(model.group) || model.group.length > 253)) {
-    bad('group', 'must be a lowercase DNS subdomain, e.g. "example.com"');
-  }
-  if (!VERSION.test(model.version)) bad('version', 'must look like v1, v1alpha1 or v2beta3');
+  const problems: [field: string, message: string][] = [];
+  const groupProblem = platform ? dnsGroupProblem(model.group) : pluginGroupProblem(model.group);
+  if (groupProblem) problems.push(['group', groupProblem]);
+  if (!VERSION.test(model.version)) problems.push(['version', 'must look like v1, v1alpha1 or v2beta3']);
   if (!KIND.test(model.kind))
-    bad('names.kind', 'must be CamelCase letters and digits, starting with an uppercase letter');
+    problems.push(['names.kind', 'must be CamelCase letters and digits, starting with an uppercase letter']);
   for (const field of ['singular', 'plural'] as const) {
     if (!isDns1123Name(model[field]) || model[field].length > 63)
-      bad(`names.${field}`, 'must be a lowercase DNS label, e.g. "persons"');
+      problems.push([`names.${field}`, 'must be a lowercase DNS label, e.g. "persons"']);
   }
+  problems.push(...indexProblems(model));
+  if (problems.length === 0) return;
+  const causes: StatusCause[] = problems.map(([field, message]) => ({
+    field: `spec.${field}`,
+    reason: 'FieldValueInvalid',
+    message,
+  }));
+  throw invalid({ kind: 'Model', name: model.group ? `${model.plural}.${model.group}` : model.plural }, causes);
+}
+
+/** What is wrong with a plugin's group: empty or the platform's are refused, besides dnsGroupProblem. */
+function pluginGroupProblem(group: string): string | undefined {
+  if (group === '') return 'must not be empty: the core group belongs to the platform';
+  if (isPlatformGroup(group)) return 'must not end in ".svc.run": those groups belong to the platform';
+  return dnsGroupProblem(group);
+}
+
+/** What is wrong with a group that is not the core group `""`: it must be a DNS subdomain. */
+function dnsGroupProblem(group: string): string | undefined {
+  if (group !== '' && (!isDns1123Subdomain(group) || group.length > 253))
+    return 'must be a lowercase DNS subdomain, e.g. "example.com"';
+  return undefined;
+}
+
+/** Indexes declared twice, or under a default index's name. */
+function indexProblems(model: Model): [string, string][] {
+  const problems: [string, string][] = [];
   const names = new Set<string>();
   for (const [i, index] of (model.indexes ?? []).entries()) {
-    if (names.has(index.name)) bad(`indexes[${i}].name`, `index "${index.name}" is declared twice`);
+    if (names.has(index.name)) problems.push([`indexes[${i}].name`, `index "${index.name}" is declared twice`]);
     if (DEFAULT_INDEX_NAMES.has(index.name))
-      bad(`indexes[${i}].name`, `"${index.name}" is a default index of every model`);
+      problems.push([`indexes[${i}].name`, `"${index.name}" is a default index of every model`]);
     names.add(index.name);
   }
-  if (causes.length)
-    throw invalid({ kind: 'Model', name: model.group ? `${model.plural}.${model.group}` : model.plural }, causes);
+  return problems;
 }

@@ -9,25 +9,32 @@ import { apiVersionOf, type Model } from './model';
  * client's values for them are ignored).
  */
 export function objectFromBody(model: Model, body: unknown): ApiObject {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw badRequest(`the request body must be a JSON or YAML object (a ${model.kind}), not ${describe(body)}`);
   }
-  const input = body as Record<string, unknown>;
+  const input = body;
   const apiVersion = apiVersionOf(model);
-  // Absent apiVersion/kind are filled in, as the path says what they are; a different one is an error.
+  checkTypeMeta(model, input, apiVersion);
+  const metadata = input.metadata ?? {};
+  if (!isObject(metadata)) {
+    throw invalid({ kind: model.kind }, [
+      { field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' },
+    ]);
+  }
+  return { ...input, apiVersion, kind: model.kind, metadata: { ...(metadata as ObjectMeta) } };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Absent apiVersion/kind are filled in, as the path says what they are; a different one is an error. */
+function checkTypeMeta(model: Model, input: Record<string, unknown>, apiVersion: string): void {
   if (input.apiVersion !== undefined && input.apiVersion !== apiVersion) {
     throw badRequest(`the body's apiVersion "${String(input.apiVersion)}" does not match the path's "${apiVersion}"`);
   }
   if (input.kind !== undefined && input.kind !== model.kind) {
     throw badRequest(`the body's kind "${String(input.kind)}" does not match the path's "${model.kind}"`);
   }
-  const metadata = input.metadata ?? {};
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    throw invalid({ kind: model.kind }, [
-      { field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' },
-    ]);
-  }
-  return { ...input, apiVersion, kind: model.kind, metadata: { ...(metadata as ObjectMeta) } };
 }
 
 /** A copy of the metadata without the fields only the server sets. */
@@ -44,8 +51,19 @@ export function withoutServerFields(meta: ObjectMeta): ObjectMeta {
  */
 export function preconditionsFromBody(model: Model, object: ApiObject, required: boolean): Preconditions | undefined {
   const { version, resourceVersion, name } = object.metadata;
+  const causes = preconditionCauses(version, resourceVersion, required);
+  if (causes.length) throw invalid({ kind: model.kind, name }, causes);
+  if (version === undefined && resourceVersion === undefined) return undefined;
+  const pre: Preconditions = {};
+  if (version !== undefined) pre.version = version;
+  if (resourceVersion !== undefined) pre.resourceVersion = resourceVersion;
+  return pre;
+}
+
+/** What is wrong with a body's lock tokens: each malformed one, else their absence when `required`. */
+function preconditionCauses(version: unknown, resourceVersion: unknown, required: boolean): StatusCause[] {
   const causes: StatusCause[] = [];
-  if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version) || version < 1)) {
+  if (version !== undefined && !isPositiveInteger(version)) {
     causes.push({ field: 'metadata.version', reason: 'FieldValueInvalid', message: 'must be a positive integer' });
   }
   if (resourceVersion !== undefined && (typeof resourceVersion !== 'string' || resourceVersion === '')) {
@@ -62,13 +80,11 @@ export function preconditionsFromBody(model: Model, object: ApiObject, required:
       message: 'an update must carry metadata.version or metadata.resourceVersion',
     });
   }
-  if (causes.length) throw invalid({ kind: model.kind, name }, causes);
-  if (version === undefined && resourceVersion === undefined) return undefined;
-  const pre: Preconditions = {};
-  if (version !== undefined) pre.version = version;
-  if (resourceVersion !== undefined) pre.resourceVersion = resourceVersion;
-  return pre;
+  return causes;
 }
+
+const isPositiveInteger = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

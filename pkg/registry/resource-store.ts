@@ -175,38 +175,59 @@ export class ResourceStore {
     for (;;) {
       const current = await this.call(name, () => this.storage.get(this.type, name));
       await this.hooks.beforeDelete?.(current, hookContext(opts));
-      if (!current.metadata.deletionTimestamp) {
-        const marked = await this.call(name, () =>
-          this.storage.update(
-            this.type,
-            name,
-            (cur) => {
-              cur.metadata.deletionTimestamp ??= timestamp();
-              return cur;
-            },
-            preconditions,
-            writeOptions(opts),
-          ),
-        );
-        await this.written(marked, opts);
-        return { removed: false, object: this.present(marked) };
-      }
+      if (!current.metadata.deletionTimestamp) return this.markDeleted(name, preconditions, opts);
       if (!meetsPreconditions(current, preconditions)) this.conflict(name);
       if (current.metadata.finalizers?.length) return { removed: false, object: this.present(current) };
-      try {
-        // Conditional on what was read, so that a concurrent change is never removed unseen.
-        const removed = await this.storage.delete(
-          this.type,
-          name,
-          { resourceVersion: current.metadata.resourceVersion },
-          writeOptions(opts),
-        );
-        await this.written(removed, opts);
-        return { removed: true, object: this.present(removed) };
-      } catch (err) {
-        if (!preconditions && isStorageError(err, 'Conflict')) continue;
-        interpretStorageError(err, this.subject(name));
-      }
+      const removed = await this.removeMarked(current, name, preconditions, opts);
+      if (removed !== undefined) return removed;
+    }
+  }
+
+  /** The first DELETE: sets `deletionTimestamp` (under `preconditions`). */
+  private async markDeleted(
+    name: string,
+    preconditions: Preconditions | undefined,
+    opts: RequestOptions,
+  ): Promise<DeleteResult> {
+    const marked = await this.call(name, () =>
+      this.storage.update(
+        this.type,
+        name,
+        (cur) => {
+          cur.metadata.deletionTimestamp ??= timestamp();
+          return cur;
+        },
+        preconditions,
+        writeOptions(opts),
+      ),
+    );
+    await this.written(marked, opts);
+    return { removed: false, object: this.present(marked) };
+  }
+
+  /**
+   * Removes a marked object without finalizers, conditionally on what was read,
+   * so that a concurrent change is never removed unseen; undefined when such a
+   * change got in first and the DELETE had no preconditions (read again).
+   */
+  private async removeMarked(
+    current: ApiObject,
+    name: string,
+    preconditions: Preconditions | undefined,
+    opts: RequestOptions,
+  ): Promise<DeleteResult | undefined> {
+    try {
+      const removed = await this.storage.delete(
+        this.type,
+        name,
+        { resourceVersion: current.metadata.resourceVersion },
+        writeOptions(opts),
+      );
+      await this.written(removed, opts);
+      return { removed: true, object: this.present(removed) };
+    } catch (err) {
+      if (!preconditions && isStorageError(err, 'Conflict')) return undefined;
+      return interpretStorageError(err, this.subject(name));
     }
   }
 

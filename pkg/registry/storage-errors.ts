@@ -1,4 +1,4 @@
-import { isStorageError } from '../storage/errors';
+import { isStorageError, type StorageErrorDetails } from '../storage/errors';
 import {
   alreadyExists,
   badRequest,
@@ -7,6 +7,7 @@ import {
   notFound,
   serviceUnavailable,
   type ErrorSubject,
+  type StatusCause,
 } from '../api/errors';
 
 /**
@@ -23,20 +24,8 @@ export function interpretStorageError(err: unknown, subject: ErrorSubject): neve
       throw notFound(who);
     case 'AlreadyExists':
       throw alreadyExists(who);
-    case 'Conflict': {
-      const { index, value } = err.details;
-      const causes =
-        index !== undefined
-          ? [
-              {
-                field: index,
-                reason: 'FieldValueDuplicate',
-                message: `the value "${value}" is already taken in the unique index "${index}"`,
-              },
-            ]
-          : undefined;
-      throw conflict(who, err.message, causes);
-    }
+    case 'Conflict':
+      throw conflict(who, err.message, uniqueIndexCauses(err.details));
     case 'Invalid':
       throw badRequest(err.message);
     case 'Expired':
@@ -44,4 +33,16 @@ export function interpretStorageError(err: unknown, subject: ErrorSubject): neve
     case 'Unavailable':
       throw serviceUnavailable(err.message, err.details.retryAfterSeconds ?? 1);
   }
+}
+
+/** The cause of a conflict on a unique index (the taken value), or none for any other conflict. */
+function uniqueIndexCauses({ index, value }: StorageErrorDetails): StatusCause[] | undefined {
+  if (index === undefined) return undefined;
+  return [
+    {
+      field: index,
+      reason: 'FieldValueDuplicate',
+      message: `the value "${value}" is already taken in the unique index "${index}"`,
+    },
+  ];
 }

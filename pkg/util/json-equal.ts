@@ -15,10 +15,14 @@ const definedKeys = (object: object): string[] => Object.keys(object).filter((k)
  * realms (objects from `structuredClone` vs. a jest test's own literals).
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  }
+  if (!isObject(a) || !isObject(b)) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) return arraysEqual(a, b);
   const keys = definedKeys(a);
   return keys.length === definedKeys(b).length && keys.every((k) => jsonEqual(member(a, k), member(b, k)));
 }
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** Two arrays of equal items in the same order (false when only one is an array). */
+const arraysEqual = (a: object, b: object): boolean =>
+  Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));

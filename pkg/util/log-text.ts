@@ -35,9 +35,15 @@ export function formatLogLine(json: string): string {
   const fields = Object.entries(entry)
     .filter(([key]) => !PLACED.has(key))
     .map(([key, value]) => `${key}=${showValue(value)}`);
-  let line = [time, level.padEnd(5), entry.msg ?? '', ...fields].join(' ').trimEnd();
-  const err = entry.err as { message?: string; stack?: string } | string | undefined;
-  if (typeof err === 'string') line += ` err=${showValue(err)}`;
-  else if (err) line += `\n  ${(err.stack ?? err.message ?? JSON.stringify(err)).split('\n').join('\n  ')}`;
-  return `${line}\n`;
+  const line = [time, level.padEnd(5), entry.msg ?? '', ...fields].join(' ').trimEnd();
+  return `${line}${showError(entry.err as LoggedError)}\n`;
+}
+
+type LoggedError = { message?: string; stack?: string } | string | undefined;
+
+/** A line's `err`: a string as a field, an error as its stack (or message) on indented lines below. */
+function showError(err: LoggedError): string {
+  if (typeof err === 'string') return ` err=${showValue(err)}`;
+  if (!err) return '';
+  return `\n  ${(err.stack ?? err.message ?? JSON.stringify(err)).split('\n').join('\n  ')}`;
 }

@@ -41,27 +41,42 @@ export async function handleDelete(
  */
 async function deleteOptions(ctx: RequestContext, settings: HandlerSettings): Promise<Preconditions | undefined> {
   checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
+  const body = await deleteOptionsBody(ctx, settings);
+  if (body === undefined) return undefined;
+  checkPropagationPolicy(body.propagationPolicy, 'DeleteOptions.propagationPolicy');
+  return preconditionsOf(body.preconditions);
+}
+
+/** The DeleteOptions body as an object, or undefined when the request has none (empty or blank). */
+async function deleteOptionsBody(
+  ctx: RequestContext,
+  settings: HandlerSettings,
+): Promise<Record<string, unknown> | undefined> {
   const raw = await readBody(ctx.req, settings.maxBodyBytes);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
   const body = decodeBody(raw, ctx.req.headers['content-type']);
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw badRequest('DeleteOptions must be an object');
-  checkPropagationPolicy(
-    (body as { propagationPolicy?: unknown }).propagationPolicy,
-    'DeleteOptions.propagationPolicy',
-  );
-  const pre = (body as { preconditions?: unknown }).preconditions;
+  if (!isPlainObject(body)) throw badRequest('DeleteOptions must be an object');
+  return body;
+}
+
+/** `DeleteOptions.preconditions`: undefined when absent or empty. */
+function preconditionsOf(pre: unknown): Preconditions | undefined {
   if (pre === undefined || pre === null) return undefined;
-  if (typeof pre !== 'object' || Array.isArray(pre)) throw badRequest('DeleteOptions.preconditions must be an object');
-  const { resourceVersion, uid } = pre as Record<string, unknown>;
+  if (!isPlainObject(pre)) throw badRequest('DeleteOptions.preconditions must be an object');
   const out: Preconditions = {};
-  if (resourceVersion !== undefined && resourceVersion !== null) {
-    if (typeof resourceVersion !== 'string') throw badRequest('preconditions.resourceVersion must be a string');
-    out.resourceVersion = resourceVersion;
-  }
-  if (uid !== undefined && uid !== null) {
-    if (typeof uid !== 'string') throw badRequest('preconditions.uid must be a string');
-    out.uid = uid;
-  }
+  const resourceVersion = optionalString(pre.resourceVersion, 'preconditions.resourceVersion');
+  if (resourceVersion !== undefined) out.resourceVersion = resourceVersion;
+  const uid = optionalString(pre.uid, 'preconditions.uid');
+  if (uid !== undefined) out.uid = uid;
   return Object.keys(out).length ? out : undefined;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A string member that may be absent (undefined or null); anything else is a 400 naming `field`. */
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return value;
 }

@@ -106,6 +106,19 @@ export function decodeAccessReview(body: Buffer): AccessReview {
     throw badRequest('the protobuf body does not start with the Kubernetes magic prefix "k8s\\0"');
   }
   const envelope = decodeMessage(unknownType, body.subarray(MAGIC.length), 'runtime.Unknown envelope');
+  const { apiVersion, kind } = reviewTypeMeta(envelope);
+  checkEncoding(envelope);
+  const raw = (envelope.raw as Uint8Array | undefined) ?? new Uint8Array();
+  const review = decodeMessage(reviewType, raw, kind);
+  const spec = (review.spec ?? {}) as AccessReview['spec'];
+  if (kind === 'SelfSubjectAccessReview') {
+    return { apiVersion, kind, spec: pick(spec, ['resourceAttributes', 'nonResourceAttributes']) };
+  }
+  return { apiVersion, kind, spec };
+}
+
+/** The envelope's apiVersion and kind, which must be one of the access reviews. */
+function reviewTypeMeta(envelope: Record<string, unknown>): { apiVersion: string; kind: string } {
   const typeMeta = (envelope.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const apiVersion = typeMeta.apiVersion ?? '';
   const kind = typeMeta.kind ?? '';
@@ -115,19 +128,17 @@ export function decodeAccessReview(body: Buffer): AccessReview {
         `expected ${GROUP_VERSION} ${KINDS.join(' or ')}`,
     );
   }
+  return { apiVersion, kind };
+}
+
+/** Refuses an envelope whose raw content is encoded or is not protobuf. */
+function checkEncoding(envelope: Record<string, unknown>): void {
   if (envelope.contentEncoding) {
     throw badRequest(`the protobuf body's content encoding "${String(envelope.contentEncoding)}" is not supported`);
   }
   if (envelope.contentType && envelope.contentType !== 'application/vnd.kubernetes.protobuf') {
     throw badRequest(`the protobuf body's raw content type "${String(envelope.contentType)}" is not supported`);
   }
-  const raw = (envelope.raw as Uint8Array | undefined) ?? new Uint8Array();
-  const review = decodeMessage(reviewType, raw, kind);
-  const spec = (review.spec ?? {}) as AccessReview['spec'];
-  if (kind === 'SelfSubjectAccessReview') {
-    return { apiVersion, kind, spec: pick(spec, ['resourceAttributes', 'nonResourceAttributes']) };
-  }
-  return { apiVersion, kind, spec };
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {

@@ -21,23 +21,33 @@ const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
  */
 export function decodeJsonPatch(document: unknown): JsonPatchOperation[] {
   if (!Array.isArray(document)) throw badRequest('a JSON patch must be an array of operations');
-  return document.map((raw, i): JsonPatchOperation => {
-    const bad = (why: string) => badRequest(`JSON patch operation ${i} is malformed: ${why}`);
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('it must be an object');
-    const operation = raw as Record<string, unknown>;
-    const { op, path, from } = operation;
-    if (typeof op !== 'string' || !OPS.includes(op)) throw bad(`"op" must be one of ${OPS.join(', ')}`);
-    if (typeof path !== 'string') throw bad('"path" must be a string');
-    parsePointer(path);
-    if (op === 'move' || op === 'copy') {
-      if (typeof from !== 'string') throw bad(`"from" must be a string for ${op}`);
-      parsePointer(from, 'from');
-      return { op, from, path };
-    }
-    if (op === 'remove') return { op, path };
-    if (!hasOwn(operation, 'value')) throw bad(`"value" is required for ${op}`);
-    return { op: op as 'add' | 'replace' | 'test', path, value: operation.value };
-  });
+  return document.map(decodeOperation);
+}
+
+/** One operation of a JSON patch document, checked (see decodeJsonPatch). */
+function decodeOperation(raw: unknown, i: number): JsonPatchOperation {
+  const bad = (why: string) => badRequest(`JSON patch operation ${i} is malformed: ${why}`);
+  if (!isJsonObject(raw)) throw bad('it must be an object');
+  const operation = raw;
+  const { op, path } = operation;
+  if (typeof op !== 'string' || !OPS.includes(op)) throw bad(`"op" must be one of ${OPS.join(', ')}`);
+  if (typeof path !== 'string') throw bad('"path" must be a string');
+  parsePointer(path);
+  if (op === 'move' || op === 'copy') return { op, from: fromMember(operation, op, bad), path };
+  if (op === 'remove') return { op, path };
+  if (!hasOwn(operation, 'value')) throw bad(`"value" is required for ${op}`);
+  return { op: op as 'add' | 'replace' | 'test', path, value: operation.value };
+}
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `from` pointer of a move or copy. */
+function fromMember(operation: Record<string, unknown>, op: string, bad: (why: string) => Error): string {
+  const { from } = operation;
+  if (typeof from !== 'string') throw bad(`"from" must be a string for ${op}`);
+  parsePointer(from, 'from');
+  return from;
 }
 
 /**
@@ -86,25 +96,32 @@ function applyOne(doc: unknown, operation: JsonPatchOperation, index: number): u
       return remove(doc, path, fail).doc;
     case 'replace':
       return replace(doc, path, structuredClone(operation.value), fail);
-    case 'test': {
-      if (!jsonEqual(get(doc, path, fail), operation.value))
-        fail(path, 'the value there is not the one the test expects');
-      return doc;
-    }
+    case 'test':
+      return test(doc, path, operation.value, fail);
     case 'copy':
       return add(doc, path, structuredClone(get(doc, parsePointer(operation.from), fail)), fail);
-    case 'move': {
-      const from = parsePointer(operation.from);
-      if (from.length === path.length && from.every((t, i) => t === path[i])) {
-        get(doc, from, fail);
-        return doc;
-      }
-      const inside = from.length < path.length && from.every((t, i) => t === path[i]);
-      if (inside) fail(path, `"${operation.from}" cannot be moved into itself`);
-      const removed = remove(doc, from, fail);
-      return add(removed.doc, path, removed.value, fail);
-    }
+    case 'move':
+      return move(doc, operation.from, path, fail);
   }
+}
+
+/** `test`: the document unchanged when the value at `path` equals `expected`. */
+function test(doc: unknown, path: string[], expected: unknown, fail: Fail): unknown {
+  if (!jsonEqual(get(doc, path, fail), expected)) fail(path, 'the value there is not the one the test expects');
+  return doc;
+}
+
+/** `move`: a value moved to where it is stays (if it exists); a value cannot move into itself. */
+function move(doc: unknown, fromPointer: string, path: string[], fail: Fail): unknown {
+  const from = parsePointer(fromPointer);
+  const startsPath = from.every((t, i) => t === path[i]);
+  if (startsPath && from.length === path.length) {
+    get(doc, from, fail);
+    return doc;
+  }
+  if (startsPath && from.length < path.length) fail(path, `"${fromPointer}" cannot be moved into itself`);
+  const removed = remove(doc, from, fail);
+  return add(removed.doc, path, removed.value, fail);
 }
 
 type Fail = (at: string[], why: string) => never;

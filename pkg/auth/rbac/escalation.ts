@@ -46,21 +46,24 @@ function resourceAtomCovered(
 
 /** Whether every atom of `rule` is covered by `owners`. */
 export function ruleCovered(owners: readonly PolicyRule[], rule: PolicyRule): boolean {
-  for (const verb of rule.verbs) {
-    if (rule.resources !== undefined && rule.resources.length > 0) {
-      const names: (string | undefined)[] = hasResourceNames(rule) ? rule.resourceNames! : [undefined];
-      for (const group of rule.apiGroups ?? []) {
-        for (const resource of rule.resources) {
-          for (const name of names) if (!resourceAtomCovered(owners, verb, group, resource, name)) return false;
-        }
-      }
-    }
-    for (const url of rule.nonResourceURLs ?? []) {
-      if (!owners.some((owner) => valueCovers(owner.verbs, verb) && urlCovers(owner.nonResourceURLs, url)))
-        return false;
-    }
-  }
-  return true;
+  return rule.verbs.every((verb) => resourceAtomsCovered(owners, rule, verb) && urlsCovered(owners, rule, verb));
+}
+
+/** Whether every (group, resource, name) of `rule` with `verb` is covered by `owners`. */
+function resourceAtomsCovered(owners: readonly PolicyRule[], rule: PolicyRule, verb: string): boolean {
+  if (rule.resources === undefined || rule.resources.length === 0) return true;
+  const names: (string | undefined)[] = hasResourceNames(rule) ? rule.resourceNames! : [undefined];
+  const resources = rule.resources;
+  return (rule.apiGroups ?? []).every((group) =>
+    resources.every((resource) => names.every((name) => resourceAtomCovered(owners, verb, group, resource, name))),
+  );
+}
+
+/** Whether every non-resource URL of `rule` with `verb` is covered by `owners`. */
+function urlsCovered(owners: readonly PolicyRule[], rule: PolicyRule, verb: string): boolean {
+  return (rule.nonResourceURLs ?? []).every((url) =>
+    owners.some((owner) => valueCovers(owner.verbs, verb) && urlCovers(owner.nonResourceURLs, url)),
+  );
 }
 
 /** The requested rules with an atom that no owner rule covers; `[]` when the owner holds them all. */

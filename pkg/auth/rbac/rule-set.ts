@@ -107,6 +107,12 @@ function bucketAllows(
   return entry !== undefined && (entry.mask & want) !== 0 ? firstRule(entry.rules, entry.mask, bit) : undefined;
 }
 
+/** Adds to `names` the names a bucket's named rules allow with a verb in `want`. */
+function addNamesOf(bucket: Bucket, want: number, names: Set<string>): void {
+  if (bucket.byName === undefined) return;
+  for (const [name, entry] of bucket.byName) if ((entry.mask & want) !== 0) names.add(name);
+}
+
 /** A role's (or a user's) rules, indexed for fast decisions. */
 export class RuleSet {
   private readonly groups = new Map<string, GroupNode>();
@@ -154,6 +160,12 @@ export class RuleSet {
   namesAllowed(attrs: Omit<RequestAttributes, 'name'>): 'all' | Set<string> {
     const names = new Set<string>();
     if (!attrs.isResourceRequest) return this.allows({ ...attrs, name: '' }) ? 'all' : names;
+    if (this.indexedNamesAllowed(attrs, names) || this.overflowNamesAllowed(attrs, names)) return 'all';
+    return names;
+  }
+
+  /** namesAllowed over the indexed rules: true for `'all'`, else the names are added to `names`. */
+  private indexedNamesAllowed(attrs: Omit<RequestAttributes, 'name'>, names: Set<string>): boolean {
     const want = (1 << (verbBits.get(attrs.verb) ?? ANY_VERB_BIT)) | 1;
     const collect = !NAMELESS_VERBS.has(attrs.verb);
     for (const groupKey of [attrs.apiGroup, ANY]) {
@@ -161,20 +173,36 @@ export class RuleSet {
       if (group === undefined) continue;
       for (const bucket of bucketsOf(group, attrs.resource, attrs.subresource)) {
         if (bucket === undefined) continue;
-        if ((bucket.anyMask & want) !== 0) return 'all';
-        if (!collect || bucket.byName === undefined) continue;
-        for (const [name, entry] of bucket.byName) if ((entry.mask & want) !== 0) names.add(name);
+        if ((bucket.anyMask & want) !== 0) return true;
+        if (collect) addNamesOf(bucket, want, names);
       }
     }
+    return false;
+  }
+
+  /** namesAllowed over the overflow rules (verbs without a bit): true for `'all'`, else the names are added. */
+  private overflowNamesAllowed(attrs: Omit<RequestAttributes, 'name'>, names: Set<string>): boolean {
     for (const rule of this.overflow) {
-      if (!ruleAllows(rule, { ...attrs, name: '' }) && !hasResourceNames(rule)) continue;
-      if (!hasResourceNames(rule)) return 'all';
+      if (!hasResourceNames(rule)) {
+        if (ruleAllows(rule, { ...attrs, name: '' })) return true;
+        continue;
+      }
       for (const name of rule.resourceNames!) if (ruleAllows(rule, { ...attrs, name })) names.add(name);
     }
-    return names;
+    return false;
   }
 
   private addResourceRule(rule: PolicyRule): void {
+    const bits = this.verbBitsOf(rule);
+    if (bits.length === 0) return;
+    for (const groupName of rule.apiGroups ?? []) {
+      const group = this.groupNode(groupName);
+      for (const resource of rule.resources!) addResource(group, resource, rule, bits);
+    }
+  }
+
+  /** The bits of a rule's verbs; a verb without one puts the rule in the overflow (checked rule by rule). */
+  private verbBitsOf(rule: PolicyRule): number[] {
     const bits: number[] = [];
     for (const verb of rule.verbs) {
       const bit = bitOf(verb);
@@ -184,18 +212,20 @@ export class RuleSet {
         bits.push(bit);
       }
     }
-    if (bits.length === 0) return;
-    for (const groupName of rule.apiGroups ?? []) {
-      let group = this.groups.get(groupName);
-      if (group === undefined) {
-        this.groups.set(
-          groupName,
-          (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }),
-        );
-        if (groupName === ANY) this.anyGroup = group;
-      }
-      for (const resource of rule.resources!) addResource(group, resource, rule, bits);
+    return bits;
+  }
+
+  /** The node of an API group, created empty on first use. */
+  private groupNode(groupName: string): GroupNode {
+    let group = this.groups.get(groupName);
+    if (group === undefined) {
+      this.groups.set(
+        groupName,
+        (group = { resources: new Map(), anyResource: undefined, anyPluralSubresources: undefined }),
+      );
+      if (groupName === ANY) this.anyGroup = group;
     }
+    return group;
   }
 
   private addUrlRule(verb: string, rule: PolicyRule): void {

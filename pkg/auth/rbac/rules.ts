@@ -41,16 +41,16 @@ export function resourceMatches(rule: PolicyRule, resource: string, subresource:
   if (rule.resources === undefined) return false;
   for (const r of rule.resources) {
     if (r === ANY) return true;
-    if (subresource === '') {
-      if (r === resource) return true;
-    } else if (r.endsWith(subresource) && r.charCodeAt(r.length - subresource.length - 1) === SLASH) {
-      // `<resource>/<subresource>` or `*/<subresource>`, compared in place (no string built per check)
-      const head = r.length - subresource.length - 1;
-      if (head === resource.length && r.startsWith(resource)) return true;
-      if (head === 1 && r.charCodeAt(0) === STAR) return true;
-    }
+    if (subresource === '' ? r === resource : subresourceEntryMatches(r, resource, subresource)) return true;
   }
   return false;
+}
+
+/** Whether the rule's entry `r` is `<resource>/<subresource>` or `*<slash><subresource>`, compared in place (no string built per check). */
+function subresourceEntryMatches(r: string, resource: string, subresource: string): boolean {
+  if (!r.endsWith(subresource) || r.charCodeAt(r.length - subresource.length - 1) !== SLASH) return false;
+  const head = r.length - subresource.length - 1;
+  return (head === resource.length && r.startsWith(resource)) || (head === 1 && r.charCodeAt(0) === STAR);
 }
 
 /** Whether the rule limits names: resourceNames present and non-empty. */
@@ -105,32 +105,39 @@ export function combinedResource(attrs: Pick<RequestAttributes, 'resource' | 'su
 export function ruleMismatches(rule: PolicyRule, attrs: RequestAttributes): string[] {
   const reasons: string[] = [];
   if (!verbMatches(rule, attrs.verb)) reasons.push(`verb "${attrs.verb}" not in ${list(rule.verbs)}`);
-  if (!attrs.isResourceRequest) {
-    if (rule.nonResourceURLs === undefined || rule.nonResourceURLs.length === 0) {
-      reasons.push(`path "${attrs.path}": the rule has no nonResourceURLs`);
-    } else if (!nonResourceURLMatches(rule, attrs.path)) {
-      reasons.push(`path "${attrs.path}" not in ${list(rule.nonResourceURLs)}`);
-    }
-    return reasons;
+  const more = attrs.isResourceRequest ? resourceMismatches(rule, attrs) : urlMismatches(rule, attrs);
+  return [...reasons, ...more];
+}
+
+/** ruleMismatches of a non-resource request: the path. */
+function urlMismatches(rule: PolicyRule, attrs: RequestAttributes): string[] {
+  if (rule.nonResourceURLs === undefined || rule.nonResourceURLs.length === 0) {
+    return [`path "${attrs.path}": the rule has no nonResourceURLs`];
   }
+  return nonResourceURLMatches(rule, attrs.path) ? [] : [`path "${attrs.path}" not in ${list(rule.nonResourceURLs)}`];
+}
+
+/** ruleMismatches of a resource request: group, resource and name. */
+function resourceMismatches(rule: PolicyRule, attrs: RequestAttributes): string[] {
   if (rule.resources === undefined || rule.resources.length === 0) {
-    reasons.push(`resource "${combinedResource(attrs)}": the rule has no resources`);
-    return reasons;
+    return [`resource "${combinedResource(attrs)}": the rule has no resources`];
   }
+  const reasons: string[] = [];
   if (!apiGroupMatches(rule, attrs.apiGroup)) reasons.push(`group "${attrs.apiGroup}" not in ${list(rule.apiGroups)}`);
   if (!resourceMatches(rule, attrs.resource, attrs.subresource)) {
     reasons.push(`resource "${combinedResource(attrs)}" not in ${list(rule.resources)}`);
   }
-  if (!resourceNameMatches(rule, attrs.verb, attrs.name)) {
-    if (attrs.name === '' || NAMELESS_VERBS.has(attrs.verb)) {
-      reasons.push(
-        `the rule's resourceNames ${list(rule.resourceNames)} never allow ${attrs.name === '' ? `a nameless ${attrs.verb}` : attrs.verb}`,
-      );
-    } else {
-      reasons.push(`name "${attrs.name}" not in ${list(rule.resourceNames)}`);
-    }
-  }
+  if (!resourceNameMatches(rule, attrs.verb, attrs.name)) reasons.push(nameMismatch(rule, attrs));
   return reasons;
+}
+
+/** Why the rule's resourceNames do not allow the request. */
+function nameMismatch(rule: PolicyRule, attrs: RequestAttributes): string {
+  if (attrs.name !== '' && !NAMELESS_VERBS.has(attrs.verb)) {
+    return `name "${attrs.name}" not in ${list(rule.resourceNames)}`;
+  }
+  const what = attrs.name === '' ? `a nameless ${attrs.verb}` : attrs.verb;
+  return `the rule's resourceNames ${list(rule.resourceNames)} never allow ${what}`;
 }
 
 /** A short rendering of a rule for traces, e.g. `get,list persons.example.com [ada]` or `get /healthz/*`. */

@@ -59,88 +59,95 @@ function valueAt(data: unknown, segments: readonly PathSegment[]): unknown {
   return current;
 }
 
-function cause(error: ErrorObject, field: string, value: unknown): StatusCause {
-  const params = error.params as Record<string, unknown>;
-  const where = field === '' ? 'body' : `${field} in body`;
-  const invalid = (rule: string) => `Invalid value: ${formatValue(value)}: ${where} ${rule}`;
-  const withField = (c: Omit<StatusCause, 'field'>): StatusCause => (field === '' ? c : { field, ...c });
-  switch (error.keyword) {
-    case 'required':
-      return withField({ reason: 'FieldValueRequired', message: 'Required value' });
-    case 'enum': {
+/** What a cause says: its reason and message (the field is added by `cause`). */
+type CauseBody = Omit<StatusCause, 'field'>;
+
+/** What one failed keyword reads: the error's params, the value, and where it is (`spec.age in body`). */
+interface KeywordFailure {
+  keyword: string;
+  params: Record<string, unknown>;
+  value: unknown;
+  where: string;
+}
+
+/** The cause of each keyword Kubernetes words on its own; any other is FieldValueInvalid with its rule's text. */
+const CAUSES = new Map<string, (f: KeywordFailure) => CauseBody>(
+  Object.entries({
+    required: () => ({ reason: 'FieldValueRequired', message: 'Required value' }),
+    enum: ({ params, value }) => {
       const allowed = (params.allowedValues as unknown[]).map((v) =>
         JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v)),
       );
-      return withField({
+      return {
         reason: 'FieldValueNotSupported',
         message: `Unsupported value: ${formatValue(value)}: supported values: ${allowed.join(', ')}`,
-      });
-    }
-    case 'maxLength':
-      return withField({
-        reason: 'FieldValueTooLong',
-        message: `Too long: may not be more than ${String(params.limit)} characters`,
-      });
-    case 'maxItems':
-    case 'maxProperties': {
-      const count = Array.isArray(value) ? value.length : Object.keys(value ?? {}).length;
-      const noun = error.keyword === 'maxItems' ? 'items' : 'properties';
-      return withField({
-        reason: 'FieldValueTooMany',
-        message: `Too many: ${count}: must have at most ${String(params.limit)} ${noun}`,
-      });
-    }
-    case 'type':
-    case 'x-kubernetes-int-or-string': {
-      const actual = JSON.stringify(jsonType(value));
-      const expected = error.keyword === 'type' ? String(params.type) : 'int-or-string';
-      return withField({
-        reason: 'FieldValueTypeInvalid',
-        message: `Invalid value: ${actual}: ${where} must be of type ${expected}: ${actual}`,
-      });
-    }
-    case 'uniqueItems':
-      return withField({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatValue(value)}` });
-    default:
-      return withField({ reason: 'FieldValueInvalid', message: invalid(ruleText(error, params, value)) });
-  }
+      };
+    },
+    maxLength: ({ params }) => ({
+      reason: 'FieldValueTooLong',
+      message: `Too long: may not be more than ${String(params.limit)} characters`,
+    }),
+    maxItems: (f) => tooMany(f, 'items'),
+    maxProperties: (f) => tooMany(f, 'properties'),
+    type: (f) => typeInvalid(f, String(f.params.type)),
+    'x-kubernetes-int-or-string': (f) => typeInvalid(f, 'int-or-string'),
+    uniqueItems: ({ value }) => ({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatValue(value)}` }),
+  } satisfies Record<string, (f: KeywordFailure) => CauseBody>),
+);
+
+function tooMany({ params, value }: KeywordFailure, noun: string): CauseBody {
+  const count = Array.isArray(value) ? value.length : Object.keys(value ?? {}).length;
+  return {
+    reason: 'FieldValueTooMany',
+    message: `Too many: ${count}: must have at most ${String(params.limit)} ${noun}`,
+  };
 }
 
+function typeInvalid({ value, where }: KeywordFailure, expected: string): CauseBody {
+  const actual = JSON.stringify(jsonType(value));
+  return {
+    reason: 'FieldValueTypeInvalid',
+    message: `Invalid value: ${actual}: ${where} must be of type ${expected}: ${actual}`,
+  };
+}
+
+function cause(error: ErrorObject, field: string, value: unknown): StatusCause {
+  const failure: KeywordFailure = {
+    keyword: error.keyword,
+    params: error.params as Record<string, unknown>,
+    value,
+    where: field === '' ? 'body' : `${field} in body`,
+  };
+  const body = CAUSES.get(error.keyword)?.(failure) ?? {
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${formatValue(value)}: ${failure.where} ${ruleText(failure)}`,
+  };
+  return field === '' ? body : { field, ...body };
+}
+
+/** The rule each other keyword states, worded as go-openapi words it (Kubernetes' validator). */
+const RULES = new Map<string, (params: Record<string, unknown>, value: unknown) => string>(
+  Object.entries({
+    minLength: (p) => `should be at least ${String(p.limit)} chars long`,
+    minItems: (p) => `should have at least ${String(p.limit)} items`,
+    minProperties: (p) => `should have at least ${String(p.limit)} properties`,
+    minimum: (p) => `should be greater than or equal to ${String(p.limit)}`,
+    maximum: (p) => `should be less than or equal to ${String(p.limit)}`,
+    exclusiveMinimum: (p) => `should be greater than ${String(p.limit)}`,
+    exclusiveMaximum: (p) => `should be less than ${String(p.limit)}`,
+    multipleOf: (p) => `should be a multiple of ${String(p.multipleOf)}`,
+    pattern: (p) => `should match '${String(p.pattern)}'`,
+    format: (p, value) => `must be of type ${String(p.format)}: ${formatValue(value)}`,
+    additionalProperties: () => 'is not declared by the schema',
+    anyOf: () => 'must match at least one schema in anyOf',
+    oneOf: () => 'must match exactly one schema in oneOf',
+    not: () => 'must not match the schema in not',
+  } satisfies Record<string, (params: Record<string, unknown>, value: unknown) => string>),
+);
+
 /** The rule an error broke, worded as go-openapi words it (Kubernetes' validator). */
-function ruleText(error: ErrorObject, params: Record<string, unknown>, value: unknown): string {
-  const limit = String(params.limit);
-  switch (error.keyword) {
-    case 'minLength':
-      return `should be at least ${limit} chars long`;
-    case 'minItems':
-      return `should have at least ${limit} items`;
-    case 'minProperties':
-      return `should have at least ${limit} properties`;
-    case 'minimum':
-      return `should be greater than or equal to ${limit}`;
-    case 'maximum':
-      return `should be less than or equal to ${limit}`;
-    case 'exclusiveMinimum':
-      return `should be greater than ${limit}`;
-    case 'exclusiveMaximum':
-      return `should be less than ${limit}`;
-    case 'multipleOf':
-      return `should be a multiple of ${String(params.multipleOf)}`;
-    case 'pattern':
-      return `should match '${String(params.pattern)}'`;
-    case 'format':
-      return `must be of type ${String(params.format)}: ${formatValue(value)}`;
-    case 'additionalProperties':
-      return 'is not declared by the schema';
-    case 'anyOf':
-      return 'must match at least one schema in anyOf';
-    case 'oneOf':
-      return 'must match exactly one schema in oneOf';
-    case 'not':
-      return 'must not match the schema in not';
-    default:
-      return `must satisfy "${error.keyword}"`;
-  }
+function ruleText({ keyword, params, value }: KeywordFailure): string {
+  return RULES.get(keyword)?.(params, value) ?? `must satisfy "${keyword}"`;
 }
 
 /** The JSON type of a value, as type errors name it (`integer` only for whole numbers). */

@@ -1,11 +1,5 @@
 import { formatFieldPath, type PathSegment } from './field-path';
-import {
-  isPlainObject,
-  SCHEMA_KEYWORDS,
-  SCHEMA_LIST_KEYWORDS,
-  SUPPORTED_KEYWORDS,
-  type OpenApiSchema,
-} from './openapi-schema';
+import { isPlainObject, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema } from './openapi-schema';
 import { setOwn } from '../../util/own';
 
 /** One thing wrong with a model's schema, e.g. `{path: 'properties.spec.type', message: 'unsupported keyword "if"'}`. */
@@ -64,53 +58,88 @@ interface WalkState {
   atRoot: boolean;
 }
 
+/** What a keyword's normaliser may use: the walk's state, a way to report a problem and to normalise a subschema. */
+interface NodeWalk {
+  state: WalkState;
+  problem(at: PathSegment[], message: string): void;
+  child(value: unknown, at: PathSegment[], atRoot: boolean): OpenApiSchema;
+}
+
+/** A keyword's value rewritten for the compiled schema, or SKIP to leave the keyword out (after a problem). */
+type KeywordNormaliser = (value: unknown, at: PathSegment[], walk: NodeWalk) => unknown;
+const SKIP = Symbol('skip');
+
+const subschemaList: KeywordNormaliser = (value, at, walk) => {
+  if (!Array.isArray(value)) {
+    walk.problem(at, 'must be a list of schemas');
+    return SKIP;
+  }
+  return value.map((sub, i) => walk.child(sub, [...at, i], walk.state.atRoot));
+};
+
+/** The keywords whose values are (or hold) schemas, and `$ref`; any other supported keyword is kept as it is. */
+const KEYWORD_NORMALISERS = new Map<string, KeywordNormaliser>([
+  [
+    'properties',
+    (value, at, walk) => {
+      if (!isPlainObject(value)) {
+        walk.problem(at, 'must be an object of schemas');
+        return SKIP;
+      }
+      const properties: Record<string, OpenApiSchema> = {};
+      for (const [name, sub] of Object.entries(value)) setOwn(properties, name, walk.child(sub, [...at, name], false));
+      return properties;
+    },
+  ],
+  ['additionalProperties', (value, at, walk) => (typeof value === 'boolean' ? value : walk.child(value, at, false))],
+  [
+    'items',
+    (value, at, walk) => {
+      if (!Array.isArray(value)) return walk.child(value, at, false);
+      walk.problem(at, 'must be one schema (OpenAPI v3 has no tuple form)');
+      return SKIP;
+    },
+  ],
+  ['not', (value, at, walk) => walk.child(value, at, walk.state.atRoot)],
+  ...SCHEMA_LIST_KEYWORDS.map((key): [string, KeywordNormaliser] => [key, subschemaList]),
+  [
+    '$ref',
+    (value, at, walk) => {
+      if (value !== '#')
+        walk.problem(at, `only "#" (the model's whole object) is supported, not ${JSON.stringify(value)}`);
+      else if (walk.state.atRoot)
+        walk.problem(at, '"#" here refers to the schema it is part of: validation would never end');
+      return '#';
+    },
+  ],
+]);
+
+/** An `x-` keyword other than Kubernetes' own, which validation ignores. */
+const isVendorExtension = (key: string): boolean => key.startsWith('x-') && !key.startsWith('x-kubernetes-');
+
 function normaliseNode(node: Record<string, unknown>, path: PathSegment[], state: WalkState): OpenApiSchema {
   const out: OpenApiSchema = {};
-  const problem = (at: PathSegment[], message: string) => state.problems.push({ path: formatFieldPath(at), message });
-  const child = (value: unknown, at: PathSegment[], atRoot: boolean): OpenApiSchema => {
-    if (isPlainObject(value)) return normaliseNode(value, at, { ...state, atRoot });
-    problem(at, 'must be a schema object');
-    return {};
+  const walk: NodeWalk = {
+    state,
+    problem: (at, message) => state.problems.push({ path: formatFieldPath(at), message }),
+    child: (value, at, atRoot) => {
+      if (isPlainObject(value)) return normaliseNode(value, at, { ...state, atRoot });
+      walk.problem(at, 'must be a schema object');
+      return {};
+    },
   };
   for (const [key, value] of Object.entries(node)) {
     const at = [...path, key];
-    if (key.startsWith('x-') && !key.startsWith('x-kubernetes-')) continue;
+    if (isVendorExtension(key)) continue;
     if (!SUPPORTED_KEYWORDS.has(key)) {
-      problem(at, `unsupported keyword "${key}"`);
-    } else if (key === 'properties') {
-      if (!isPlainObject(value)) {
-        problem(at, 'must be an object of schemas');
-        continue;
-      }
-      const properties: Record<string, OpenApiSchema> = {};
-      for (const [name, sub] of Object.entries(value)) setOwn(properties, name, child(sub, [...at, name], false));
-      out.properties = properties;
-    } else if (key === 'additionalProperties') {
-      out.additionalProperties = typeof value === 'boolean' ? value : child(value, at, false);
-    } else if (key === 'items' && Array.isArray(value)) {
-      problem(at, 'must be one schema (OpenAPI v3 has no tuple form)');
-    } else if ((SCHEMA_KEYWORDS as readonly string[]).includes(key)) {
-      setOwn(out, key, child(value, at, key === 'not' && state.atRoot));
-    } else if ((SCHEMA_LIST_KEYWORDS as readonly string[]).includes(key)) {
-      if (!Array.isArray(value)) {
-        problem(at, 'must be a list of schemas');
-        continue;
-      }
-      setOwn(
-        out,
-        key,
-        value.map((sub, i) => child(sub, [...at, i], state.atRoot)),
-      );
-    } else if (key === '$ref') {
-      if (value !== '#') problem(at, `only "#" (the model's whole object) is supported, not ${JSON.stringify(value)}`);
-      else if (state.atRoot) problem(at, '"#" here refers to the schema it is part of: validation would never end');
-      out.$ref = '#';
-    } else {
-      setOwn(out, key, value);
+      walk.problem(at, `unsupported keyword "${key}"`);
+      continue;
     }
+    const normalised = KEYWORD_NORMALISERS.get(key)?.(value, at, walk) ?? value;
+    if (normalised !== SKIP) setOwn(out, key, normalised);
   }
-  exclusiveBound(out, 'exclusiveMinimum', 'minimum', path, problem);
-  exclusiveBound(out, 'exclusiveMaximum', 'maximum', path, problem);
+  exclusiveBound(out, 'exclusiveMinimum', 'minimum', path, walk.problem);
+  exclusiveBound(out, 'exclusiveMaximum', 'maximum', path, walk.problem);
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   return out;
 }

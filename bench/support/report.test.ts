@@ -1,4 +1,5 @@
-import { formatMs, formatRatio, median } from './stats';
+import { formatMs, formatRatio } from './report';
+import { median } from './stats';
 
 describe('median', () => {
   it('is the middle sample of an odd count, whatever the order', () => {
