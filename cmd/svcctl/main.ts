@@ -6,6 +6,7 @@ void runSvcctl(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stdin: process.stdin,
+  stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
   home: homedir(),
   interrupts: () => {

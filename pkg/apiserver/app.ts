@@ -7,6 +7,7 @@ import { LEASE_KIND } from '../registry/builtin/lease';
 import type { Logger } from '../util/log';
 import { ApiServer } from './server';
 import type { HandlerSettings } from './handlers/deps';
+import { registerCoreV1Routes } from './core-v1';
 import { RouteTable } from './routes';
 import { setupSecurity, type SecurityConfig } from './security/setup';
 import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
@@ -79,6 +80,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     settings.bookmarkIntervalMs = config.watchBookmarkIntervalSeconds * 1000;
   if (config.requestTimeoutSeconds !== undefined) settings.requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const routes = new RouteTable();
+  registerCoreV1Routes(routes);
   const security = await setupSecurity(
     storage,
     schemes,

@@ -1,5 +1,6 @@
 import { ALL_VERBS, type Model } from '../registry/model';
 import type { SchemeManager } from '../registry/scheme';
+import { CORE_V1 } from './core-v1';
 
 /** The version of the core group, served at `/api/v1alpha1` (and `/apis/v1alpha1` for kubectl). */
 export const CORE_VERSION = 'v1alpha1';
@@ -15,12 +16,15 @@ const STATUS_VERBS = ['get', 'patch', 'update'];
 export class Discovery {
   constructor(private readonly schemes: SchemeManager) {}
 
-  /** GET /api: the core version, once a core resource is served (kubectl refuses an empty resource list). */
+  /**
+   * GET /api: the core version, once a core resource is served (kubectl refuses an empty resource list), then
+   * Kubernetes' `v1` with its read-only `services` (ADR 0016). The first is the preferred one.
+   */
   apiVersions(serverAddress: string) {
     const served = this.models().some((m) => m.group === '');
     return {
       kind: 'APIVersions',
-      versions: served ? [CORE_VERSION] : [],
+      versions: served ? [CORE_VERSION, CORE_V1] : [CORE_V1],
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
     };
   }
@@ -48,13 +52,13 @@ export class Discovery {
     };
   }
 
-  /** The discovery paths, for `GET /`: `/api`, `/api/v1alpha1`, `/apis`, and `/apis/<group>[/<version>]` of each group. */
+  /** The discovery paths, for `GET /`: `/api`, `/api/v1alpha1`, `/api/v1`, `/apis`, and `/apis/<group>[/<version>]` of each group. */
   paths(): string[] {
     const groups = this.groupNames().flatMap((g) => [
       `/apis/${g}`,
       ...this.groupDoc(g)!.versions.map((v) => `/apis/${v.groupVersion}`),
     ]);
-    return ['/api', `/api/${CORE_VERSION}`, '/apis', ...groups];
+    return ['/api', `/api/${CORE_VERSION}`, `/api/${CORE_V1}`, '/apis', ...groups];
   }
 
   private models(): Model[] {

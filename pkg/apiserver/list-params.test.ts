@@ -138,6 +138,10 @@ describe('parseListParams', () => {
     ],
     ['resourceVersion=7&resourceVersionMatch=Exact', { resourceVersion: '7', resourceVersionMatch: 'Exact' }],
     ['timeoutSeconds=0', { timeoutSeconds: 0 }],
+    [
+      'watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' },
+    ],
   ])('%s', (query, expected) => {
     const { list: _l, paging: _p, watch: _w, allowWatchBookmarks: _b, ...rest } = parse(query);
     expect(rest).toEqual(expected);
@@ -192,10 +196,11 @@ describe('parseListParams', () => {
       'invalid resourceVersionMatch "Exact": is forbidden unless resourceVersion is provided',
     ],
     [
-      'resourceVersionMatch on a watch',
-      'watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan',
-      'invalid resourceVersionMatch "NotOlderThan": is forbidden for watch',
+      'sendInitialEvents on a list',
+      'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=1',
+      'invalid sendInitialEvents "true": is forbidden for list',
     ],
+    ['sendInitialEvents=maybe', 'watch=1&sendInitialEvents=maybe', 'invalid sendInitialEvents "maybe"'],
     ['a page other than 1 without size, naming both', 'page=2', 'page 2 needs a size'],
     ['a page without size beside limit', 'page=3&limit=5', 'page 3 needs a size'],
     ['size with limit', 'size=10&limit=5', 'size and limit cannot be combined'],

@@ -2,6 +2,7 @@ import { badRequest, StatusError } from '../api/errors';
 import { parseFieldSelector, parseLabelSelector } from '../api/selectors';
 import type { IndexSpec } from '../storage/indexes';
 import type { ListOptions, SortKey } from '../storage/query';
+import { checkListOptions } from './list-options-check';
 import { watchRequested } from './request-info';
 
 /**
@@ -35,8 +36,14 @@ export interface ListParams {
   watch: boolean;
   /** Opaque; absent when not given or empty. */
   resourceVersion?: string;
-  /** Only with `resourceVersion`, never with `watch` (Kubernetes' rules). */
+  /** A list: only with `resourceVersion`. A watch: only `NotOlderThan`, with `sendInitialEvents` (Kubernetes' rules). */
   resourceVersionMatch?: ResourceVersionMatch;
+  /**
+   * Watches only, with `resourceVersionMatch=NotOlderThan` and `allowWatchBookmarks=true`: true streams the
+   * current objects as ADDED events, then a BOOKMARK marking their end (Kubernetes' WatchList); false sends no
+   * initial events. Absent when not given.
+   */
+  sendInitialEvents?: boolean;
   /** ≥ 0; how the server caps it is the caller's decision. */
   timeoutSeconds?: number;
   /** `allowWatchBookmarks=true|1`: send a BOOKMARK at least every minute (API.md §6). */
@@ -158,18 +165,16 @@ function selectorParam<T>(query: URLSearchParams, name: string, parse: (values: 
   });
 }
 
-function resourceVersionMatchParam(query: URLSearchParams, watch: boolean, resourceVersion?: string) {
+/** `resourceVersionMatch`: one of Kubernetes' values; which combinations are allowed is `checkListOptions`' job. */
+function resourceVersionMatchParam(query: URLSearchParams): ResourceVersionMatch | undefined {
   const raw = stringParam(query, 'resourceVersionMatch');
-  if (raw === undefined) return undefined;
-  if (raw !== 'NotOlderThan' && raw !== 'Exact') {
-    throw invalidParam('resourceVersionMatch', raw, 'must be NotOlderThan or Exact');
-  }
-  // Both refusals are Kubernetes' (ValidateListOptions).
-  if (resourceVersion === undefined) {
-    throw invalidParam('resourceVersionMatch', raw, 'is forbidden unless resourceVersion is provided');
-  }
-  if (watch) throw invalidParam('resourceVersionMatch', raw, 'is forbidden for watch');
-  return raw;
+  if (raw === undefined || raw === 'NotOlderThan' || raw === 'Exact') return raw;
+  throw invalidParam('resourceVersionMatch', raw, 'must be NotOlderThan or Exact');
+}
+
+/** A boolean parameter that may be absent (`sendInitialEvents`): undefined then. */
+function optionalBooleanParam(query: URLSearchParams, name: string): boolean | undefined {
+  return query.has(name) ? booleanParam(query, name) : undefined;
 }
 
 /** `page`/`size` or `limit`/`continue` as ListOptions' `offset`/`limit`/`continue`, and the envelope's paging. */
@@ -219,8 +224,8 @@ function limitedPage(
  * `sort=<index>[,asc|desc]` (repeatable; direction in any case; without one,
  * the index's `order`, else ascending); `labelSelector` and `fieldSelector`
  * (repeatable, ANDed); `watch`, `allowWatchBookmarks` (true/1/false/0);
- * `resourceVersion`, `resourceVersionMatch` (`NotOlderThan`, `Exact`; only with
- * `resourceVersion`, never with watch); `timeoutSeconds` (≥ 0).
+ * `resourceVersion`, `resourceVersionMatch` (`NotOlderThan`, `Exact`), `sendInitialEvents`
+ * (combinations checked by `checkListOptions`); `timeoutSeconds` (≥ 0).
  * @example parseListParams(new URLSearchParams('page=2&size=20&sort=metadata.name,desc&labelSelector=app=web'))
  * // → {list: {labelSelector: [{key:'app', op:'in', values:['web']}], sort: [{index:'metadata.name', direction:'desc'}],
  * //    offset: 20, limit: 20}, paging: {page: 2, size: 20}, watch: false, allowWatchBookmarks: false}
@@ -241,8 +246,11 @@ export function parseListParams(query: URLSearchParams, options: ListParamsOptio
   const params: ListParams = { list, paging, watch, allowWatchBookmarks: booleanParam(query, 'allowWatchBookmarks') };
   const resourceVersion = stringParam(query, 'resourceVersion');
   if (resourceVersion !== undefined) params.resourceVersion = resourceVersion;
-  const resourceVersionMatch = resourceVersionMatchParam(query, watch, resourceVersion);
+  const resourceVersionMatch = resourceVersionMatchParam(query);
   if (resourceVersionMatch !== undefined) params.resourceVersionMatch = resourceVersionMatch;
+  const sendInitialEvents = optionalBooleanParam(query, 'sendInitialEvents');
+  if (sendInitialEvents !== undefined) params.sendInitialEvents = sendInitialEvents;
+  checkListOptions({ ...params, continue: list.continue });
   const timeoutSeconds = integerParam(query, 'timeoutSeconds', 0);
   if (timeoutSeconds !== undefined) params.timeoutSeconds = timeoutSeconds;
   return params;

@@ -3,6 +3,7 @@ import type { Storage } from '../storage/interface';
 import type { SchemeManager } from '../registry/scheme';
 import { methodNotAllowed, routeNotFound } from '../api/errors';
 import { CORE_VERSION, type Discovery } from './discovery';
+import { CORE_V1, coreV1Resources } from './core-v1';
 import type { OpenApi } from './openapi';
 import type { ApiMetrics } from './metrics';
 import { sendJson } from './respond';
@@ -89,9 +90,7 @@ function discoveryRoute(
 ): (() => void | Promise<void>) | undefined {
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'openapi' && parts[1] === 'v3') return () => json(deps.openapi.document(parts.slice(2).join('/')));
-  if (parts[0] === 'api' && parts.length === 2) {
-    return () => json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : undefined);
-  }
+  if (parts[0] === 'api' && parts.length === 2) return () => json(coreResources(parts[1], deps));
   if (parts[0] === 'apis' && parts.length === 2) {
     // kubectl looks for non-v1 core versions under /apis (API.md §10).
     return () =>
@@ -99,6 +98,11 @@ function discoveryRoute(
   }
   if (parts[0] === 'apis' && parts.length === 3) return () => json(deps.discovery.resources(parts[1], parts[2]));
   return undefined;
+}
+
+function coreResources(version: string, deps: NonResourceDeps) {
+  if (version === CORE_VERSION) return deps.discovery.resources('', CORE_VERSION);
+  return version === CORE_V1 ? coreV1Resources() : undefined;
 }
 
 async function readyz(ctx: RequestContext, deps: NonResourceDeps): Promise<void> {

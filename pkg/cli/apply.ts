@@ -6,6 +6,7 @@ import { connect, type ConnectionFlags } from './connection';
 import { describeFailure, ReportedFailure, UsageError } from './errors';
 import type { CliIo } from './io';
 import { readManifests, type ManifestDocument } from './manifests';
+import { ProgressBar } from './progress';
 import { Discovery, resourceOfKind } from './resources';
 
 const MODEL_API_VERSION = 'apiextensions.svc.run/v1alpha1';
@@ -49,37 +50,65 @@ Examples:
   svcctl apply -R -f manifests/people/ --prune -l app=people`,
     )
     .action(async (flags: ApplyFlags, command: Command) => {
-      if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
-        throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
-      }
-      if (flags.prune && !flags.selector)
-        throw new UsageError('--prune needs -l SELECTOR: the objects the files manage');
-      if (flags.selector && !flags.prune)
-        throw new UsageError('-l SELECTOR selects what --prune deletes: give --prune too');
+      checkApplyFlags(flags);
       const documents = await readManifests(flags.filename, flags.recursive === true, io);
       if (documents.length === 0)
         throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
-      const applier = new Applier(client, new Discovery(client), flags.dryRun === 'server');
-      let failed = false;
-      for (const document of [...documents].sort((a, b) => rank(a) - rank(b))) {
-        try {
-          io.stdout(`${await applier.apply(document)}\n`);
-        } catch (err) {
-          failed = true;
-          const what = document.object?.metadata?.name
-            ? ` (${document.object.kind ?? '?'} ${document.object.metadata.name})`
-            : '';
-          io.stderr(
-            `error: ${document.file} document ${document.index}${what}: ${describeFailure(err).text.replace(/^error: /, '')}\n`,
-          );
-        }
-      }
-      if (flags.prune && !(await prune(client, applier, flags.selector ?? '', flags.dryRun === 'server', io)))
-        failed = true;
+      const dryRun = flags.dryRun === 'server';
+      const applier = new Applier(client, new Discovery(client), dryRun);
+      let failed = !(await applyAll(applier, documents, io));
+      if (flags.prune && !(await prune(client, applier, flags.selector ?? '', dryRun, io))) failed = true;
       if (failed) throw new ReportedFailure('some documents failed');
     });
 }
+
+/** Documents from this many on show a progress bar on stderr, when stderr is a terminal. */
+export const PROGRESS_MIN_DOCUMENTS = 10;
+
+function checkApplyFlags(flags: ApplyFlags): void {
+  if (flags.dryRun !== undefined && flags.dryRun !== 'server') {
+    throw new UsageError(`--dry-run=${flags.dryRun}: only --dry-run=server is supported`);
+  }
+  if (flags.prune && !flags.selector) throw new UsageError('--prune needs -l SELECTOR: the objects the files manage');
+  if (flags.selector && !flags.prune)
+    throw new UsageError('-l SELECTOR selects what --prune deletes: give --prune too');
+}
+
+/** Applies every document in rank order, one line each; answers whether all succeeded. */
+async function applyAll(applier: Applier, documents: ManifestDocument[], io: CliIo): Promise<boolean> {
+  const ordered = [...documents].sort((a, b) => rank(a) - rank(b));
+  const bar =
+    io.stderrIsTTY && ordered.length >= PROGRESS_MIN_DOCUMENTS ? new ProgressBar(io.stderr, ordered.length) : undefined;
+  let ok = true;
+  for (const [i, document] of ordered.entries()) {
+    bar?.update(i, documentLabel(document));
+    const line = await applyOne(applier, document);
+    bar?.clear();
+    if (line.ok) io.stdout(`${line.text}\n`);
+    else io.stderr(`${line.text}\n`);
+    ok &&= line.ok;
+  }
+  bar?.update(ordered.length);
+  bar?.clear();
+  return ok;
+}
+
+/** One document's line: its outcome, or the error naming its file and index. */
+async function applyOne(applier: Applier, document: ManifestDocument): Promise<{ ok: boolean; text: string }> {
+  try {
+    return { ok: true, text: await applier.apply(document) };
+  } catch (err) {
+    const text = describeFailure(err).text.replace(/^error: /, '');
+    return { ok: false, text: `error: ${document.file} document ${document.index}${documentName(document)}: ${text}` };
+  }
+}
+
+const documentName = (document: ManifestDocument): string =>
+  document.object?.metadata?.name ? ` (${document.object.kind ?? '?'} ${document.object.metadata.name})` : '';
+
+const documentLabel = (document: ManifestDocument): string =>
+  `${document.object?.kind ?? ''} ${document.object?.metadata?.name ?? ''}`.trim();
 
 /** Models first, then roles, then everything else (role bindings included): a stable order. */
 function rank(document: ManifestDocument): number {
@@ -149,23 +178,20 @@ class Applier {
 
   /** Applies one document; answers its line, e.g. `persons/ada created`. */
   async apply(document: ManifestDocument): Promise<string> {
-    const object = document.object;
-    const { apiVersion, kind } = object ?? {};
-    const name = object?.metadata?.name;
-    if (!object || !apiVersion || !kind || !name) {
-      this.unnamed = true;
-      if (document.error || !object) throw new Error(document.error ?? 'empty document');
-      throw new Error(
-        !apiVersion || !kind ? 'the document needs apiVersion and kind' : 'the document needs metadata.name',
-      );
-    }
+    const { object, apiVersion, kind, name } = this.identify(document);
     const res = await this.resourceOf(apiVersion, kind);
     this.remember(res, name);
-    const suffix = this.dryRun ? ' (server dry run)' : '';
     const outcome = await this.createOrUpdate(res, object, name);
-    if (res.group === 'apiextensions.svc.run' && kind === 'Model' && outcome !== 'unchanged' && !this.dryRun)
-      this.appliedModel = true;
-    return `${res.plural}/${name} ${outcome}${suffix}`;
+    if (isModel(res, kind) && outcome !== 'unchanged' && !this.dryRun) this.appliedModel = true;
+    return `${res.plural}/${name} ${outcome}${this.dryRun ? ' (server dry run)' : ''}`;
+  }
+
+  /** The document's object and what names it; throws saying what is missing (and remembers it, for prune). */
+  private identify(document: ManifestDocument): Identified {
+    const found = identified(document.object);
+    if (found) return found;
+    this.unnamed = true;
+    throw new Error(missingPart(document));
   }
 
   private async createOrUpdate(
@@ -210,6 +236,32 @@ class Applier {
     }
   }
 }
+
+/** A document's object with the fields that name it. */
+interface Identified {
+  object: ApiObject;
+  apiVersion: string;
+  kind: string;
+  name: string;
+}
+
+function identified(object: ApiObject | undefined): Identified | undefined {
+  const name = object?.metadata?.name;
+  if (!object?.apiVersion || !object.kind || !name) return undefined;
+  return { object, apiVersion: object.apiVersion, kind: object.kind, name };
+}
+
+/** Why a document names no object: it could not be read, or it lacks its type or its name. */
+function missingPart(document: ManifestDocument): string {
+  const object = document.object;
+  if (document.error || !object) return document.error ?? 'empty document';
+  return !object.apiVersion || !object.kind
+    ? 'the document needs apiVersion and kind'
+    : 'the document needs metadata.name';
+}
+
+const isModel = (res: DiscoveredResource, kind: string): boolean =>
+  res.group === 'apiextensions.svc.run' && kind === 'Model';
 
 /**
  * The object to PUT: the manifest, with the server's metadata kept. Labels and

@@ -27,16 +27,25 @@ export const USER_AGENT = 'svcctl/0.1.0';
  */
 export function resolveConnection(flags: ConnectionFlags, io: Pick<CliIo, 'env' | 'home'>): ApiClientConfig {
   const context = currentContext(loadConfig(configPath(io.env, io.home)), flags.context);
-  const server = flags.server || io.env.SVC_SERVER || context?.server || DEFAULT_SERVER;
-  const config: ApiClientConfig = { server, userAgent: USER_AGENT };
+  const config: ApiClientConfig = { server: serverFor(flags, io, context), userAgent: USER_AGENT };
   const token = flags.token || io.env.SVC_TOKEN || context?.token;
   if (token) config.token = token;
-  const ca = flags.certificateAuthority
-    ? readCa(flags.certificateAuthority)
-    : caOf(context?.['certificate-authority-data']);
+  const ca = caFor(flags, context);
   if (ca) config.ca = ca;
   if (flags.insecureSkipTlsVerify || context?.['insecure-skip-tls-verify']) config.insecureSkipTlsVerify = true;
   return config;
+}
+
+/** The server: the flag, else SVC_SERVER, else the context's, else the default. */
+function serverFor(flags: ConnectionFlags, io: Pick<CliIo, 'env'>, context: ReturnType<typeof currentContext>): string {
+  return flags.server || io.env.SVC_SERVER || context?.server || DEFAULT_SERVER;
+}
+
+/** The CA to trust: the flag's file, else the context's. */
+function caFor(flags: ConnectionFlags, context: ReturnType<typeof currentContext>): string | undefined {
+  return flags.certificateAuthority
+    ? readCa(flags.certificateAuthority)
+    : caOf(context?.['certificate-authority-data']);
 }
 
 /** A client for the resolved connection. */

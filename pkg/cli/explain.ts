@@ -62,28 +62,41 @@ export function explainSchema(
   path: string[],
   what: { kind: string; apiVersion: string },
 ): string {
-  let schema = deref(root, schemas);
-  for (const [i, field] of path.entries()) {
-    const next =
-      schema.properties?.[field] ?? (schema.items ? deref(schema.items, schemas).properties?.[field] : undefined);
-    if (!next) throw new UsageError(`field "${field}" does not exist in ${[what.kind, ...path.slice(0, i)].join('.')}`);
-    schema = deref(next, schemas);
-  }
+  const schema = walk(root, schemas, path, what.kind);
   const lines = [`KIND:     ${what.kind}`, `VERSION:  ${what.apiVersion}`, ''];
   const last = path[path.length - 1];
   if (last) lines.push(`FIELD: ${last} <${typeOf(schema, schemas)}>`, '');
-  lines.push('DESCRIPTION:', `  ${schema.description ?? '<empty>'}`);
-  const fields = schema.properties ?? (schema.items ? deref(schema.items, schemas).properties : undefined);
-  if (fields && Object.keys(fields).length) {
-    const required = new Set(schema.required ?? []);
-    lines.push('', 'FIELDS:');
-    for (const [name, field] of Object.entries(fields).sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`  ${name}\t<${typeOf(field, schemas)}>${required.has(name) ? ' -required-' : ''}`);
-      const description = deref(field, schemas).description;
-      if (description) lines.push(`    ${description}`);
-    }
-  }
+  lines.push('DESCRIPTION:', `  ${schema.description ?? '<empty>'}`, ...fieldLines(schema, schemas));
   return `${lines.join('\n')}\n`;
+}
+
+/** The schema at `path` (through arrays' items); UsageError naming the first field that does not exist. */
+function walk(root: Schema, schemas: Record<string, Schema>, path: string[], kind: string): Schema {
+  let schema = deref(root, schemas);
+  for (const [i, field] of path.entries()) {
+    const next = propertiesOf(schema, schemas)?.[field];
+    if (!next) throw new UsageError(`field "${field}" does not exist in ${[kind, ...path.slice(0, i)].join('.')}`);
+    schema = deref(next, schemas);
+  }
+  return schema;
+}
+
+/** An object's properties, or those of an array's items. */
+const propertiesOf = (schema: Schema, schemas: Record<string, Schema>) =>
+  schema.properties ?? (schema.items ? deref(schema.items, schemas).properties : undefined);
+
+/** `FIELDS:` and a line per field (its type, whether required, its description); nothing without fields. */
+function fieldLines(schema: Schema, schemas: Record<string, Schema>): string[] {
+  const fields = propertiesOf(schema, schemas);
+  if (!fields || Object.keys(fields).length === 0) return [];
+  const required = new Set(schema.required ?? []);
+  const lines = ['', 'FIELDS:'];
+  for (const [name, field] of Object.entries(fields).sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`  ${name}\t<${typeOf(field, schemas)}>${required.has(name) ? ' -required-' : ''}`);
+    const description = deref(field, schemas).description;
+    if (description) lines.push(`    ${description}`);
+  }
+  return lines;
 }
 
 function deref(schema: Schema, schemas: Record<string, Schema>, depth = 0): Schema {

@@ -45,29 +45,48 @@ export async function followWatch(
   print: EventPrinter,
   signal: AbortSignal,
 ): Promise<void> {
-  let resourceVersion: string | undefined = target.resourceVersion;
-  let watched = false;
+  const position = { resourceVersion: target.resourceVersion as string | undefined, watched: false };
   while (!signal.aborted) {
     try {
-      const stream: WatchStream = await client.watch(target.res, {
-        resourceVersion,
-        labelSelector: target.labelSelector,
-        fieldSelector: target.fieldSelector,
-        allowWatchBookmarks: true,
-        signal,
-      });
-      watched = true;
-      for await (const event of stream) {
-        resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
-        if (event.type !== 'BOOKMARK') await print(event);
-      }
+      await watchOnce(client, target, print, signal, position);
     } catch (err) {
-      if (signal.aborted) return;
-      if (isExpired(err)) resourceVersion = undefined;
-      else if (watched && isNetworkError(err)) return;
-      else throw err;
+      if (afterFailure(err, signal, position.watched) === 'stop') return;
+      position.resourceVersion = undefined;
     }
   }
+}
+
+/** One watch request, printing its events until it ends; `position` follows the last revision seen. */
+async function watchOnce(
+  client: Pick<ApiClient, 'watch'>,
+  target: WatchTarget,
+  print: EventPrinter,
+  signal: AbortSignal,
+  position: { resourceVersion: string | undefined; watched: boolean },
+): Promise<void> {
+  const stream: WatchStream = await client.watch(target.res, {
+    resourceVersion: position.resourceVersion,
+    labelSelector: target.labelSelector,
+    fieldSelector: target.fieldSelector,
+    allowWatchBookmarks: true,
+    signal,
+  });
+  position.watched = true;
+  for await (const event of stream) {
+    position.resourceVersion = event.object.metadata?.resourceVersion ?? position.resourceVersion;
+    if (event.type !== 'BOOKMARK') await print(event);
+  }
+}
+
+/**
+ * What a failed watch leads to: `stop` (aborted, or the server went away after a watch ran), `relist`
+ * (410: start over with ADDED for every object); any other error is thrown on.
+ */
+function afterFailure(err: unknown, signal: AbortSignal, watched: boolean): 'stop' | 'relist' {
+  if (signal.aborted) return 'stop';
+  if (isExpired(err)) return 'relist';
+  if (watched && isNetworkError(err)) return 'stop';
+  throw err;
 }
 
 /** The printer of `-o name|json|yaml|jsonpath`: one line, object or document per event. */

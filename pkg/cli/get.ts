@@ -146,12 +146,7 @@ async function getList(
   io: CliIo,
 ): Promise<Printed> {
   const table = format.kind === 'table' || format.kind === 'wide';
-  const query = new URLSearchParams();
-  if (flags.selector) query.set('labelSelector', flags.selector);
-  if (flags.fieldSelector) query.set('fieldSelector', flags.fieldSelector);
-  if (flags.sortBy) query.set('sort', flags.sortBy);
-  if (flags.page !== undefined) query.set('page', String(flags.page));
-  if (flags.size !== undefined) query.set('size', String(flags.size));
+  const query = listQuery(flags);
   const answer = await client.request({
     method: 'GET',
     path: collectionPath(res),
@@ -167,6 +162,20 @@ async function getList(
   const list = answer as { items?: ApiObject[]; metadata?: { resourceVersion?: string } };
   print(list.items ?? [], res, format, io, false);
   return { resourceVersion: list.metadata?.resourceVersion ?? '' };
+}
+
+/** The list query of `get`'s flags: selectors, sort and page. */
+function listQuery(flags: GetFlags): URLSearchParams {
+  const params: [string, string | number | undefined][] = [
+    ['labelSelector', flags.selector],
+    ['fieldSelector', flags.fieldSelector],
+    ['sort', flags.sortBy],
+    ['page', flags.page],
+    ['size', flags.size],
+  ];
+  const query = new URLSearchParams();
+  for (const [name, value] of params) if (value !== undefined && value !== '') query.set(name, String(value));
+  return query;
 }
 
 const revisionOf = (table: Table | undefined): string =>

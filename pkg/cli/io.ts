@@ -5,6 +5,8 @@ export interface CliIo {
   /** The standard input (read by `-f -` and `login --password-stdin`). */
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal (progress bars and colour go there only then). */
+  stderrIsTTY?: boolean;
   /** The user's home folder (for `~/.svc/config`). */
   home: string;
   /**

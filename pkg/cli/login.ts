@@ -26,31 +26,19 @@ Example:
     )
     .action(async (opts: { username: string; passwordStdin?: boolean }, command: Command) => {
       const flags = command.optsWithGlobals<ConnectionFlags>();
-      const server = (flags.server || io.env.SVC_SERVER || '').replace(/\/+$/, '');
-      if (!server) throw new UsageError('login needs --server URL (or SVC_SERVER)');
-      let host: string;
-      try {
-        host = new URL(server).host;
-      } catch {
-        throw new UsageError(`--server ${server} is not a URL (want e.g. http://127.0.0.1:8080)`);
-      }
+      const { server, host } = serverOf(flags, io);
       const password = await readPassword(io, opts.passwordStdin === true);
       if (!password) throw new UsageError('an empty password');
       const ca = flags.certificateAuthority ? readCa(flags.certificateAuthority) : undefined;
-      const client = new ApiClient({
-        server,
-        ca,
-        insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
-        userAgent: USER_AGENT,
-        basicAuth: { username: opts.username, password },
-      });
-      const created = await client.request<{ metadata?: { annotations?: Record<string, string> } }>({
-        method: 'POST',
-        path: TOKENS,
-        body: { spec: { displayName: `svcctl ${hostname()}` } },
-      });
-      const token = created.metadata?.annotations?.[TOKEN_ANNOTATION];
-      if (!token) throw new Error('the server made a token but did not return its secret');
+      const token = await createToken(
+        new ApiClient({
+          server,
+          ca,
+          insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
+          userAgent: USER_AGENT,
+          basicAuth: { username: opts.username, password },
+        }),
+      );
       const context: CliContext = { name: `${opts.username}@${host}`, server, user: opts.username, token };
       if (ca) context['certificate-authority-data'] = Buffer.from(ca).toString('base64');
       if (flags.insecureSkipTlsVerify) context['insecure-skip-tls-verify'] = true;
@@ -58,6 +46,29 @@ Example:
       saveConfig(path, { ...upsertContext(loadConfig(path), context), 'current-context': context.name });
       io.stdout(`Logged in to ${server} as ${opts.username}; context "${context.name}" is current.\n`);
     });
+}
+
+/** The server to log in to (`--server`, else SVC_SERVER) and its host:port; UsageError when missing or no URL. */
+function serverOf(flags: ConnectionFlags, io: CliIo): { server: string; host: string } {
+  const server = (flags.server || io.env.SVC_SERVER || '').replace(/\/+$/, '');
+  if (!server) throw new UsageError('login needs --server URL (or SVC_SERVER)');
+  try {
+    return { server, host: new URL(server).host };
+  } catch {
+    throw new UsageError(`--server ${server} is not a URL (want e.g. http://127.0.0.1:8080)`);
+  }
+}
+
+/** Makes a personal access token with the client's password; answers its secret. */
+async function createToken(client: ApiClient): Promise<string> {
+  const created = await client.request<{ metadata?: { annotations?: Record<string, string> } }>({
+    method: 'POST',
+    path: TOKENS,
+    body: { spec: { displayName: `svcctl ${hostname()}` } },
+  });
+  const token = created.metadata?.annotations?.[TOKEN_ANNOTATION];
+  if (!token) throw new Error('the server made a token but did not return its secret');
+  return token;
 }
 
 async function readPassword(io: CliIo, fromStdin: boolean): Promise<string> {

@@ -77,45 +77,42 @@ Examples:
 export function describePlugin(plugin: Plugin): string {
   const status = plugin.status ?? {};
   const lines = [
+    ...headLines(plugin),
+    'Conditions:',
+    ...section(
+      ['Type', 'Status', 'Reason', 'Message'],
+      (status.conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message]),
+    ),
+    'Extensions:',
+    ...section(
+      ['Kind', 'API Version', 'Name'],
+      (status.extensions ?? []).map((e) => [e.kind, e.apiVersion, e.name]),
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Name, version, enabled, phase and message. */
+function headLines(plugin: Plugin): string[] {
+  const status = plugin.status ?? {};
+  return [
     `Name:        ${plugin.metadata?.name ?? ''}`,
     `Version:     ${plugin.spec?.version ?? ''}`,
     `Enabled:     ${String(plugin.spec?.enabled !== false)}`,
     `Phase:       ${status.phase ?? '<none>'}`,
     `Message:     ${status.message || '<none>'}`,
   ];
-  const conditions = status.conditions ?? [];
-  lines.push(
-    'Conditions:',
-    ...(conditions.length
-      ? indent(
-          renderTable(
-            {
-              kind: 'Table',
-              columnDefinitions: [{ name: 'Type' }, { name: 'Status' }, { name: 'Reason' }, { name: 'Message' }],
-              rows: conditions.map((c) => ({ cells: [c.type, c.status, c.reason, c.message] })),
-            },
-            false,
-          ),
-        )
-      : ['  <none>']),
-  );
-  const extensions = status.extensions ?? [];
-  lines.push(
-    'Extensions:',
-    ...(extensions.length
-      ? indent(
-          renderTable(
-            {
-              kind: 'Table',
-              columnDefinitions: [{ name: 'Kind' }, { name: 'API Version' }, { name: 'Name' }],
-              rows: extensions.map((e) => ({ cells: [e.kind, e.apiVersion, e.name] })),
-            },
-            false,
-          ),
-        )
-      : ['  <none>']),
-  );
-  return `${lines.join('\n')}\n`;
+}
+
+/** A small table indented under its heading, or `<none>`. */
+function section(columns: string[], rows: unknown[][]): string[] {
+  if (rows.length === 0) return ['  <none>'];
+  const table: Table = {
+    kind: 'Table',
+    columnDefinitions: columns.map((name) => ({ name })),
+    rows: rows.map((cells) => ({ cells })),
+  };
+  return indent(renderTable(table, false));
 }
 
 const indent = (text: string): string[] =>

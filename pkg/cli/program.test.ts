@@ -31,7 +31,9 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 const COMMANDS = [
   'login',
   'get',
+  'describe',
   'delete',
+  'edit',
   'apply',
   'explain',
   'config',
@@ -63,6 +65,8 @@ describe('svcctl', () => {
     [['get']],
     [['nonsense']],
     [['get', 'persons', '--bogus']],
+    [['describe', 'persons']],
+    [['edit', 'persons']],
     [['delete', 'persons']],
     [['delete']],
     [['delete', 'persons', '-f', 'x.yaml']],

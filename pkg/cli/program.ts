@@ -3,6 +3,8 @@ import { registerApply } from './apply';
 import { registerAuth } from './auth';
 import { registerConfig } from './config-commands';
 import { registerDelete } from './delete';
+import { registerDescribe } from './describe';
+import { registerEdit } from './edit';
 import { registerExplain } from './explain';
 import { describeFailure, ReportedFailure } from './errors';
 import { registerGet } from './get';
@@ -42,7 +44,9 @@ Example:
   registerConfig(program, io);
   registerLogin(program, io);
   registerGet(program, io);
+  registerDescribe(program, io);
   registerDelete(program, io);
+  registerEdit(program, io);
   registerApply(program, io);
   registerExplain(program, io);
   registerAuth(program, io);

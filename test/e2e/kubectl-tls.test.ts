@@ -48,3 +48,27 @@ it("lists persons with kubectl as the token's user, and is refused what the user
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain('User "ada" cannot delete resource "persons" in API group "example.com"');
 });
+
+it('answers kubectl cluster-info: the control plane, and no cluster services', async () => {
+  const info = await asAda('cluster-info');
+  expect(info.code).toBe(0);
+  expect(info.stdout).toContain(`Kubernetes control plane is running at ${api.server.url}`);
+  expect(info.stdout.match(/is running at/g)).toHaveLength(1);
+});
+
+it('answers kubectl auth whoami (SelfSubjectReview) with the name, groups and roles', async () => {
+  const whoami = await kubectlOk(kubeconfig, 'auth', 'whoami');
+  expect(whoami).toMatch(/^Username\s+ada$/m);
+  expect(whoami).toMatch(/^Groups\s+\[authenticated anonymous\]$/m);
+  expect(whoami).toMatch(/^Extra: svc\.run\/roles\s+\[person-reader\]$/m);
+  const json = JSON.parse(await kubectlOk(kubeconfig, 'auth', 'whoami', '-o', 'json'));
+  expect(json).toMatchObject({ kind: 'SelfSubjectReview', status: { userInfo: { username: 'ada' } } });
+});
+
+it('answers kubectl auth can-i --list (SelfSubjectRulesReview) with the rules of every role held', async () => {
+  const list = await kubectlOk(kubeconfig, 'auth', 'can-i', '--list');
+  expect(list.split('\n')[0]).toMatch(/^Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs$/);
+  expect(list).toMatch(/^persons\.example\.com\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+  expect(list).toMatch(/^\s+\[\/healthz\]\s+\[\]\s+\[get\]$/m); // from the anonymous role
+  expect(list).not.toMatch(/^\*\.\*/m);
+});

@@ -33,7 +33,7 @@ it('lists resources cluster-scoped, the main resource before its status', async 
 });
 
 it('serves core discovery at /api, /api/v1alpha1 and /apis/v1alpha1', async () => {
-  expect((await suite.api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1'] });
+  expect((await suite.api('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1alpha1', 'v1'] });
   const security = [
     'personalaccesstokens',
     'personalaccesstokens/status',

@@ -9,35 +9,32 @@ import { Selection } from '../watch/selection';
 import { runWatch, type WatchRequest } from '../watch/stream';
 import { httpSink } from '../watch/http-sink';
 import { websocketSink } from '../watch/websocket-sink';
+import type { FieldRequirement } from '../../storage/query';
 import type { HandlerSettings } from './deps';
 
 /**
  * Builds a watch from the query (API.md §6): selectors, `resourceVersion`,
- * `timeoutSeconds` (capped by the server's watch timeout),
- * `allowWatchBookmarks`. On an object's path, only that object is watched.
+ * `sendInitialEvents` (a streaming list), `timeoutSeconds` (capped by the
+ * server's watch timeout), `allowWatchBookmarks`. On an object's path, only
+ * that object is watched.
  */
 export function watchRequest(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): WatchRequest {
   const params = parseListParams(ctx.url.searchParams);
-  const fields = [...(params.list.fieldSelector ?? [])];
-  if (ctx.info.name) fields.push({ field: NAME_INDEX, op: 'in', values: [ctx.info.name] });
-  if (ctx.watchNames) fields.push({ field: NAME_INDEX, op: 'in', values: ctx.watchNames });
+  const fields = watchedFields(ctx, params.list.fieldSelector);
   const rv = params.resourceVersion;
-  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
+  if (rv !== undefined && !/^\d+$/.test(rv)) {
     throw badRequest(`invalid resourceVersion "${rv}": a watch resumes from a resourceVersion this server returned`);
   }
-  const timeoutMs =
-    params.timeoutSeconds !== undefined && params.timeoutSeconds > 0
-      ? Math.min(params.timeoutSeconds * 1000, settings.watchTimeoutMs)
-      : settings.watchTimeoutMs;
   const labels = params.list.labelSelector ?? [];
   return {
     store,
     selection: new Selection(withDefaultIndexes(store.model.indexes ?? []), labels, fields),
     listOptions: { labelSelector: labels, fieldSelector: fields },
-    resourceVersion: rv === '' ? undefined : rv,
+    resourceVersion: rv,
+    sendInitialEvents: params.sendInitialEvents,
     bookmarks: params.allowWatchBookmarks,
     bookmarkIntervalMs: settings.bookmarkIntervalMs,
-    timeoutMs,
+    timeoutMs: watchTimeout(params.timeoutSeconds, settings.watchTimeoutMs),
     maxBacklogBytes: settings.watchMaxBacklogBytes,
     table: wantsTable(ctx.req.headers.accept)
       ? { includeObject: ctx.url.searchParams.get('includeObject') }
@@ -45,6 +42,18 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
     log: ctx.log,
   };
 }
+
+/** The query's field selector, narrowed to the object's name on its path and to the names RBAC lets the user watch. */
+function watchedFields(ctx: RequestContext, selector: FieldRequirement[] = []): FieldRequirement[] {
+  const fields = [...selector];
+  if (ctx.info.name) fields.push({ field: NAME_INDEX, op: 'in', values: [ctx.info.name] });
+  if (ctx.watchNames) fields.push({ field: NAME_INDEX, op: 'in', values: ctx.watchNames });
+  return fields;
+}
+
+/** `timeoutSeconds` (0 or absent: the server's), never beyond the server's watch timeout. */
+const watchTimeout = (seconds: number | undefined, serverMs: number): number =>
+  seconds ? Math.min(seconds * 1000, serverMs) : serverMs;
 
 /**
  * GET …?watch=true: a chunked HTTP stream of events, one JSON object per

@@ -3,6 +3,7 @@ import { registerAccessReviewRoutes } from './access-reviews';
 import type { SecurityDeps } from './deps';
 import { registerPasswordRoutes } from './passwords';
 import { registerPermissionRoutes } from './permissions';
+import { registerSelfReviewRoutes } from './self-reviews';
 import { registerTokenRoutes } from './tokens';
 
 export type { SecurityDeps } from './deps';
@@ -13,4 +14,5 @@ export function registerSecurityRoutes(routes: RouteTable, deps: SecurityDeps): 
   registerTokenRoutes(routes, deps);
   registerPermissionRoutes(routes, deps);
   registerAccessReviewRoutes(routes, deps);
+  registerSelfReviewRoutes(routes, deps);
 }

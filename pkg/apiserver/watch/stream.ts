@@ -28,6 +28,8 @@ export interface WatchRequest {
   listOptions: ListOptions;
   /** Absent or "0": first an ADDED for every current object (API.md §6). */
   resourceVersion?: string;
+  /** `sendInitialEvents` (a streaming list when true); absent when not given. */
+  sendInitialEvents?: boolean;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
   timeoutMs: number;
@@ -38,6 +40,9 @@ export interface WatchRequest {
   log: Logger;
 }
 
+/** The annotation of the BOOKMARK that ends a streaming list's initial events (Kubernetes' WatchList). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
 /**
  * Runs a watch until the client leaves (`signal`), the timeout passes, the
  * sink falls too far behind, or storage ends it. A revision too old to
@@ -47,51 +52,21 @@ export interface WatchRequest {
  * the batch goes to the sink in one call: no promise per event per watcher.
  */
 export async function runWatch(req: WatchRequest, sink: WatchSink, signal: AbortSignal): Promise<void> {
-  const { store } = req;
-  let lastRevision = req.resourceVersion ?? '0';
   const timers: NodeJS.Timeout[] = [];
   let watcher: Watcher | undefined;
   const stop = () => watcher?.stop();
   signal.addEventListener('abort', stop);
   try {
-    const table = req.table;
-    const present = table
-      ? (o: ApiObject) => toTable(store.model, [store.present(o)], o.metadata.resourceVersion, table.includeObject)
-      : (o: ApiObject) => store.present(o);
-    const format = table ? 'table' : 'object';
-    if (!req.resourceVersion || req.resourceVersion === '0') {
-      const initial = await store.list(req.listOptions);
-      sink.send(initial.items.map((item) => serializeWire('ADDED', table ? present(item) : item)));
-      lastRevision = initial.revision;
-    }
+    const present = presenter(req);
+    const position = { revision: await sendInitialEvents(req, sink, present) };
     if (signal.aborted) return;
-    const running = store.watch(lastRevision);
-    watcher = running;
+    watcher = req.store.watch(position.revision);
     timers.push(setTimeout(stop, req.timeoutMs));
     if (req.bookmarks) {
-      const bookmark = () =>
-        sink.send([
-          serializeWire('BOOKMARK', {
-            apiVersion: apiVersionOf(store.model),
-            kind: store.model.kind,
-            metadata: { resourceVersion: lastRevision },
-          }),
-        ]);
+      const bookmark = () => sink.send([serializeWire('BOOKMARK', bookmarkObject(req, position.revision))]);
       timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
     }
-    // A throw in onEvents ends the watcher with it, which onEnd then reports.
-    const failure = await new Promise<Error | undefined>((resolve) => {
-      running.listen({
-        onEvents: (events) => {
-          lastRevision = forward(events, req.selection, present, format, sink) ?? lastRevision;
-          if (sink.backlog() > req.maxBacklogBytes) {
-            req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
-            running.stop();
-          }
-        },
-        onEnd: resolve,
-      });
-    });
+    const failure = await follow(req, watcher, sink, present, position);
     if (failure !== undefined) throw failure;
   } catch (err) {
     sink.send([serializeWire('ERROR', errorStatus(err, req.log))]);
@@ -101,6 +76,87 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
     watcher?.stop();
     sink.close();
   }
+}
+
+/** How a watcher's objects go on the wire: as themselves, or as one-row Tables. */
+interface Presenter {
+  present: (o: ApiObject) => unknown;
+  format: WireFormat;
+}
+
+function presenter(req: WatchRequest): Presenter {
+  const { store, table } = req;
+  if (!table) return { present: (o) => store.present(o), format: 'object' };
+  return {
+    present: (o) => toTable(store.model, [store.present(o)], o.metadata.resourceVersion, table.includeObject),
+    format: 'table',
+  };
+}
+
+/**
+ * The events before the live ones; answers the revision the watch goes on from.
+ * Without `resourceVersion` (or with "0"), or with `sendInitialEvents=true`: an ADDED for every
+ * object the selectors match, from one list; a streaming list then sends the BOOKMARK that marks
+ * their end, carrying the list's revision. `sendInitialEvents=false` sends none and goes on from the
+ * given revision, or from now.
+ */
+async function sendInitialEvents(req: WatchRequest, sink: WatchSink, { present }: Presenter): Promise<string> {
+  const rv = req.resourceVersion;
+  const initial = req.sendInitialEvents ?? (!rv || rv === '0');
+  if (!initial) return rv && rv !== '0' ? rv : req.store.currentRevision();
+  const listed = await req.store.list(req.listOptions);
+  if (req.sendInitialEvents && rv) checkNotNewer(rv, listed.revision);
+  const events = listed.items.map((item) => serializeWire('ADDED', present(item)));
+  if (req.sendInitialEvents) {
+    const end = bookmarkObject(req, listed.revision);
+    end.metadata.annotations = { [INITIAL_EVENTS_END]: 'true' };
+    events.push(serializeWire('BOOKMARK', end));
+  }
+  sink.send(events);
+  return listed.revision;
+}
+
+/**
+ * `resourceVersionMatch=NotOlderThan`: the state sent must be at least as new as `rv`. Storage reads
+ * the newest state, so only a revision this type has not reached yet is refused: 504 `Timeout`
+ * with Kubernetes' cause `ResourceVersionTooLarge`.
+ */
+function checkNotNewer(rv: string, current: string): void {
+  if (Number(rv) <= Number(current)) return;
+  throw new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+}
+
+function bookmarkObject(req: WatchRequest, revision: string) {
+  const metadata: { resourceVersion: string; annotations?: Record<string, string> } = { resourceVersion: revision };
+  return { apiVersion: apiVersionOf(req.store.model), kind: req.store.model.kind, metadata };
+}
+
+/**
+ * Forwards storage's batches until the watcher ends; answers why it ended (undefined: a plain stop).
+ * A throw in onEvents ends the watcher with it, which onEnd then reports.
+ */
+function follow(
+  req: WatchRequest,
+  watcher: Watcher,
+  sink: WatchSink,
+  { present, format }: Presenter,
+  position: { revision: string },
+): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    watcher.listen({
+      onEvents: (events) => {
+        position.revision = forward(events, req.selection, present, format, sink) ?? position.revision;
+        if (sink.backlog() > req.maxBacklogBytes) {
+          req.log.warn({ backlog: sink.backlog() }, 'dropping a watcher that fell behind');
+          watcher.stop();
+        }
+      },
+      onEnd: resolve,
+    });
+  });
 }
 
 /** Sends what `selection` makes of a batch of storage events; returns the batch's last revision. */

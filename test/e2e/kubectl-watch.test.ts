@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { kubectlOk, NEWEST_KUBECTL, runKubectlWith, startKubectl, writeKubeconfig } from '../support/kubectl';
+import { person, PERSONS, usePersonsApi } from '../support/person';
+import { waitFor } from '../support/wait-for';
+
+// kubectl's waits and watches with the real binaries, against a plain-HTTP apiserver (AlwaysAllow)
+// and a controller-manager whose gc removes deleted objects. The newest kubectl on the machine runs
+// with client-go's streaming list turned on (it is the default from kubectl 1.35).
+const suite = usePersonsApi();
+const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-watch-'));
+const kubeconfig = join(dir, 'config');
+const WATCH_LIST = { binary: NEWEST_KUBECTL, env: { KUBE_FEATURE_WatchListClient: 'true' } };
+const merge = { 'Content-Type': 'application/merge-patch+json' };
+
+beforeAll(async () => {
+  writeKubeconfig(kubeconfig, { server: suite.server.url });
+  await startTestControllerManager(suite.server.url, { leaderElection: false });
+});
+afterAll(async () => {
+  await stopTestControllerManagers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('kubectl delete waits through a streaming list until the object is gone (WatchListClient)', async () => {
+  const held = { ...person('wl-held'), metadata: { name: 'wl-held', finalizers: ['example.com/hold'] } };
+  expect((await suite.api('POST', PERSONS, held)).status).toBe(201);
+  const deleting = startKubectl(WATCH_LIST, kubeconfig, 'delete', 'person', 'wl-held', '--timeout=60s', '-v=6');
+  try {
+    await waitFor(async () => (await suite.api('GET', `${PERSONS}/wl-held`)).body.metadata?.deletionTimestamp, {
+      what: 'the person to be marked for deletion',
+    });
+    await waitFor(() => deleting.output.stderr.includes('sendInitialEvents=true'), {
+      what: 'kubectl to start its streaming list',
+    });
+    let exited = false;
+    void deleting.done.then(() => (exited = true));
+    expect(exited).toBe(false); // it waits while the finalizer holds the object
+    await suite.api('PATCH', `${PERSONS}/wl-held`, { metadata: { finalizers: null } }, merge);
+    expect(await deleting.done).toBe(0);
+  } finally {
+    await deleting.stop();
+  }
+  expect(deleting.output.stdout).toContain('person.example.com "wl-held" deleted');
+  expect(deleting.output.stderr).toContain('end of initial events');
+  expect((await suite.api('GET', `${PERSONS}/wl-held`)).status).toBe(404);
+});
+
+it('kubectl delete with the streaming list returns at once for an object the gc removes', async () => {
+  expect((await suite.api('POST', PERSONS, person('wl-plain'))).status).toBe(201);
+  const run = await runKubectlWith(WATCH_LIST, kubeconfig, 'delete', 'person', 'wl-plain', '--timeout=60s');
+  expect(run).toMatchObject({ code: 0, stdout: 'person.example.com "wl-plain" deleted\n' });
+  expect((await suite.api('GET', `${PERSONS}/wl-plain`)).status).toBe(404);
+});
+
+it.each([
+  ['kubectl 1.32', {}],
+  ['the newest kubectl with WatchListClient', WATCH_LIST],
+])('%s get -w prints the printer columns for the listed objects and every change', async (_what, options) => {
+  const name = `gw-${Object.keys(options).length}`;
+  await suite.api('POST', PERSONS, person(name, { name: 'Watched Person', age: 50 }, { suite: name }));
+  const watch = startKubectl(options, kubeconfig, 'get', 'persons', '-w', '-l', `suite=${name}`);
+  try {
+    await waitFor(() => /^NAME\s+FULL NAME\s+YEARS\s+AGE\n/.test(watch.output.stdout), { what: 'the header' });
+    await waitFor(() => new RegExp(`${name}\\s+Watched Person\\s+50\\s`).test(watch.output.stdout), {
+      what: 'the listed row',
+    });
+    await suite.api('PATCH', `${PERSONS}/${name}`, { spec: { age: 51 } }, merge);
+    await waitFor(() => new RegExp(`${name}\\s+Watched Person\\s+51\\s`).test(watch.output.stdout), {
+      what: 'the changed row',
+    });
+  } finally {
+    await watch.stop();
+  }
+});
+
+it('kubectl get prints every object of more than 500 (it reads them in chunks of 500)', async () => {
+  const names = Array.from({ length: 512 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
+  for (let i = 0; i < names.length; i += 32) {
+    await Promise.all(
+      names.slice(i, i + 32).map((name) => suite.api('POST', PERSONS, person(name, {}, { suite: 'many' }))),
+    );
+  }
+  const table = await kubectlOk(kubeconfig, 'get', 'persons', '-l', 'suite=many', '--no-headers');
+  const printed = table
+    .trim()
+    .split('\n')
+    .map((line) => line.split(/\s+/)[0]);
+  expect(printed.sort()).toEqual(names);
+});
