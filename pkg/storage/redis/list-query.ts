@@ -3,7 +3,7 @@ import { StorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
-import { hasValueSets } from './keys';
+import { isOrdered } from './keys';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -26,12 +26,14 @@ export interface ListScriptQuery {
   offset: number;
   want: number;
   after?: ListPosition;
-  /** The KEYS positions of the value set states and of the one value set that can answer the query, if any. */
-  vs?: [number, number];
+  /** The ordered indexes among `indexes` (ADR 0017): their members end with an order member, not a name. */
+  ordered: string[];
+  /** Set when the members of the one positive requirement's value are the matches in the query's order. */
+  range?: true;
 }
 
-/** One value of an index, whose value set holds exactly the objects a query matches, in its order. */
-export interface ValueSetRef {
+/** One value of an ordered index, whose members are exactly the objects a query matches, in its order. */
+export interface EqualityRange {
   index: string;
   value: string;
 }
@@ -41,8 +43,8 @@ export interface PlannedList {
   query: ListScriptQuery;
   /** The index names whose sorted sets the script reads, in KEYS order after the fixed four. */
   indexKeys: string[];
-  /** Set when a value set can answer the query: its states and the set follow the index keys, in that order. */
-  valueSet?: ValueSetRef;
+  /** Set when a range of an ordered index answers the query. */
+  range?: EqualityRange;
   /** What continue tokens of this query are bound to. */
   fingerprint: string;
   /** Matching items before this page: the offset, or those a continue token counted. */
@@ -110,29 +112,30 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     sort,
     offset,
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
+    ordered: used.filter((index) => isOrdered(known(index, 'index'))),
   };
   if (resumed) query.after = resumed.position;
-  const valueSet = answeringValueSet(pos, neg, sort, byName);
-  if (valueSet) query.vs = [5 + used.length, 6 + used.length];
-  return { query, indexKeys: used, valueSet, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  const range = answeringRange(pos, neg, sort, byName);
+  if (range) query.range = true;
+  return { query, indexKeys: used, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
 }
 
 /**
- * The value set that holds exactly the matches of a query in its order: one
- * equality (one value) on an index with value sets, in the default order.
+ * The range of an ordered index that holds exactly the matches of a query in
+ * its order: one equality (one value) on an ordered index, in the default order.
  */
-function answeringValueSet(
+function answeringRange(
   pos: readonly ScriptRequirement[],
   neg: readonly ScriptRequirement[],
   sort: readonly { i: string; d: boolean }[],
   specs: ReadonlyMap<string, IndexSpec>,
-): ValueSetRef | undefined {
+): EqualityRange | undefined {
   if (pos.length !== 1 || neg.length !== 0 || sort.length !== 1 || sort[0].i !== CREATION_INDEX || !sort[0].d) {
     return undefined;
   }
   const [req] = pos;
   const spec = specs.get(req.i);
-  if (req.v.length !== 1 || req.p !== undefined || spec === undefined || !hasValueSets(spec)) return undefined;
+  if (req.v.length !== 1 || req.p !== undefined || spec === undefined || !isOrdered(spec)) return undefined;
   return { index: req.i, value: req.v[0] };
 }
 

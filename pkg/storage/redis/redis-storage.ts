@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
   IndexProgress,
   IndexStatus,
@@ -20,8 +20,7 @@ import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
-import { fillValueSets } from './value-set-fill';
-import { hasValueSets, scriptIndexList, typeKeys, type TypeKeys } from './keys';
+import { isOrdered, orderMember, scriptIndexList, typeKeys, type TypeKeys } from './keys';
 import { planList } from './list-query';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -106,21 +105,18 @@ export class RedisStorage implements Storage {
     state.specs = specs;
     state.defined = true;
     const keys = this.keys(type);
-    const [recorded, withSets] = await redisCall(`define ${type}`, () =>
-      Promise.all([this.client.hkeys(keys.indexStates), this.client.hkeys(keys.valueSetStates)]),
-    );
+    const recorded = await redisCall(`define ${type}`, () => this.client.hkeys(keys.indexStates));
     const wanted = new Set(specs.map((s) => s.name));
     const drop = recorded.filter((name) => !wanted.has(name));
-    const unset = specs.filter((s) => !hasValueSets(s) && withSets.includes(s.name)).map((s) => s.name);
-    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, hasValueSets(s) ? 1 : 0]);
+    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, isOrdered(s) ? 1 : 0]);
     const [count, ...states] = (await redisCall(`define ${type}`, () =>
       this.client.svcDefineIndexes(
-        3 + drop.length + unset.length,
+        3 + add.length + drop.length,
         keys.objects,
         keys.indexStates,
-        keys.valueSetStates,
-        ...[...drop, ...unset].map((name) => keys.index(name)),
-        JSON.stringify({ add, drop, unset, prefix: keys.valueSetPrefix }),
+        keys.layouts,
+        ...[...specs.map((s) => s.name), ...drop].map((name) => keys.index(name)),
+        JSON.stringify({ add, drop, prefix: keys.legacyValueSetPrefix }),
       ),
     )) as [number, ...string[]];
     const common = {
@@ -132,11 +128,8 @@ export class RedisStorage implements Storage {
       signal: this.closing.signal,
     };
     specs.forEach((spec, at) => {
-      const [indexState, setsState] = [states[2 * at], states[2 * at + 1]];
-      if (indexState === 'building') {
-        if (!state.isBuilding(spec.name)) void buildIndex({ ...common, spec, onProgress, total: count });
-      } else if (hasValueSets(spec) && setsState !== 'ready') {
-        void fillValueSets({ ...common, spec });
+      if (states[at] === 'building' && !state.isBuilding(spec.name)) {
+        void buildIndex({ ...common, spec, onProgress, total: count });
       }
     });
   }
@@ -191,18 +184,14 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const plan = planList(type, this.state(type).specs, options);
     const keys = this.keys(type);
-    const valueSetKeys = plan.valueSet
-      ? [keys.valueSetStates, keys.valueSet(plan.valueSet.index, plan.valueSet.value)]
-      : [];
     const reply = (await redisCall(`list ${type}`, () =>
       this.client.svcList(
-        4 + plan.indexKeys.length + valueSetKeys.length,
+        4 + plan.indexKeys.length,
         keys.objects,
         keys.indexValues,
         keys.revision,
         keys.indexStates,
         ...plan.indexKeys.map((name) => keys.index(name)),
-        ...valueSetKeys,
         JSON.stringify(plan.query),
       ),
     )) as (string | number)[];
@@ -292,7 +281,6 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
-        keys.valueSetPrefix,
       ),
     )) as string[];
     switch (reply[0]) {
@@ -375,7 +363,7 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
-        keys.valueSetPrefix,
+        orderMember(values[CREATION_INDEX]?.[0], name),
       ),
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
