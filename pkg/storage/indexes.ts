@@ -49,6 +49,14 @@ export const DEFAULT_INDEXES: readonly IndexSpec[] = Object.freeze([
   { name: DELETION_INDEX, indexFunc: (o: ApiObject) => o.metadata.deletionTimestamp },
 ]);
 
+/**
+ * Whether an index is ordered (`valueSets`, ADR 0017): each value's objects are
+ * kept in the default list order. Never a unique index (one object per value)
+ * or the creation index (its values are the default order itself).
+ */
+export const isOrdered = (spec: IndexSpec): boolean =>
+  spec.valueSets === true && !spec.unique && spec.name !== CREATION_INDEX;
+
 /** Normalises an index function's result to a sorted, de-duplicated array. */
 export function indexValues(spec: IndexSpec, object: ApiObject): string[] {
   const raw = spec.indexFunc(object);

@@ -1,4 +1,4 @@
-import { CREATION_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
+import { NAME_INDEX, isOrdered, type IndexSpec } from '../indexes';
 import type { ResourceType } from '../interface';
 
 /**
@@ -53,15 +53,8 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
   };
 }
 
-/**
- * Whether an index is ordered (ADR 0017): its members end with the object's
- * order member rather than its name, so that a page of one equality in the
- * default order is a range of it. An index asks with `IndexSpec.valueSets`
- * (the labels index does); never a unique one (its unique check reads names)
- * or the creation index (its values are the default order itself).
- */
-export const isOrdered = (spec: IndexSpec): boolean =>
-  spec.valueSets === true && !spec.unique && spec.name !== CREATION_INDEX;
+/** Whether an index is ordered (ADR 0017): its members end with the object's order member, not its name. */
+export { isOrdered };
 
 /**
  * The indexes as the write scripts take them (as JSON): `[name, unique,
