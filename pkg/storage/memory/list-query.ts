@@ -22,6 +22,40 @@ const DEFAULT_SORT: readonly SortKey[] = [
  * consistent read.
  */
 export function runList(store: TypeStore, options: ListOptions = {}): ListResult {
+  const { labels, fields, keys, fingerprint } = resolveQuery(store, options);
+  const { resumed, offset, limit, end } = pageBounds(options, fingerprint, keys.length);
+  const after = resumed?.position;
+  const { total, ordered } = matches(store, options, { labels, fields, keys, needed: end + 1, after });
+  const page = ordered.slice(offset, end);
+  const result: ListResult = {
+    items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
+    total,
+    revision: String(store.revision),
+  };
+  if (limit !== undefined && limit > 0 && ordered.length > end) {
+    // Items listed so far in this walk; writes between pages make what remains an estimate.
+    const listed = (resumed?.listed ?? offset) + page.length;
+    result.continue = encodeContinue(positionOf(keys, page[page.length - 1]), fingerprint, listed);
+    result.remainingItemCount = Math.max(0, total - listed);
+  }
+  return result;
+}
+
+/** Where the page starts and ends, and the continue token's state when resuming. */
+function pageBounds(options: ListOptions, fingerprint: string, sortKeys: number) {
+  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sortKeys) : undefined;
+  const offset = resumed !== undefined ? 0 : (count(options.offset, 'offset') ?? 0);
+  const limit = count(options.limit, 'limit');
+  // One more than the page is read, to learn whether another page follows.
+  const end = limit === undefined ? Infinity : offset + limit;
+  return { resumed, offset, limit, end };
+}
+
+/** The tables and sort keys a query names (Invalid or Unavailable as `queryTable`), and its fingerprint. */
+function resolveQuery(
+  store: TypeStore,
+  options: ListOptions,
+): Omit<ResolvedQuery, 'needed' | 'after'> & { fingerprint: string } {
   const labels = queryTable(store, LABELS_INDEX, 'labelSelector');
   const fields = (options.fieldSelector ?? []).map((req) => ({
     table: queryTable(store, req.field, 'fieldSelector'),
@@ -35,28 +69,7 @@ export function runList(store: TypeStore, options: ListOptions = {}): ListResult
     labels: options.labelSelector ?? [],
     fields: (options.fieldSelector ?? []).map((req) => [req.field, req.op, req.values]),
   });
-  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, keys.length) : undefined;
-  const after = resumed?.position;
-  const offset = resumed !== undefined ? 0 : (count(options.offset, 'offset') ?? 0);
-  const limit = count(options.limit, 'limit');
-
-  // One more than the page, to learn whether another page follows.
-  const end = limit === undefined ? Infinity : offset + limit;
-  const { total, ordered } = matches(store, options, { labels, fields, keys, needed: end + 1, after });
-  const page = ordered.slice(offset, end);
-  const more = limit !== undefined && limit > 0 && ordered.length > end;
-  const result: ListResult = {
-    items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
-    total,
-    revision: String(store.revision),
-  };
-  if (more) {
-    // Items listed so far in this walk; writes between pages make what remains an estimate.
-    const listed = (resumed?.listed ?? offset) + page.length;
-    result.continue = encodeContinue(positionOf(keys, page[page.length - 1]), fingerprint, listed);
-    result.remainingItemCount = Math.max(0, total - listed);
-  }
-  return result;
+  return { labels, fields, keys, fingerprint };
 }
 
 /** What a query resolved to: its tables, sort keys, how many names are needed and where it resumes. */

@@ -13,6 +13,7 @@ import type {
   WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import { requestedName, requireMetadata } from '../written-objects';
 import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
@@ -148,28 +149,15 @@ export class RedisStorage implements Storage {
 
   async create(type: ResourceType, object: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
     this.checkOpen();
-    if (typeof object?.metadata !== 'object' || object.metadata === null) {
-      throw new StorageError('Invalid', `a ${type} object needs metadata`, { type });
-    }
-    const given = object.metadata.name;
-    const prefix = object.metadata.generateName;
-    if (!given && !prefix) {
-      throw new StorageError('Invalid', `a ${type} object needs metadata.name or metadata.generateName`, { type });
-    }
+    const { given, prefix } = requestedName(type, object);
     for (let attempt = 1; ; attempt++) {
-      const name = given || generateName(prefix ?? '');
+      const name = given ?? generateName(prefix);
       const stamped = stampCreate(object, name, '');
       const reply = await this.write(type, 'create', name, '', stamped, options);
-      switch (reply[0]) {
-        case 'OK':
-        case 'DRY':
-          return stamped;
-        case 'EXISTS':
-          if (!given && attempt < GENERATE_NAME_ATTEMPTS) continue;
-          throw alreadyExists(type, name);
-        default:
-          throw this.writeFailure(type, name, reply);
-      }
+      if (reply[0] === 'OK' || reply[0] === 'DRY') return stamped;
+      // A generated name that is taken is generated again, a few times.
+      const retry = reply[0] === 'EXISTS' && given === undefined && attempt < GENERATE_NAME_ATTEMPTS;
+      if (!retry) throw this.writeFailure(type, name, reply);
     }
   }
 
@@ -229,27 +217,14 @@ export class RedisStorage implements Storage {
     for (;;) {
       const current = await this.get(type, name);
       if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
-      const next = await mutate(clone(current));
-      if (typeof next?.metadata !== 'object' || next.metadata === null) {
-        throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
-          type,
-          name,
-        });
-      }
+      const next = requireMetadata(type, await mutate(clone(current)), `the update of ${type} "${name}"`);
       const stamped = stampUpdate(current, next, '');
       if (stamped === undefined) return current;
       const result = clone(stamped);
       const reply = await this.write(type, 'update', name, current.metadata.resourceVersion ?? '', result, options);
-      switch (reply[0]) {
-        case 'OK':
-        case 'DRY':
-          return result;
-        case 'STALE':
-          if (conditional) throw staleConflict(type, name);
-          continue;
-        default:
-          throw this.writeFailure(type, name, reply);
-      }
+      if (reply[0] === 'OK' || reply[0] === 'DRY') return result;
+      // Without preconditions an update that lost a race is tried again on the new state.
+      if (reply[0] !== 'STALE' || conditional) throw this.writeFailure(type, name, reply);
     }
   }
 
