@@ -51,6 +51,7 @@ export async function runStorageScale(sizes: readonly number[], out: (line: stri
     }
     out(sizeTable(figures));
     out(growthLine(figures));
+    out(await memoryBreakdown(client, keyPrefix, loaded));
     out(await rebuild(storage, loaded));
   } finally {
     await storage.close();
@@ -107,6 +108,25 @@ async function meanJsonBytes(client: Redis, keyPrefix: string, size: number): Pr
     count++;
   }
   return total / count;
+}
+
+/** Where Redis' memory goes, per object: `MEMORY USAGE` of each of the type's keys (sampled for big ones). */
+async function memoryBreakdown(client: Redis, keyPrefix: string, objects: number): Promise<string> {
+  const keys = typeKeys(keyPrefix, TYPE);
+  const parts: [string, string][] = [
+    ['objects hash', keys.objects],
+    ['stored index values (ixv)', keys.indexValues],
+    ['change stream', keys.stream],
+    ...['metadata.name', 'metadata.labels', 'metadata.creationTimestamp', 'metadata.deletionTimestamp']
+      .concat(BENCH_INDEXES.map((s) => s.name))
+      .map((name): [string, string] => [`index ${name}`, keys.index(name)]),
+  ];
+  const rows: string[][] = [];
+  for (const [what, key] of parts) {
+    const bytes = Number((await client.call('MEMORY', 'USAGE', key, 'SAMPLES', '1000')) ?? 0);
+    rows.push([what, Math.round(bytes / objects).toLocaleString('en-US')]);
+  }
+  return `Redis memory per object by key, ${objects.toLocaleString('en-US')} objects (MEMORY USAGE, sampled):\n${renderTable(['key', 'bytes/object'], rows)}`;
 }
 
 async function usedMemory(client: Redis): Promise<number> {
