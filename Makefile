@@ -9,7 +9,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
 TLS ?=
 
-.PHONY: install build run test bench lint format clean
+.PHONY: install build run test bench bench-scale lint format clean
 
 install: $(NPM_STAMP)
 
@@ -32,6 +32,9 @@ bench: build
 	node dist/bench/apiserver/main.js
 	node dist/bench/controllers/main.js
 	node dist/bench/rbac/main.js
+
+bench-scale: build
+	node dist/bench/scale/main.js
 
 lint: install
 	npx tsc -p tsconfig.json --noEmit

@@ -2,7 +2,7 @@ import type { ApiObject } from '../../pkg/api/object';
 import { CREATION_INDEX, type IndexSpec } from '../../pkg/storage/indexes';
 import { stampCreate } from '../../pkg/storage/objects';
 import { connectClient } from '../../pkg/storage/redis/connection';
-import { scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
+import { orderMember, scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
 import { computeIndexValues, splitAtRevision } from '../../pkg/storage/redis/object-codec';
 import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scripts';
 
@@ -96,7 +96,7 @@ export class BaselineStore {
       this.config.watchRetention,
       0,
       this.indexList,
-      k.valueSetPrefix,
+      orderMember(values[CREATION_INDEX]?.[0], name),
     )) as string[];
     if (reply[0] === 'EXISTS') return { created: false };
     if (reply[0] !== 'OK') throw new Error(`the write script answered ${reply.join(' ')}`);

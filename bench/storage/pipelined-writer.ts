@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApiObject } from '../../pkg/api/object';
 import { indexValues, type IndexSpec } from '../../pkg/storage';
+import { isOrdered, orderMember } from '../../pkg/storage/redis/keys';
 import type { TypeKeys } from '../../pkg/storage/redis';
 
 /** What the writer last wrote for an object: it never reads Redis back. */
@@ -53,7 +54,7 @@ export class PipelinedWriter {
     const pipeline = this.redis.pipeline();
     this.writeObject(pipeline, name, revision, written);
     for (const spec of this.specs) {
-      pipeline.zadd(this.keys.index(spec.name), ...scored(entries(written.values[spec.name], name)));
+      pipeline.zadd(this.keys.index(spec.name), ...scored(entries(written.values[spec.name], tailOf(spec, stored))));
     }
     pipeline.xadd(this.keys.stream, 'MAXLEN', '~', this.retention, `${revision}-0`, 't', 'ADDED', 'o', written.json);
     await execOrThrow(pipeline);
@@ -84,9 +85,10 @@ export class PipelinedWriter {
     this.writeObject(pipeline, name, revision, written);
     for (const spec of this.specs) {
       const key = this.keys.index(spec.name);
-      const now = entries(written.values[spec.name], name);
-      const kept = new Set(now.map(String));
-      const gone = entries(current.values[spec.name], name).filter((member) => !kept.has(String(member)));
+      const tail = tailOf(spec, stored);
+      const now = entries(written.values[spec.name], tail);
+      const kept = new Set(now.map((m) => m.toString('latin1')));
+      const gone = entries(current.values[spec.name], tail).filter((member) => !kept.has(member.toString('latin1')));
       if (gone.length > 0) pipeline.zrem(key, ...gone);
       pipeline.zadd(key, ...scored(now));
     }
@@ -125,15 +127,18 @@ export class PipelinedWriter {
 const NO_VALUE = Buffer.from([0xff]);
 const NUL = Buffer.from([0]);
 
-/** The index members of an object, `<value>\0<name>`, or the no-value sentinel's. */
-function entries(values: readonly string[] | undefined, name: string): (string | Buffer)[] {
-  if (values === undefined || values.length === 0) return [Buffer.concat([NO_VALUE, NUL, Buffer.from(name)])];
-  return values.map((value) => `${value}\0${name}`);
+/** What an object's members in an index end with: its order member in an ordered index (ADR 0017), else its name. */
+const tailOf = (spec: IndexSpec, object: ApiObject): Buffer =>
+  isOrdered(spec) ? orderMember(object.metadata.creationTimestamp, nameOf(object)) : Buffer.from(nameOf(object));
+
+/** The index members of an object, `<value>\0<tail>`, or the no-value sentinel's. */
+function entries(values: readonly string[] | undefined, tail: Buffer): Buffer[] {
+  if (values === undefined || values.length === 0) return [Buffer.concat([NO_VALUE, NUL, tail])];
+  return values.map((value) => Buffer.concat([Buffer.from(value), NUL, tail]));
 }
 
 /** ZADD's arguments: score 0 before every member. */
-const scored = (members: readonly (string | Buffer)[]): (string | Buffer | number)[] =>
-  members.flatMap((member) => [0, member]);
+const scored = (members: readonly Buffer[]): (Buffer | number)[] => members.flatMap((member) => [0, member]);
 
 const nameOf = (object: ApiObject): string => {
   const name = object.metadata.name;

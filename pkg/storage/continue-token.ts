@@ -44,27 +44,41 @@ export function encodeContinue(position: ListPosition, fingerprint: string, list
  * when the token is not one of ours, or was made for a query with other sort keys or selectors.
  */
 export function decodeContinue(token: string, fingerprint: string, sortKeys: number): ContinueState {
-  let body: Partial<TokenBody> | undefined;
-  try {
-    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<TokenBody>;
-  } catch {
-    body = undefined;
-  }
-  const position = body?.p;
-  const wellFormed =
-    body?.v === 1 &&
-    typeof body.q === 'string' &&
-    typeof position === 'object' &&
-    position !== null &&
-    typeof position.n === 'string' &&
-    Array.isArray(position.s) &&
-    position.s.length === sortKeys &&
-    position.s.every((v) => typeof v === 'string' || v === false) &&
-    (body.c === undefined || (Number.isSafeInteger(body.c) && body.c >= 0));
-  if (!wellFormed)
+  const body = parseToken(token);
+  if (body === undefined || !isWellFormed(body, sortKeys)) {
     throw new StorageError('Invalid', 'the continue token is malformed; start the list again without it');
-  if (body?.q !== fingerprint) {
+  }
+  if (body.q !== fingerprint) {
     throw new StorageError('Invalid', 'the continue token belongs to a list with other selectors or sort keys');
   }
-  return { position: position as ListPosition, listed: body?.c ?? 0 };
+  return { position: body.p, listed: body.c ?? 0 };
+}
+
+function parseToken(token: string): Partial<TokenBody> | undefined {
+  try {
+    const body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    return typeof body === 'object' && body !== null ? (body as Partial<TokenBody>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isWellFormed(body: Partial<TokenBody>, sortKeys: number): body is TokenBody {
+  return (
+    body.v === 1 &&
+    typeof body.q === 'string' &&
+    isPosition(body.p, sortKeys) &&
+    (body.c === undefined || (Number.isSafeInteger(body.c) && body.c >= 0))
+  );
+}
+
+function isPosition(position: unknown, sortKeys: number): position is ListPosition {
+  if (typeof position !== 'object' || position === null) return false;
+  const { n, s } = position as Partial<ListPosition>;
+  return (
+    typeof n === 'string' &&
+    Array.isArray(s) &&
+    s.length === sortKeys &&
+    s.every((v) => typeof v === 'string' || v === false)
+  );
 }

@@ -20,11 +20,11 @@ export interface IndexSpec {
   /** At most one object may hold each value. Default false. */
   unique?: boolean;
   /**
-   * Keep, in the Redis backend, one sorted set per value in the default list order, so that a page of one
-   * equality on this index (`f=v`) in the default order reads a range, O(log n + page), at the price of one
-   * more `ZADD`/`ZREM` per value on every write that enters or leaves it (ADR 0010). Worth it for an index
-   * that pages are filtered on; without it such a page collects the value's objects. Default false; the
-   * labels index has it. Ignored for a unique index and `metadata.creationTimestamp`.
+   * Order the objects of each value in the default list order, so that a page of one equality on this index
+   * (`f=v`) in the default order is a range read, O(log n + page), `total` included. Redis keeps the index's
+   * members in that order (ADR 0017): no extra write, but a sort by this index sorts each value's objects by
+   * name. Worth it for an index that pages are filtered on by one value. Default false; the labels index has it.
+   * Ignored for a unique index and `metadata.creationTimestamp`.
    */
   valueSets?: boolean;
   /** Runs in the writing process on every stored state of an object. Must be pure. */
@@ -48,6 +48,14 @@ export const DEFAULT_INDEXES: readonly IndexSpec[] = Object.freeze([
   { name: CREATION_INDEX, indexFunc: (o: ApiObject) => o.metadata.creationTimestamp },
   { name: DELETION_INDEX, indexFunc: (o: ApiObject) => o.metadata.deletionTimestamp },
 ]);
+
+/**
+ * Whether an index is ordered (`valueSets`, ADR 0017): each value's objects are
+ * kept in the default list order. Never a unique index (one object per value)
+ * or the creation index (its values are the default order itself).
+ */
+export const isOrdered = (spec: IndexSpec): boolean =>
+  spec.valueSets === true && !spec.unique && spec.name !== CREATION_INDEX;
 
 /** Normalises an index function's result to a sorted, de-duplicated array. */
 export function indexValues(spec: IndexSpec, object: ApiObject): string[] {

@@ -172,10 +172,7 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
     this.flushing = false;
     const listener = this.listener;
     if (listener === undefined || this.endReported) return;
-    const pushed = this.itemsAt === 0 ? this.items : this.items.slice(this.itemsAt);
-    // A replay can be long: concat, not push(...), which has an argument limit.
-    const batch = this.backlogAt < this.backlog.length ? this.backlog.slice(this.backlogAt).concat(pushed) : pushed;
-    this.discard();
+    const batch = this.takeQueued();
     if (batch.length > 0 && this.state === 'open') {
       try {
         listener.onEvents(batch);
@@ -184,13 +181,24 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
         this.fail(err instanceof Error ? err : new Error(String(err)));
       }
     }
-    if (this.state !== 'open') {
-      this.endReported = true;
-      const error = this.state === 'failed' ? this.error : undefined;
-      this.state = 'ended';
-      this.error = undefined;
-      listener.onEnd(error);
-    }
+    if (this.state !== 'open') this.reportEnd(listener);
+  }
+
+  /** Everything queued, the backlog first, removed from the queue. */
+  private takeQueued(): T[] {
+    const pushed = this.itemsAt === 0 ? this.items : this.items.slice(this.itemsAt);
+    // A replay can be long: concat, not push(...), which has an argument limit.
+    const batch = this.backlogAt < this.backlog.length ? this.backlog.slice(this.backlogAt).concat(pushed) : pushed;
+    this.discard();
+    return batch;
+  }
+
+  private reportEnd(listener: QueueListener<T>): void {
+    this.endReported = true;
+    const error = this.state === 'failed' ? this.error : undefined;
+    this.state = 'ended';
+    this.error = undefined;
+    listener.onEnd(error);
   }
 
   private shift(): T {

@@ -246,12 +246,12 @@ describe('Redis storage: readers during a burst of writes', () => {
       const replies = await raw
         .multi()
         .hgetall(`${base}:objects`)
-        .zrange(`${base}:ix:metadata.labels`, 0, -1)
+        .zrangeBuffer(`${base}:ix:metadata.labels`, 0, -1)
         .zrange(`${base}:ix:metadata.name`, 0, -1)
         .exec();
       const [objects, labelMembers, nameMembers] = (replies ?? []).map(([, value]) => value) as [
         Record<string, string>,
-        string[],
+        Buffer[],
         string[],
       ];
       const found: string[] = [];
@@ -260,7 +260,12 @@ describe('Redis storage: readers during a burst of writes', () => {
         const labels = (JSON.parse(json) as ApiObject).metadata.labels ?? {};
         for (const [k, v] of Object.entries(labels)) expected.add(`${k}=${v}\0${name}`);
       }
-      const actual = new Set(labelMembers);
+      // The labels index is ordered (ADR 0017): a member is the value, NUL, an order key ending in 0xFF, the name.
+      const actual = new Set(
+        labelMembers.map(
+          (m) => `${m.subarray(0, m.indexOf(0)).toString()}\0${m.subarray(m.lastIndexOf(0xff) + 1).toString()}`,
+        ),
+      );
       for (const member of expected) if (!actual.has(member)) found.push(`no index entry ${member}`);
       for (const member of actual) if (!expected.has(member)) found.push(`index entry without object: ${member}`);
       if (nameMembers.length !== Object.keys(objects).length) found.push('name index and objects differ');

@@ -42,33 +42,15 @@ export async function recoverStore(dir: string, retention: number): Promise<Reco
     const snapshot = await readSnapshot(snapshotPath(dir, latest));
     for (const [type, { revision, objects }] of snapshot.types) loading.set(type, { revision, objects, history: [] });
   }
-  const journals = listing.journals.filter((seq) => latest === undefined || seq >= latest);
-  journals.forEach((seq, i) => {
-    if (i > 0 && seq !== journals[i - 1] + 1) throw new Error(`${journalPath(dir, journals[i - 1] + 1)} is missing`);
-  });
-  if (latest !== undefined && journals.length > 0 && journals[0] !== latest) {
-    throw new Error(`${journalPath(dir, latest)} is missing`);
-  }
+  const journals = journalsAfter(dir, listing.journals, latest);
   let journalBytes = 0;
   let replayed = 0;
   for (const [i, seq] of journals.entries()) {
-    const path = journalPath(dir, seq);
-    const data = await readFile(path);
-    const { records, validLength, torn } = readRecords(data);
-    if (torn && i < journals.length - 1) throw new Error(`${path} is damaged at byte ${validLength}`);
-    for (const payload of records) {
-      const record = parseJournalRecord(payload);
-      if (record === undefined) throw new Error(`${path} holds a record that does not parse`);
-      const event = eventOf(record);
-      deepFreeze(event);
-      apply(loading, record.t, event, path, retention);
-      replayed++;
-    }
-    if (torn) {
-      await truncate(path, validLength);
-      await syncDirectory(dir);
-    }
-    journalBytes += validLength;
+    const replay = await replayJournal(dir, journalPath(dir, seq), i === journals.length - 1, (record, path) =>
+      apply(loading, record.t, eventOf(record), path, retention),
+    );
+    journalBytes += replay.bytes;
+    replayed += replay.records;
   }
   const types = new Map<string, RestoredType>();
   for (const [type, { revision, objects, history }] of loading) {
@@ -79,10 +61,51 @@ export async function recoverStore(dir: string, retention: number): Promise<Reco
   return { types, journal, journalBytes, replayed };
 }
 
+/** The journals to replay after snapshot `latest`, which must follow each other from it. */
+function journalsAfter(dir: string, all: readonly number[], latest: number | undefined): number[] {
+  const journals = all.filter((seq) => latest === undefined || seq >= latest);
+  journals.forEach((seq, i) => {
+    if (i > 0 && seq !== journals[i - 1] + 1) throw new Error(`${journalPath(dir, journals[i - 1] + 1)} is missing`);
+  });
+  if (latest !== undefined && journals.length > 0 && journals[0] !== latest) {
+    throw new Error(`${journalPath(dir, latest)} is missing`);
+  }
+  return journals;
+}
+
+type JournalRecord = NonNullable<ReturnType<typeof parseJournalRecord>>;
+
+/**
+ * Replays one journal's records through `apply`; cuts a torn end off the last
+ * journal, and throws on a torn end anywhere else or a record that does not parse.
+ */
+async function replayJournal(
+  dir: string,
+  path: string,
+  last: boolean,
+  apply: (record: JournalRecord, path: string) => void,
+): Promise<{ bytes: number; records: number }> {
+  const { records, validLength, torn } = readRecords(await readFile(path));
+  if (torn && !last) throw new Error(`${path} is damaged at byte ${validLength}`);
+  for (const payload of records) {
+    const record = parseJournalRecord(payload);
+    if (record === undefined) throw new Error(`${path} holds a record that does not parse`);
+    apply(record, path);
+  }
+  if (torn) {
+    await truncate(path, validLength);
+    await syncDirectory(dir);
+  }
+  return { bytes: validLength, records: records.length };
+}
+
 function eventOf(record: { e: WatchEvent['type']; o: ApiObject; p?: Record<string, string[]> }): WatchEvent {
-  return record.p === undefined
-    ? { type: record.e, object: record.o }
-    : { type: record.e, object: record.o, previousIndexValues: record.p };
+  const event: WatchEvent =
+    record.p === undefined
+      ? { type: record.e, object: record.o }
+      : { type: record.e, object: record.o, previousIndexValues: record.p };
+  deepFreeze(event);
+  return event;
 }
 
 /** Applies one journalled write; its revision must follow the type's. */

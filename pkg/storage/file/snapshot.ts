@@ -63,28 +63,32 @@ export async function readSnapshot(path: string): Promise<{ journal: number; typ
   const { records, torn } = readRecords(await readFile(path));
   const header = parseJson(records[0] ?? Buffer.alloc(0)) as Partial<SnapshotHeader> | undefined;
   const end = parseJson(records[records.length - 1] ?? Buffer.alloc(0)) as Partial<SnapshotEnd> | undefined;
-  if (
-    torn ||
-    header?.snapshot !== 1 ||
-    typeof header.journal !== 'number' ||
-    typeof header.revisions !== 'object' ||
-    end?.end !== records.length - 2
-  ) {
+  if (torn || !isHeader(header) || end?.end !== records.length - 2) {
     throw new Error(`${path} is damaged: not a complete snapshot`);
   }
   const types = new Map<string, SnapshotType>();
-  for (const [type, revision] of Object.entries(header.revisions ?? {}))
-    types.set(type, { revision, objects: new Map() });
-  for (const payload of records.slice(1, -1)) {
-    const entry = parseJson(payload) as Partial<SnapshotObject> | undefined;
-    const name = entry?.o?.metadata?.name;
-    const type = types.get(entry?.t ?? '');
-    if (type === undefined || typeof name !== 'string' || entry?.o === undefined) {
-      throw new Error(`${path} is damaged: an object record does not parse`);
-    }
-    type.objects.set(name, entry.o);
-  }
+  for (const [type, revision] of Object.entries(header.revisions)) types.set(type, { revision, objects: new Map() });
+  for (const payload of records.slice(1, -1)) addObject(types, parseJson(payload) as Partial<SnapshotObject>, path);
   return { journal: header.journal, types };
+}
+
+function isHeader(header: Partial<SnapshotHeader> | undefined): header is SnapshotHeader {
+  return (
+    header?.snapshot === 1 &&
+    typeof header.journal === 'number' &&
+    typeof header.revisions === 'object' &&
+    header.revisions !== null
+  );
+}
+
+/** Adds one object record to its type; throws when it names no type of the header or holds no named object. */
+function addObject(types: Map<string, SnapshotType>, entry: Partial<SnapshotObject> | undefined, path: string): void {
+  const name = entry?.o?.metadata?.name;
+  const type = types.get(entry?.t ?? '');
+  if (type === undefined || typeof name !== 'string' || entry?.o === undefined) {
+    throw new Error(`${path} is damaged: an object record does not parse`);
+  }
+  type.objects.set(name, entry.o);
 }
 
 const record = <T>(value: T): Buffer => frame(Buffer.from(JSON.stringify(value), 'utf8'));

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ApiObject } from '../../api/object';
 import { indexValues } from '../indexes';
 import type { IndexProgress } from '../interface';
-import type { IndexTable } from './index-table';
+import type { IndexedObject, IndexTable } from './index-table';
 import type { TypeStore } from './type-store';
 
 /** How a build runs: its batch size and whom it tells about progress. */
@@ -31,7 +31,9 @@ export async function buildIndex(store: TypeStore, table: IndexTable, options: I
     if (!store.holds(table) || options.cancelled()) break;
     const batch = names.slice(done, done + options.batchSize).flatMap((name) => {
       const object = store.objects.get(name);
-      return object === undefined ? [] : [{ name, values: safeValues(table, object) }];
+      return object === undefined
+        ? []
+        : [{ name, values: safeValues(table, object), created: object.metadata.creationTimestamp }];
     });
     table.addMany(batch);
     done = Math.min(done + options.batchSize, names.length);
@@ -47,8 +49,10 @@ export async function buildIndex(store: TypeStore, table: IndexTable, options: I
  * first request (a unique index half built would let a duplicate in).
  */
 export function buildIndexNow(store: TypeStore, table: IndexTable): void {
-  const objects: { name: string; values: string[] }[] = [];
-  for (const [name, object] of store.objects) objects.push({ name, values: safeValues(table, object) });
+  const objects: IndexedObject[] = [];
+  for (const [name, object] of store.objects) {
+    objects.push({ name, values: safeValues(table, object), created: object.metadata.creationTimestamp });
+  }
   table.load(objects);
   store.finishBuild(table);
 }

@@ -1,6 +1,14 @@
-import type { IndexSpec } from '../indexes';
+import { isOrdered, type IndexSpec } from '../indexes';
 import { compareBytes } from './byte-order';
 import { compareEntries, SortedEntries, type IndexEntry } from './sorted-entries';
+import { orderEntry, ValueOrder } from './value-order';
+
+/** One object's values, and its creation timestamp (which an ordered index orders each value's objects by). */
+export interface IndexedObject {
+  name: string;
+  values: readonly string[];
+  created?: string;
+}
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
@@ -32,9 +40,26 @@ export class IndexTable {
   private readonly byObject = new Map<string, readonly string[]>();
   private readonly withoutValue = new Set<string>();
   private sorted = new SortedEntries();
+  /** Set for an ordered index: each value's objects in the default order, and each object's creation time. */
+  private readonly ordered: { byValue: ValueOrder; createdOf: Map<string, string | undefined> } | undefined;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
+    if (isOrdered(spec)) this.ordered = { byValue: new ValueOrder(), createdOf: new Map() };
+  }
+
+  /** Whether each value's objects are kept in the default order (fixed when the table is made). */
+  get isOrdered(): boolean {
+    return this.ordered !== undefined;
+  }
+
+  /**
+   * The objects holding `value` in the default list order, strictly after the
+   * object at (`created`, `name`) when given. Only for an ordered table.
+   */
+  inDefaultOrder(value: string, after?: { created: string | undefined; name: string }): Iterable<string> {
+    if (this.ordered === undefined) throw new Error(`internal: index ${this.name} is not ordered`);
+    return this.ordered.byValue.from(value, after && orderEntry(after.created, after.name));
   }
 
   /** The index's name, e.g. `spec.tags`. */
@@ -77,11 +102,11 @@ export class IndexTable {
     return this.withoutValue;
   }
 
-  /** Records an object's values, replacing those it had. */
-  set(name: string, values: readonly string[]): void {
+  /** Records an object's values (and creation timestamp), replacing those it had. */
+  set(name: string, values: readonly string[], created?: string): void {
     const next = [...new Set(values)].sort(compareBytes);
     const previous = this.byObject.get(name);
-    if (previous !== undefined && sameValues(previous, next)) return;
+    if (previous !== undefined && sameValues(previous, next) && this.ordered?.createdOf.get(name) === created) return;
     if (previous !== undefined) this.delete(name);
     this.byObject.set(name, next);
     if (next.length === 0) this.withoutValue.add(name);
@@ -89,16 +114,17 @@ export class IndexTable {
       this.holders(value).add(name);
       this.sorted.insert({ value, name });
     }
+    this.enterOrdered(name, next, created);
   }
 
   /**
    * Fills an empty table with every object's values in one go: the entries
    * are sorted once instead of inserted one by one (a restored type's build).
    */
-  load(objects: readonly { name: string; values: readonly string[] }[]): void {
+  load(objects: readonly IndexedObject[]): void {
     if (this.byObject.size > 0) throw new Error(`internal: index ${this.name} loaded when not empty`);
     const entries: IndexEntry[] = [];
-    for (const { name, values } of objects) {
+    for (const { name, values, created } of objects) {
       const unique = values.length < 2 ? values : [...new Set(values)].sort(compareBytes);
       this.byObject.set(name, unique);
       if (unique.length === 0) this.withoutValue.add(name);
@@ -106,6 +132,7 @@ export class IndexTable {
         this.holders(value).add(name);
         entries.push({ value, name });
       }
+      this.enterOrdered(name, unique, created);
     }
     this.sorted = SortedEntries.fromSorted(entries.sort(compareEntries));
   }
@@ -115,9 +142,9 @@ export class IndexTable {
    * that are already indexed: a write during the build indexed them from a
    * newer state than the batch saw.
    */
-  addMany(batch: readonly { name: string; values: readonly string[] }[]): void {
-    for (const { name, values } of batch) {
-      if (!this.byObject.has(name)) this.set(name, values);
+  addMany(batch: readonly IndexedObject[]): void {
+    for (const { name, values, created } of batch) {
+      if (!this.byObject.has(name)) this.set(name, values, created);
     }
   }
 
@@ -133,6 +160,18 @@ export class IndexTable {
       if (names?.size === 0) this.byValue.delete(value);
       this.sorted.remove({ value, name });
     }
+    if (this.ordered !== undefined) {
+      const entry = orderEntry(this.ordered.createdOf.get(name), name);
+      for (const value of previous) this.ordered.byValue.remove(value, entry);
+      this.ordered.createdOf.delete(name);
+    }
+  }
+
+  private enterOrdered(name: string, values: readonly string[], created: string | undefined): void {
+    if (this.ordered === undefined) return;
+    this.ordered.createdOf.set(name, created);
+    const entry = orderEntry(created, name);
+    for (const value of values) this.ordered.byValue.add(value, entry);
   }
 
   private holders(value: string): Set<string> {

@@ -2,6 +2,7 @@ import type { ListPosition } from '../continue-token';
 import { compareBytes } from './byte-order';
 import type { IndexTable } from './index-table';
 import type { NameFilter } from './name-filter';
+import type { IndexEntry } from './sorted-entries';
 
 /** A sort key with its index table resolved. */
 export interface TableSortKey {
@@ -106,15 +107,7 @@ function walkFirstKey(
     for (const name of group) out.push(name);
     group = [];
   };
-  const entries =
-    from === false
-      ? []
-      : direction === 'asc'
-        ? table.entries.ascendingFrom(from ?? '')
-        : from === undefined
-          ? table.entries.descending()
-          : table.entries.descendingFrom(from);
-  for (const { value, name } of entries) {
+  for (const { value, name } of entriesFrom(first, from)) {
     if (value !== groupValue) {
       flush();
       if (out.length >= needed) break;
@@ -128,4 +121,11 @@ function walkFirstKey(
     for (const name of valueless) out.push(name);
   }
   return out;
+}
+
+/** The first key's entries in its direction from `from` (a continue position's first value; `false`: none left). */
+function entriesFrom({ table, direction }: TableSortKey, from: string | false | undefined): Iterable<IndexEntry> {
+  if (from === false) return [];
+  if (direction === 'asc') return table.entries.ascendingFrom(from ?? '');
+  return from === undefined ? table.entries.descending() : table.entries.descendingFrom(from);
 }

@@ -11,6 +11,7 @@ import type {
   StorageOptions,
   WriteOptions,
 } from '../interface';
+import { requireMetadata } from '../written-objects';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
@@ -135,17 +136,8 @@ export class MemoryStorage implements Storage {
       const result = mutate(clone(current));
       // A synchronous mutation runs with nothing interleaved; only an async one can be overtaken.
       const next = isThenable(result) ? await result : result;
-      if (store.objects.get(name) !== current) {
-        if (!store.objects.has(name)) throw notFound(type, name);
-        if (hasPreconditions(preconditions)) throw staleConflict(type, name);
-        continue;
-      }
-      if (typeof next?.metadata !== 'object' || next.metadata === null) {
-        throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
-          type,
-          name,
-        });
-      }
+      if (this.overtaken(store, type, name, current, preconditions)) continue;
+      requireMetadata(type, next, `the update of ${type} "${name}"`);
       const stamped = stampUpdate(current, next, String(store.revision + 1));
       if (stamped === undefined) return clone(current);
       // The result may share parts with what the caller still holds; store a private copy.
@@ -154,6 +146,24 @@ export class MemoryStorage implements Storage {
       if (!options.dryRun) this.persist(type, store.put('MODIFIED', stored, values));
       return clone(stored);
     }
+  }
+
+  /**
+   * Whether an async mutation was overtaken by another write of the object:
+   * NotFound when it was deleted, Conflict when the update had preconditions,
+   * else true (the update starts again from the new state).
+   */
+  private overtaken(
+    store: TypeStore,
+    type: ResourceType,
+    name: string,
+    current: ApiObject,
+    preconditions: Preconditions | undefined,
+  ): boolean {
+    if (store.objects.get(name) === current) return false;
+    if (!store.objects.has(name)) throw notFound(type, name);
+    if (hasPreconditions(preconditions)) throw staleConflict(type, name);
+    return true;
   }
 
   async delete(

@@ -29,7 +29,11 @@ export class SortedEntries {
   private blocks: IndexEntry[][] = [];
   private count = 0;
 
-  constructor(private readonly blockSize = DEFAULT_BLOCK_SIZE) {}
+  /** `compare` orders the entries; every walk by value assumes it orders by value first (the default). */
+  constructor(
+    private readonly blockSize = DEFAULT_BLOCK_SIZE,
+    private readonly compare: (a: IndexEntry, b: IndexEntry) => number = compareEntries,
+  ) {}
 
   /** Entries that are already sorted by `compareEntries` and distinct, in half-full blocks. */
   static fromSorted(entries: readonly IndexEntry[], blockSize = DEFAULT_BLOCK_SIZE): SortedEntries {
@@ -54,8 +58,8 @@ export class SortedEntries {
     }
     const b = Math.min(this.blockFor(entry), this.blocks.length - 1);
     const block = this.blocks[b];
-    const at = lowerBound(block, entry);
-    if (at < block.length && compareEntries(block[at], entry) === 0) return;
+    const at = lowerBound(block, entry, this.compare);
+    if (at < block.length && this.compare(block[at], entry) === 0) return;
     block.splice(at, 0, entry);
     this.count++;
     if (block.length > this.blockSize) this.blocks.splice(b + 1, 0, block.splice(block.length >>> 1));
@@ -66,21 +70,30 @@ export class SortedEntries {
     const b = this.blockFor(entry);
     const block = this.blocks[b];
     if (block === undefined) return;
-    const at = lowerBound(block, entry);
-    if (at >= block.length || compareEntries(block[at], entry) !== 0) return;
+    const at = lowerBound(block, entry, this.compare);
+    if (at >= block.length || this.compare(block[at], entry) !== 0) return;
     block.splice(at, 1);
     this.count--;
     if (block.length === 0) this.blocks.splice(b, 1);
   }
 
   /** The entries from the first one whose value is not before `value`, in ascending order. */
-  *ascendingFrom(value = ''): Generator<IndexEntry> {
-    const probe = { value, name: '' };
+  ascendingFrom(value = ''): Generator<IndexEntry> {
+    return this.ascendingFromEntry({ value, name: '' });
+  }
+
+  /** The entries from the first one not before `probe` (in this set's order), in ascending order. */
+  *ascendingFromEntry(probe: IndexEntry): Generator<IndexEntry> {
     const first = this.blockFor(probe);
     for (let b = first; b < this.blocks.length; b++) {
       const block = this.blocks[b];
-      for (let i = b === first ? lowerBound(block, probe) : 0; i < block.length; i++) yield block[i];
+      for (let i = b === first ? lowerBound(block, probe, this.compare) : 0; i < block.length; i++) yield block[i];
     }
+  }
+
+  /** Every entry in ascending order. */
+  *ascending(): Generator<IndexEntry> {
+    for (const block of this.blocks) yield* block;
   }
 
   /** Every entry in descending order. */
@@ -107,7 +120,7 @@ export class SortedEntries {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const block = this.blocks[mid];
-      if (compareEntries(block[block.length - 1], entry) < 0) lo = mid + 1;
+      if (this.compare(block[block.length - 1], entry) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -140,12 +153,16 @@ function firstAbove(block: readonly IndexEntry[], value: string): number {
 }
 
 /** The first position in a sorted block whose entry is not before `entry`. */
-function lowerBound(block: readonly IndexEntry[], entry: IndexEntry): number {
+function lowerBound(
+  block: readonly IndexEntry[],
+  entry: IndexEntry,
+  compare: (a: IndexEntry, b: IndexEntry) => number,
+): number {
   let lo = 0;
   let hi = block.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareEntries(block[mid], entry) < 0) lo = mid + 1;
+    if (compare(block[mid], entry) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

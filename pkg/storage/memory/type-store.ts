@@ -1,6 +1,6 @@
 import type { ApiObject } from '../../api/object';
 import { deepFreeze } from '../../util/deep-freeze';
-import { NAME_INDEX, indexValues, type IndexSpec } from '../indexes';
+import { NAME_INDEX, indexValues, isOrdered, type IndexSpec } from '../indexes';
 import type { IndexStatus } from '../interface';
 import type { WatchEvent, WatchEventType } from '../watch';
 import { ChangeLog, type ChangeLogLimits } from './change-log';
@@ -49,7 +49,8 @@ export class TypeStore {
 
   /**
    * Takes a new list of index specs (defaults included). Indexes already
-   * present keep their entries and take the new spec; new ones start empty;
+   * present keep their entries and take the new spec (unless they start or
+   * stop being ordered: those are new); new ones start empty;
    * missing ones are dropped. Returns the new indexes that must be built
    * because the type already holds objects; they are marked as building.
    */
@@ -59,7 +60,8 @@ export class TypeStore {
     const toBuild: IndexTable[] = [];
     for (const spec of specs) {
       const existing = this.tables.get(spec.name);
-      if (existing !== undefined) {
+      // A table that must start or stop ordering its values is built anew.
+      if (existing !== undefined && existing.isOrdered === isOrdered(spec)) {
         existing.spec = spec;
         continue;
       }
@@ -122,7 +124,8 @@ export class TypeStore {
     const event: WatchEvent =
       type === 'MODIFIED' ? { type, object, previousIndexValues: this.indexedValues(name) } : { type, object };
     this.objects.set(name, object);
-    for (const table of this.tables.values()) table.set(name, values.get(table.name) ?? []);
+    const created = object.metadata.creationTimestamp;
+    for (const table of this.tables.values()) table.set(name, values.get(table.name) ?? [], created);
     deepFreeze(event);
     this.log.append(this.revision, event);
     return event;

@@ -5,7 +5,7 @@ import { isStorageError } from '../errors';
 import { NAME_INDEX, type IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
 import { redisRetryBackoff, translateError } from './connection';
-import { hasValueSets, type TypeKeys } from './keys';
+import { isOrdered, type TypeKeys } from './keys';
 import { storableValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
 import type { TypeState } from './type-state';
@@ -28,7 +28,7 @@ export interface IndexBuild {
 }
 
 /**
- * Builds an index (and its value sets) for the objects a type already holds: walks the names in
+ * Builds an index for the objects a type already holds: walks the names in
  * batches, computes the values of each batch here and enters them with one
  * script per batch, which skips every object written since it was read (that
  * write indexed it already). Reports progress after each batch, then marks
@@ -63,8 +63,7 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
             keys.indexValues,
             keys.index(spec.name),
             spec.name,
-            hasValueSets(spec) ? 1 : 0,
-            keys.valueSetPrefix,
+            isOrdered(spec) ? 1 : 0,
             ...args,
           );
         }
@@ -94,13 +93,7 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
 async function finish(build: IndexBuild, backoff: Backoff): Promise<void> {
   while (!build.signal.aborted && build.state.declares(build.spec.name)) {
     try {
-      await build.client.svcFinishBuild(
-        2,
-        build.keys.indexStates,
-        build.keys.valueSetStates,
-        build.spec.name,
-        hasValueSets(build.spec) ? 1 : 0,
-      );
+      await build.client.svcFinishBuild(1, build.keys.indexStates, build.spec.name);
       return;
     } catch {
       await backoff.wait(build.signal);

@@ -1,4 +1,4 @@
-import { CREATION_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
+import { NAME_INDEX, isOrdered, type IndexSpec } from '../indexes';
 import type { ResourceType } from '../interface';
 
 /**
@@ -14,14 +14,13 @@ import type { ResourceType } from '../interface';
  * - `<prefix>:{<type>}:indexes` hash: index name → `ready` | `building`.
  * - `<prefix>:{<type>}:ix:<index>` sorted set, every score 0, members
  *   `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
- *   which sorts after every UTF-8 value.
- * - `<prefix>:{<type>}:ixs:<index>\0<value>` sorted set, every score 0: the
- *   objects holding one value of an index with value sets (see `hasValueSets`),
- *   as members that sort in the default list order (see `order_member` in
- *   scripts/lua-helpers.ts), so that a page of one equality is a range of it.
- * - `<prefix>:{<type>}:ixsets` hash: index name → `filling`, then `ready` once
- *   every object is in that index's value sets (until then lists use the
- *   index's sorted set); absent for an index without value sets.
+ *   which sorts after every UTF-8 value. In an ordered index (see `isOrdered`)
+ *   the name is replaced by the object's order member (`orderMember`), so that
+ *   the objects of one value sort in the default list order (ADR 0017).
+ * - `<prefix>:{<type>}:ixsets` hash: index name → `ordered` for an index whose
+ *   members are in the ordered layout. (`ready` or `filling` there, from ADR
+ *   0010, means the index has per-value sorted sets under
+ *   `<prefix>:{<type>}:ixs:<index>\0<value>`, which `defineType` deletes.)
  *
  * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
  */
@@ -33,11 +32,10 @@ export interface TypeKeys {
   indexStates: string;
   /** The sorted set of one index. */
   index(name: string): string;
-  /** What the key of one value set starts with; the scripts append `<index>\0<value>`. */
-  valueSetPrefix: string;
-  /** The value set of one value of an index. */
-  valueSet(index: string, value: string): string;
-  valueSetStates: string;
+  /** What the keys of ADR 0010's per-value sets start with; only deleted now. */
+  legacyValueSetPrefix: string;
+  /** Index name → `ordered` (or an ADR 0010 value set state). */
+  layouts: string;
 }
 
 /** The keys of `type` under `prefix`. */
@@ -50,24 +48,32 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
     stream: `${base}:stream`,
     indexStates: `${base}:indexes`,
     index: (name) => `${base}:ix:${name}`,
-    valueSetPrefix: `${base}:ixs:`,
-    valueSet: (index, value) => `${base}:ixs:${index}\0${value}`,
-    valueSetStates: `${base}:ixsets`,
+    legacyValueSetPrefix: `${base}:ixs:`,
+    layouts: `${base}:ixsets`,
   };
 }
 
-/**
- * Whether an index keeps a value set per value (ADR 0010): one that asks for
- * them (`IndexSpec.valueSets`: the labels index, and the indexes that opt in),
- * unless it is unique (one object per value: collecting it is as cheap) or the
- * creation index (its values are the default order itself).
- */
-export const hasValueSets = (spec: IndexSpec): boolean =>
-  spec.valueSets === true && !spec.unique && spec.name !== CREATION_INDEX;
+/** Whether an index is ordered (ADR 0017): its members end with the object's order member, not its name. */
+export { isOrdered };
 
 /**
- * The indexes as the write scripts take them (as JSON): `[name, unique, value
- * sets]`, each flag 1 or 0; names are unique by existence, not by index.
+ * The indexes as the write scripts take them (as JSON): `[name, unique,
+ * ordered]`, each flag 1 or 0; names are unique by existence, not by index.
  */
 export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, number][] =>
-  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, hasValueSets(s) ? 1 : 0]);
+  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, isOrdered(s) ? 1 : 0]);
+
+const HIGH = 0xff;
+
+/**
+ * An object's order member, the bytes `order_member` in scripts/lua-helpers.ts
+ * computes: the creation timestamp with every byte complemented, `\xff`, the
+ * name; without a timestamp `\xff\xff` and the name. Byte-wise they sort
+ * newest first, then by name.
+ */
+export function orderMember(created: string | undefined, name: string): Buffer {
+  const tail = Buffer.from(name, 'utf8');
+  if (created === undefined) return Buffer.concat([Buffer.from([HIGH, HIGH]), tail]);
+  const head = Buffer.from(created, 'utf8').map((b) => HIGH - b);
+  return Buffer.concat([head, Buffer.from([HIGH]), tail]);
+}

@@ -35,16 +35,19 @@ describe('planList', () => {
     expect(planList('widgets', specs, { sort }).query.sort).toEqual([{ i: 'spec.color', d: true }]);
   });
 
-  it('answers one equality on a non-unique index with value sets in the default order from its value set, every other shape not', () => {
+  it('answers one equality on an ordered index in the default order from a range of it, every other shape not', () => {
     const gold = { key: 'tier', op: 'in' as const, values: ['gold'] };
     const red = { field: 'spec.color', op: 'in' as const, values: ['red'] };
-    const answered = (options: ListOptions) => planList('widgets', specs, options).valueSet;
+    const answered = (options: ListOptions) => planList('widgets', specs, options).range;
     expect(answered({ labelSelector: [gold], limit: 20 })).toEqual({ index: 'metadata.labels', value: 'tier=gold' });
     expect(
       answered({ fieldSelector: [red], sort: [{ index: 'metadata.creationTimestamp', direction: 'desc' }] }),
     ).toEqual({ index: 'spec.color', value: 'red' });
     const plan = planList('widgets', specs, { labelSelector: [gold] });
-    expect(plan.query.vs).toEqual([5 + plan.indexKeys.length, 6 + plan.indexKeys.length]);
+    expect({ range: plan.query.range, ordered: plan.query.ordered }).toEqual({
+      range: true,
+      ordered: ['metadata.labels'],
+    });
     for (const options of [
       {},
       { labelSelector: [{ ...gold, values: ['gold', 'silver'] }] },
@@ -58,7 +61,7 @@ describe('planList', () => {
       { fieldSelector: [{ field: 'metadata.name', op: 'in' as const, values: ['ada'] }] },
     ] satisfies ListOptions[]) {
       expect({ options, answered: answered(options) }).toEqual({ options, answered: undefined });
-      expect(planList('widgets', specs, options).query.vs).toBeUndefined();
+      expect(planList('widgets', specs, options).query.range).toBeUndefined();
     }
   });
 

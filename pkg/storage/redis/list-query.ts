@@ -3,7 +3,7 @@ import { StorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
-import { hasValueSets } from './keys';
+import { isOrdered } from './keys';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -26,12 +26,14 @@ export interface ListScriptQuery {
   offset: number;
   want: number;
   after?: ListPosition;
-  /** The KEYS positions of the value set states and of the one value set that can answer the query, if any. */
-  vs?: [number, number];
+  /** The ordered indexes among `indexes` (ADR 0017): their members end with an order member, not a name. */
+  ordered: string[];
+  /** Set when the members of the one positive requirement's value are the matches in the query's order. */
+  range?: true;
 }
 
-/** One value of an index, whose value set holds exactly the objects a query matches, in its order. */
-export interface ValueSetRef {
+/** One value of an ordered index, whose members are exactly the objects a query matches, in its order. */
+export interface EqualityRange {
   index: string;
   value: string;
 }
@@ -41,8 +43,8 @@ export interface PlannedList {
   query: ListScriptQuery;
   /** The index names whose sorted sets the script reads, in KEYS order after the fixed four. */
   indexKeys: string[];
-  /** Set when a value set can answer the query: its states and the set follow the index keys, in that order. */
-  valueSet?: ValueSetRef;
+  /** Set when a range of an ordered index answers the query. */
+  range?: EqualityRange;
   /** What continue tokens of this query are bound to. */
   fingerprint: string;
   /** Matching items before this page: the offset, or those a continue token counted. */
@@ -57,42 +59,9 @@ export interface PlannedList {
  * integer, or when the continue token is malformed or from another query.
  */
 export function planList(type: ResourceType, specs: readonly IndexSpec[], options: ListOptions = {}): PlannedList {
-  const byName = new Map(specs.map((s) => [s.name, s]));
-  const known = (index: string, usedIn: string): IndexSpec => {
-    const spec = byName.get(index);
-    if (spec === undefined) {
-      throw new StorageError(
-        'Invalid',
-        `${usedIn}: "${index}" is not an index of ${type}; its indexes are: ${[...byName.keys()].join(', ')}`,
-        { type, index },
-      );
-    }
-    return spec;
-  };
-
-  const pos: ScriptRequirement[] = [];
-  const neg: ScriptRequirement[] = [];
-  for (const req of options.labelSelector ?? []) {
-    const [target, requirement] = labelRequirement(req);
-    (target === 'pos' ? pos : neg).push(requirement);
-  }
-  for (const req of options.fieldSelector ?? []) {
-    known(req.field, 'fieldSelector');
-    (req.op === 'in' ? pos : neg).push(fieldRequirement(req));
-  }
-  const sortKeys = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
-  const sort = sortKeys.map((key) => {
-    const spec = known(key.index, 'sort');
-    const direction = key.direction ?? (spec.order === 'DESC' ? 'desc' : 'asc');
-    if (direction !== 'asc' && direction !== 'desc') {
-      throw new StorageError('Invalid', `sort: the direction of "${key.index}" must be asc or desc`, {
-        type,
-        index: key.index,
-      });
-    }
-    return { i: key.index, d: direction === 'desc' };
-  });
-
+  const known = indexLookup(type, specs);
+  const { pos, neg } = requirements(options, known);
+  const sort = sortOf(type, options, known);
   const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
   const keys: Record<string, number> = {};
   used.forEach((index, at) => {
@@ -110,29 +79,80 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     sort,
     offset,
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
+    ordered: used.filter((index) => isOrdered(known(index, 'index'))),
   };
   if (resumed) query.after = resumed.position;
-  const valueSet = answeringValueSet(pos, neg, sort, byName);
-  if (valueSet) query.vs = [5 + used.length, 6 + used.length];
-  return { query, indexKeys: used, valueSet, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  const range = answeringRange(pos, neg, sort, known);
+  if (range) query.range = true;
+  return { query, indexKeys: used, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+}
+
+/** Finds an index's spec by name; Invalid (naming the type's indexes) when there is none. */
+type IndexLookup = (index: string, usedIn: string) => IndexSpec;
+
+function indexLookup(type: ResourceType, specs: readonly IndexSpec[]): IndexLookup {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  return (index, usedIn) => {
+    const spec = byName.get(index);
+    if (spec === undefined) {
+      throw new StorageError(
+        'Invalid',
+        `${usedIn}: "${index}" is not an index of ${type}; its indexes are: ${[...byName.keys()].join(', ')}`,
+        { type, index },
+      );
+    }
+    return spec;
+  };
+}
+
+/** The selectors as requirements an object must meet (`pos`) or must not (`neg`). */
+function requirements(
+  options: ListOptions,
+  known: IndexLookup,
+): { pos: ScriptRequirement[]; neg: ScriptRequirement[] } {
+  const pos: ScriptRequirement[] = [];
+  const neg: ScriptRequirement[] = [];
+  for (const req of options.labelSelector ?? []) {
+    const [target, requirement] = labelRequirement(req);
+    (target === 'pos' ? pos : neg).push(requirement);
+  }
+  for (const req of options.fieldSelector ?? []) {
+    known(req.field, 'fieldSelector');
+    (req.op === 'in' ? pos : neg).push(fieldRequirement(req));
+  }
+  return { pos, neg };
+}
+
+/** The sort keys (the default order when none is given), each with its direction resolved. */
+function sortOf(type: ResourceType, options: ListOptions, known: IndexLookup): { i: string; d: boolean }[] {
+  const sortKeys = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
+  return sortKeys.map((key) => {
+    const spec = known(key.index, 'sort');
+    const direction = key.direction ?? (spec.order === 'DESC' ? 'desc' : 'asc');
+    if (direction !== 'asc' && direction !== 'desc') {
+      throw new StorageError('Invalid', `sort: the direction of "${key.index}" must be asc or desc`, {
+        type,
+        index: key.index,
+      });
+    }
+    return { i: key.index, d: direction === 'desc' };
+  });
 }
 
 /**
- * The value set that holds exactly the matches of a query in its order: one
- * equality (one value) on an index with value sets, in the default order.
+ * The range of an ordered index that holds exactly the matches of a query in
+ * its order: one equality (one value) on an ordered index, in the default order.
  */
-function answeringValueSet(
+function answeringRange(
   pos: readonly ScriptRequirement[],
   neg: readonly ScriptRequirement[],
   sort: readonly { i: string; d: boolean }[],
-  specs: ReadonlyMap<string, IndexSpec>,
-): ValueSetRef | undefined {
-  if (pos.length !== 1 || neg.length !== 0 || sort.length !== 1 || sort[0].i !== CREATION_INDEX || !sort[0].d) {
-    return undefined;
-  }
+  known: IndexLookup,
+): EqualityRange | undefined {
+  const defaultOrder = sort.length === 1 && sort[0].i === CREATION_INDEX && sort[0].d;
+  if (pos.length !== 1 || neg.length !== 0 || !defaultOrder) return undefined;
   const [req] = pos;
-  const spec = specs.get(req.i);
-  if (req.v.length !== 1 || req.p !== undefined || spec === undefined || !hasValueSets(spec)) return undefined;
+  if (req.v.length !== 1 || req.p !== undefined || !isOrdered(known(req.i, 'index'))) return undefined;
   return { index: req.i, value: req.v[0] };
 }
 

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
 import type {
   IndexProgress,
   IndexStatus,
@@ -13,6 +13,7 @@ import type {
   WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import { requestedName, requireMetadata } from '../written-objects';
 import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
@@ -20,8 +21,7 @@ import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
-import { fillValueSets } from './value-set-fill';
-import { hasValueSets, scriptIndexList, typeKeys, type TypeKeys } from './keys';
+import { isOrdered, orderMember, scriptIndexList, typeKeys, type TypeKeys } from './keys';
 import { planList } from './list-query';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -106,21 +106,18 @@ export class RedisStorage implements Storage {
     state.specs = specs;
     state.defined = true;
     const keys = this.keys(type);
-    const [recorded, withSets] = await redisCall(`define ${type}`, () =>
-      Promise.all([this.client.hkeys(keys.indexStates), this.client.hkeys(keys.valueSetStates)]),
-    );
+    const recorded = await redisCall(`define ${type}`, () => this.client.hkeys(keys.indexStates));
     const wanted = new Set(specs.map((s) => s.name));
     const drop = recorded.filter((name) => !wanted.has(name));
-    const unset = specs.filter((s) => !hasValueSets(s) && withSets.includes(s.name)).map((s) => s.name);
-    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, hasValueSets(s) ? 1 : 0]);
+    const add = specs.map((s) => [s.name, DEFAULT_INDEX_NAMES.has(s.name) ? 1 : 0, isOrdered(s) ? 1 : 0]);
     const [count, ...states] = (await redisCall(`define ${type}`, () =>
       this.client.svcDefineIndexes(
-        3 + drop.length + unset.length,
+        3 + add.length + drop.length,
         keys.objects,
         keys.indexStates,
-        keys.valueSetStates,
-        ...[...drop, ...unset].map((name) => keys.index(name)),
-        JSON.stringify({ add, drop, unset, prefix: keys.valueSetPrefix }),
+        keys.layouts,
+        ...[...specs.map((s) => s.name), ...drop].map((name) => keys.index(name)),
+        JSON.stringify({ add, drop, prefix: keys.legacyValueSetPrefix }),
       ),
     )) as [number, ...string[]];
     const common = {
@@ -132,11 +129,8 @@ export class RedisStorage implements Storage {
       signal: this.closing.signal,
     };
     specs.forEach((spec, at) => {
-      const [indexState, setsState] = [states[2 * at], states[2 * at + 1]];
-      if (indexState === 'building') {
-        if (!state.isBuilding(spec.name)) void buildIndex({ ...common, spec, onProgress, total: count });
-      } else if (hasValueSets(spec) && setsState !== 'ready') {
-        void fillValueSets({ ...common, spec });
+      if (states[at] === 'building' && !state.isBuilding(spec.name)) {
+        void buildIndex({ ...common, spec, onProgress, total: count });
       }
     });
   }
@@ -155,28 +149,15 @@ export class RedisStorage implements Storage {
 
   async create(type: ResourceType, object: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
     this.checkOpen();
-    if (typeof object?.metadata !== 'object' || object.metadata === null) {
-      throw new StorageError('Invalid', `a ${type} object needs metadata`, { type });
-    }
-    const given = object.metadata.name;
-    const prefix = object.metadata.generateName;
-    if (!given && !prefix) {
-      throw new StorageError('Invalid', `a ${type} object needs metadata.name or metadata.generateName`, { type });
-    }
+    const { given, prefix } = requestedName(type, object);
     for (let attempt = 1; ; attempt++) {
-      const name = given || generateName(prefix ?? '');
+      const name = given ?? generateName(prefix);
       const stamped = stampCreate(object, name, '');
       const reply = await this.write(type, 'create', name, '', stamped, options);
-      switch (reply[0]) {
-        case 'OK':
-        case 'DRY':
-          return stamped;
-        case 'EXISTS':
-          if (!given && attempt < GENERATE_NAME_ATTEMPTS) continue;
-          throw alreadyExists(type, name);
-        default:
-          throw this.writeFailure(type, name, reply);
-      }
+      if (reply[0] === 'OK' || reply[0] === 'DRY') return stamped;
+      // A generated name that is taken is generated again, a few times.
+      const retry = reply[0] === 'EXISTS' && given === undefined && attempt < GENERATE_NAME_ATTEMPTS;
+      if (!retry) throw this.writeFailure(type, name, reply);
     }
   }
 
@@ -191,18 +172,14 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const plan = planList(type, this.state(type).specs, options);
     const keys = this.keys(type);
-    const valueSetKeys = plan.valueSet
-      ? [keys.valueSetStates, keys.valueSet(plan.valueSet.index, plan.valueSet.value)]
-      : [];
     const reply = (await redisCall(`list ${type}`, () =>
       this.client.svcList(
-        4 + plan.indexKeys.length + valueSetKeys.length,
+        4 + plan.indexKeys.length,
         keys.objects,
         keys.indexValues,
         keys.revision,
         keys.indexStates,
         ...plan.indexKeys.map((name) => keys.index(name)),
-        ...valueSetKeys,
         JSON.stringify(plan.query),
       ),
     )) as (string | number)[];
@@ -240,27 +217,14 @@ export class RedisStorage implements Storage {
     for (;;) {
       const current = await this.get(type, name);
       if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
-      const next = await mutate(clone(current));
-      if (typeof next?.metadata !== 'object' || next.metadata === null) {
-        throw new StorageError('Invalid', `the update of ${type} "${name}" returned no object with metadata`, {
-          type,
-          name,
-        });
-      }
+      const next = requireMetadata(type, await mutate(clone(current)), `the update of ${type} "${name}"`);
       const stamped = stampUpdate(current, next, '');
       if (stamped === undefined) return current;
       const result = clone(stamped);
       const reply = await this.write(type, 'update', name, current.metadata.resourceVersion ?? '', result, options);
-      switch (reply[0]) {
-        case 'OK':
-        case 'DRY':
-          return result;
-        case 'STALE':
-          if (conditional) throw staleConflict(type, name);
-          continue;
-        default:
-          throw this.writeFailure(type, name, reply);
-      }
+      if (reply[0] === 'OK' || reply[0] === 'DRY') return result;
+      // Without preconditions an update that lost a race is tried again on the new state.
+      if (reply[0] !== 'STALE' || conditional) throw this.writeFailure(type, name, reply);
     }
   }
 
@@ -292,7 +256,6 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
-        keys.valueSetPrefix,
       ),
     )) as string[];
     switch (reply[0]) {
@@ -375,7 +338,7 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
-        keys.valueSetPrefix,
+        orderMember(values[CREATION_INDEX]?.[0], name),
       ),
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.

@@ -108,107 +108,141 @@ export class StreamReader {
 
   /** Serves a new watcher from the stream until it reaches the live loop's position, then hands it over. */
   private async catchUp(subscription: Subscription): Promise<void> {
-    const { client, keys, type, watchBuffer } = this.options;
     const backoff = redisRetryBackoff();
     while (subscription.open && !this.stopped) {
       if (this.position !== undefined && subscription.cursor >= this.position) {
         subscription.live = true;
         return;
       }
-      const room = watchBuffer - subscription.queued;
+      const room = this.options.watchBuffer - subscription.queued;
       if (room <= 0) {
         await subscription.waitForRoom();
         continue;
       }
-      let entries: StreamEntry[];
       // What the live loop's position was when the range was asked for: an empty answer means "trimmed"
       // only if the loop had already read past the cursor then, not if its position arrived meanwhile.
       const positionAtRead = this.position;
-      try {
-        entries = await client.xrange(
-          keys.stream,
-          `${subscription.cursor + 1}-0`,
-          '+',
-          'COUNT',
-          Math.min(room, READ_COUNT),
-        );
-        backoff.reset();
-      } catch (err) {
-        const error = translateError(err, `watch ${type}`);
-        if (!isStorageError(error, 'Unavailable')) {
-          subscription.fail(error);
-          return;
-        }
-        await backoff.wait(this.abort.signal);
-        continue;
-      }
-      if (entries.length === 0) {
-        if (positionAtRead === undefined) {
-          await this.positionKnown();
-          continue;
-        }
-        // The live loop has read past the cursor, yet nothing after it is left: trimmed away.
-        subscription.fail(expired(`too old resource version: ${subscription.cursor}`));
-        return;
-      }
-      const first = revisionOfId(entries[0][0]);
-      if (first !== subscription.cursor + 1) {
-        subscription.fail(expired(`too old resource version: ${subscription.cursor} (${first - 1})`));
-        return;
-      }
+      const entries = await this.readAfter(subscription, room, backoff);
+      if (entries === undefined || !(await this.follows(subscription, entries, positionAtRead))) continue;
       for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]));
     }
   }
 
+  /**
+   * Up to `room` entries after the watcher's cursor; undefined when Redis is
+   * unreachable (after a backoff) or the read failed otherwise (the watcher is failed).
+   */
+  private async readAfter(
+    subscription: Subscription,
+    room: number,
+    backoff: ReturnType<typeof redisRetryBackoff>,
+  ): Promise<StreamEntry[] | undefined> {
+    const { client, keys, type } = this.options;
+    try {
+      const entries = await client.xrange(
+        keys.stream,
+        `${subscription.cursor + 1}-0`,
+        '+',
+        'COUNT',
+        Math.min(room, READ_COUNT),
+      );
+      backoff.reset();
+      return entries;
+    } catch (err) {
+      const error = translateError(err, `watch ${type}`);
+      if (isStorageError(error, 'Unavailable')) await backoff.wait(this.abort.signal);
+      else subscription.fail(error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether read entries carry on right after the watcher's cursor. Fails the
+   * watcher with Expired when the stream was trimmed past it; waits for the
+   * live loop's position when nothing was read before it was known.
+   */
+  private async follows(
+    subscription: Subscription,
+    entries: StreamEntry[],
+    positionAtRead: number | undefined,
+  ): Promise<boolean> {
+    if (entries.length === 0) {
+      if (positionAtRead === undefined) {
+        await this.positionKnown();
+        return false;
+      }
+      // The live loop has read past the cursor, yet nothing after it is left: trimmed away.
+      subscription.fail(expired(`too old resource version: ${subscription.cursor}`));
+      return false;
+    }
+    const first = revisionOfId(entries[0][0]);
+    if (first !== subscription.cursor + 1) {
+      subscription.fail(expired(`too old resource version: ${subscription.cursor} (${first - 1})`));
+      return false;
+    }
+    return true;
+  }
+
   private async loop(): Promise<void> {
-    const { keys, type } = this.options;
     const backoff = redisRetryBackoff();
-    const source = `watch ${type}`;
-    let reconnected = false;
-    // Whether the loop lost Redis since it last read: its next read says Redis is back.
-    let lostRedis = false;
+    // reconnected: the position must be read again; lostRedis: the next read says Redis is back.
+    const state = { reconnected: false, lostRedis: false };
     while (!this.stopped) {
       try {
-        const connection = this.connection ?? (this.connection = this.options.openConnection());
-        if (this.position === undefined || reconnected) {
-          const revision = Number((await connection.get(keys.revision)) ?? 0);
-          if (this.stopped) break;
-          if (this.position !== undefined && revision < this.position) {
-            // Redis came back without the data (no persistence): what the watchers have is gone.
-            const error = expired(
-              `the revisions of ${type} went back from ${this.position} to ${revision}; watch again`,
-            );
-            for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
-            this.position = undefined;
-          }
-          if (this.position === undefined) this.setPosition(revision);
-          reconnected = false;
-        }
-        const reply = await connection.xread(
-          'COUNT',
-          READ_COUNT,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          keys.stream,
-          `${this.position}-0`,
-        );
-        if (this.stopped) break;
-        backoff.reset();
-        if (lostRedis) {
-          this.options.outages.back(source);
-          lostRedis = false;
-        }
-        if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
+        await this.readOnce(state, backoff);
       } catch (err) {
         if (this.stopped) break;
         // Redis is unreachable (the connection reconnects by itself): read again after a while.
-        this.options.outages.lost(source, err);
-        reconnected = true;
-        lostRedis = true;
+        this.options.outages.lost(`watch ${this.options.type}`, err);
+        state.reconnected = true;
+        state.lostRedis = true;
         await backoff.wait(this.abort.signal);
       }
     }
+  }
+
+  /** One blocking read of the stream after the position, delivered to the live watchers. */
+  private async readOnce(
+    state: { reconnected: boolean; lostRedis: boolean },
+    backoff: ReturnType<typeof redisRetryBackoff>,
+  ): Promise<void> {
+    const connection = this.connection ?? (this.connection = this.options.openConnection());
+    if (this.position === undefined || state.reconnected) {
+      await this.syncPosition(connection);
+      if (this.stopped) return;
+      state.reconnected = false;
+    }
+    const { keys, type } = this.options;
+    const reply = await connection.xread(
+      'COUNT',
+      READ_COUNT,
+      'BLOCK',
+      BLOCK_MS,
+      'STREAMS',
+      keys.stream,
+      `${this.position}-0`,
+    );
+    if (this.stopped) return;
+    backoff.reset();
+    if (state.lostRedis) {
+      this.options.outages.back(`watch ${type}`);
+      state.lostRedis = false;
+    }
+    if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
+  }
+
+  /** Reads the type's revision: the position to start from, or, if it went back, the end of the live watches. */
+  private async syncPosition(connection: Redis): Promise<void> {
+    const revision = Number((await connection.get(this.options.keys.revision)) ?? 0);
+    if (this.stopped) return;
+    if (this.position !== undefined && revision < this.position) {
+      // Redis came back without the data (no persistence): what the watchers have is gone.
+      this.failLive(
+        expired(`the revisions of ${this.options.type} went back from ${this.position} to ${revision}; watch again`),
+      );
+      this.position = undefined;
+    }
+    if (this.position === undefined) this.setPosition(revision);
   }
 
   /** Serves entries the live loop read to every live watcher that has not had them. */
@@ -219,19 +253,27 @@ export class StreamReader {
       if (revision <= position) continue;
       if (revision !== position + 1) {
         // Trimmed while the loop was away: live watchers cannot be served without a gap.
-        const error = expired(
-          `the change stream of ${this.options.type} was trimmed past revision ${position}; watch again`,
+        this.failLive(
+          expired(`the change stream of ${this.options.type} was trimmed past revision ${position}; watch again`),
         );
-        for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
       }
       this.setPosition(revision);
-      let event;
-      for (const subscription of this.subscriptions) {
-        if (!subscription.live || revision <= subscription.cursor) continue;
-        event ??= decodeEvent(entry);
-        subscription.push(event, revision);
-      }
+      this.pushToLive(entry, revision);
     }
+  }
+
+  /** Pushes one entry to every live watcher whose cursor is before it, decoding it once. */
+  private pushToLive(entry: StreamEntry, revision: number): void {
+    let event;
+    for (const subscription of this.subscriptions) {
+      if (!subscription.live || revision <= subscription.cursor) continue;
+      event ??= decodeEvent(entry);
+      subscription.push(event, revision);
+    }
+  }
+
+  private failLive(error: Error): void {
+    for (const subscription of this.subscriptions) if (subscription.live) subscription.fail(error);
   }
 
   private setPosition(revision: number): void {

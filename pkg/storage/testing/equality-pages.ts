@@ -1,7 +1,8 @@
 import type { ApiObject } from '../../api/object';
 import type { ResourceType, Storage } from '../interface';
 import type { ListOptions } from '../query';
-import { COLOR_INDEX, listNames, namesOf, specOf, TAGS_INDEX, widget } from './fixtures';
+import { CREATION_INDEX } from '../indexes';
+import { COLOR_INDEX, listNames, namesOf, RANK_INDEX, specOf, TAGS_INDEX, TEST_INDEXES, widget } from './fixtures';
 import type { Harness } from './harness';
 import { seededRandom } from './seeded-random';
 
@@ -109,5 +110,94 @@ export function describeEqualityPages(h: Harness): void {
         }
       }
     });
+
+    it('a continue walk of one equality visits every object that stays exactly once while others come and go', async () => {
+      const { storage, type } = await h.widgets();
+      const red = (name: string) => widget(name, { color: 'red' }, { tier: 'gold' });
+      for (let i = 0; i < 12; i++) await storage.create(type, red(`s${String(i).padStart(2, '0')}`));
+      const stays = namesOf((await storage.list(type)).items);
+      for (const options of EQUALITIES) {
+        const seen: string[] = [];
+        let token: string | undefined;
+        let added = 0;
+        do {
+          const page = await storage.list(type, { ...options, limit: 4, continue: token });
+          seen.push(...namesOf(page.items));
+          token = page.continue;
+          const name = `n${added++}-${seen.length}`;
+          await storage.create(type, red(name));
+          await storage.delete(type, name);
+          await storage.create(type, red(`${name}-kept`));
+        } while (token !== undefined);
+        expect({ options, visits: seen.filter((n) => stays.includes(n)) }).toEqual({ options, visits: stays });
+        expect(new Set(seen).size).toBe(seen.length);
+        for (const name of seen.filter((n) => !stays.includes(n))) await storage.delete(type, name);
+        const rest = namesOf((await storage.list(type)).items).filter((n) => !stays.includes(n));
+        for (const name of rest) await storage.delete(type, name);
+      }
+    });
+
+    it('one equality sorted by an index, or with a repeated value, lists the same objects as the filter', async () => {
+      const { storage, type } = await h.widgets();
+      const rnd = seededRandom(11);
+      for (let i = 0; i < 25; i++) {
+        const name = `q${String(i).padStart(2, '0')}`;
+        const spec = { color: rnd.pick(COLORS), rank: String(rnd.int(5)).padStart(2, '0') };
+        await storage.create(type, widget(name, spec, { tier: rnd.pick(TIERS) }));
+      }
+      const everything = (await storage.list(type)).items;
+      const gold = everything.filter((o) => o.metadata.labels?.tier === 'gold');
+      const byRank = [...gold].sort(
+        (a, b) => (specOf(a).rank ?? '').localeCompare(specOf(b).rank ?? '') || compareNames(a, b),
+      );
+      const byColor = [...gold].sort(
+        (a, b) => (specOf(b).color ?? '').localeCompare(specOf(a).color ?? '') || compareNames(a, b),
+      );
+      const goldOnly: ListOptions = { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] };
+      const cases: [ListOptions, ApiObject[]][] = [
+        [{ ...goldOnly, sort: [{ index: RANK_INDEX, direction: 'asc' }] }, byRank],
+        [{ ...goldOnly, sort: [{ index: COLOR_INDEX, direction: 'desc' }] }, byColor],
+        [{ ...goldOnly, sort: [{ index: CREATION_INDEX, direction: 'desc' }] }, gold],
+        [{ labelSelector: [{ key: 'tier', op: 'in', values: ['gold', 'gold'] }] }, gold],
+      ];
+      for (const [options, expected] of cases) {
+        const page = await storage.list(type, { ...options, offset: 1, limit: 4 });
+        expect({ options, names: namesOf(page.items), total: page.total }).toEqual({
+          options,
+          names: namesOf(expected).slice(1, 5),
+          total: expected.length,
+        });
+        expect({ options, walked: await walkAll(storage, type, options, expected.length) }).toEqual({
+          options,
+          walked: namesOf(expected),
+        });
+      }
+    });
+
+    it('an index that starts or stops ordering its values answers the same pages', async () => {
+      const { storage, type } = await h.widgets();
+      const rnd = seededRandom(12);
+      for (let i = 0; i < 20; i++) await storage.create(type, widget(`o${i}`, { color: rnd.pick(COLORS) }));
+      const red: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }], limit: 3 };
+      const before = await storage.list(type, red);
+      const plain = TEST_INDEXES.map((spec) => (spec.name === COLOR_INDEX ? { ...spec, valueSets: false } : spec));
+      for (const indexes of [plain, TEST_INDEXES]) {
+        await storage.defineType(type, indexes);
+        await storage.whenIndexesReady(type);
+        const page = await storage.list(type, red);
+        expect({ names: namesOf(page.items), total: page.total }).toEqual({
+          names: namesOf(before.items),
+          total: before.total,
+        });
+      }
+    });
   });
 }
+
+const EQUALITIES: ListOptions[] = [
+  { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] },
+  { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] },
+];
+
+const compareNames = (a: ApiObject, b: ApiObject): number =>
+  Buffer.compare(Buffer.from(a.metadata.name ?? ''), Buffer.from(b.metadata.name ?? ''));

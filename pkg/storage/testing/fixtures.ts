@@ -12,7 +12,7 @@ export const GADGETS: ResourceType = 'gadgets.conformance.svc.run';
 export const CODE_INDEX = 'spec.code';
 /** A multi-valued index: one entry per element of `spec.tags`. */
 export const TAGS_INDEX = 'spec.tags';
-/** A plain index with value sets (ADR 0010), for filters and sorts with ties. */
+/** An ordered index (`valueSets`, ADR 0017), for filters and sorts with ties. */
 export const COLOR_INDEX = 'spec.color';
 /** A plain index of zero-padded numbers, for sorts. */
 export const RANK_INDEX = 'spec.rank';

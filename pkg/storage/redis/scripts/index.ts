@@ -1,16 +1,10 @@
 import type Redis from 'ioredis';
-import {
-  BUILD_BATCH_SCRIPT,
-  DEFINE_INDEXES_SCRIPT,
-  FILL_VALUE_SETS_SCRIPT,
-  FINISH_BUILD_SCRIPT,
-  FINISH_VALUE_SETS_SCRIPT,
-} from './index-scripts';
+import { BUILD_BATCH_SCRIPT, DEFINE_INDEXES_SCRIPT, FINISH_BUILD_SCRIPT } from './index-scripts';
 import { LIST_SCRIPT } from './list-script';
 import { DELETE_SCRIPT, WRITE_SCRIPT } from './write-scripts';
 
 /** One argument of a script call. */
-export type ScriptArg = string | number;
+export type ScriptArg = string | number | Buffer;
 
 /**
  * The storage's Lua scripts as ioredis commands. Each takes the number of
@@ -25,8 +19,6 @@ export interface ScriptCommands {
   svcDefineIndexes(numKeys: number, ...args: ScriptArg[]): Promise<unknown>;
   svcBuildBatch(numKeys: number, ...args: ScriptArg[]): Promise<unknown>;
   svcFinishBuild(numKeys: number, ...args: ScriptArg[]): Promise<unknown>;
-  svcFillValueSets(numKeys: number, ...args: ScriptArg[]): Promise<unknown>;
-  svcFinishValueSets(numKeys: number, ...args: ScriptArg[]): Promise<unknown>;
 }
 
 /** A client with the storage's scripts defined on it. */
@@ -39,8 +31,6 @@ const SOURCES: Record<keyof ScriptCommands, string> = {
   svcDefineIndexes: DEFINE_INDEXES_SCRIPT,
   svcBuildBatch: BUILD_BATCH_SCRIPT,
   svcFinishBuild: FINISH_BUILD_SCRIPT,
-  svcFillValueSets: FILL_VALUE_SETS_SCRIPT,
-  svcFinishValueSets: FINISH_VALUE_SETS_SCRIPT,
 };
 
 /** Defines every script on `client` (with a variable number of keys) and returns it typed. */

@@ -24,10 +24,13 @@ import { LUA_HELPERS } from './lua-helpers';
  *   or, when the walk to fill the page is shorter than sorting them all,
  *   walked. A lone requirement an object meets with at most one member
  *   (`one`) is not even collected: its size is the total;
- * - one equality in the default order, with `vs` (KEYS positions of the
- *   value set states and of the value's set): once that index's value sets
- *   are filled, the total is the set's size and the page a range of it
- *   (ADR 0010), without touching the other matches.
+ * - one equality in the default order on an ordered index (`range`): the
+ *   members of that value are the matches in that order (ADR 0017), so the
+ *   total is a ZLEXCOUNT and the page a range, without touching the others.
+ *
+ * `ordered` names the ordered indexes: their members end with an order member,
+ * not the name, so an exact member is not known from the name alone, and the
+ * objects of one value come newest first rather than by name.
  *
  * Values are compared by their position in the index (ZLEXCOUNT), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
@@ -42,6 +45,8 @@ for _, index in ipairs(q.indexes) do
 end
 local revision = redis.call('GET', KEYS[3]) or '0'
 local function zkey(index) return KEYS[q.keys[index]] end
+local ordered = {}
+for _, index in ipairs(q.ordered) do ordered[index] = true end
 local MISSING = math.huge
 
 local cached_values = {}
@@ -208,6 +213,8 @@ local function walk(accept, density)
   local function flush()
     if #q.sort > 1 then
       table.sort(group, name_before)
+    elseif ordered[primary.i] then
+      table.sort(group, bytes_less)
     elseif primary.d then
       local n = #group
       for i = 1, math.floor(n / 2) do group[i], group[n + 1 - i] = group[n + 1 - i], group[i] end
@@ -222,7 +229,7 @@ local function walk(accept, density)
   end
   local function visit(m)
     local at = string.find(m, NUL, 1, true)
-    local name = string.sub(m, at + 1)
+    local name = member_name(m)
     if seen[name] or not accept(name) then return false end
     seen[name] = true
     local value = string.sub(m, 1, at - 1)
@@ -250,7 +257,7 @@ local function walk(accept, density)
   if not full and not (after and after[1] == MISSING) then
     if primary.d then
       local max = '(' .. HIGH
-      if after then max = '[' .. q.after.s[1] .. NUL .. HIGH end
+      if after then max = select(2, value_range(q.after.s[1])) end
       each_member(pkey, '-', max, true, visit, next_size)
     else
       local min = '-'
@@ -265,7 +272,7 @@ local function walk(accept, density)
     each_member(pkey, '[' .. HIGH .. NUL, '+', false, function(m)
       local name = member_name(m)
       if not accept(name) then return false end
-      if #q.sort == 1 then
+      if #q.sort == 1 and not ordered[primary.i] then
         emit(name)
         return full
       end
@@ -284,7 +291,7 @@ end
 
 -- Whether an object meets a requirement; exact values are looked up by member, without decoding its values.
 local function meets(name, req)
-  if req.p then return holds(name, req) end
+  if req.p or ordered[req.i] then return holds(name, req) end
   local key = zkey(req.i)
   for _, v in ipairs(req.v) do
     if redis.call('ZSCORE', key, v .. NUL .. name) then return true end
@@ -299,32 +306,27 @@ local COLLECT_FACTOR = 4
 
 local total
 
--- The page as a range of the value set that holds exactly the matches in their order, when it is
--- filled: by rank from the offset, or from just after the continue position. False when not filled.
-local function value_set_page()
-  if redis.call('HGET', KEYS[q.vs[1]], q.pos[1].i) ~= 'ready' then return false end
-  local set = KEYS[q.vs[2]]
-  total = redis.call('ZCARD', set)
-  if want == 0 then return true end
-  local members
+-- The page as a range of the members of the one equality's value in an ordered index: from the
+-- offset, or from just after the continue position.
+local function range_page()
+  local req = q.pos[1]
+  local key, value = zkey(req.i), req.v[1]
+  local min, max = value_range(value)
+  total = redis.call('ZLEXCOUNT', key, min, max)
+  if want == 0 then return end
+  local offset = q.offset
   if q.after then
-    local min = '(' .. order_member(q.after.s[1] or nil, q.after.n)
-    if want > 0 then
-      members = redis.call('ZRANGEBYLEX', set, min, '+', 'LIMIT', 0, want)
-    else
-      members = redis.call('ZRANGEBYLEX', set, min, '+')
-    end
-  else
-    members = redis.call('ZRANGE', set, q.offset, want > 0 and q.offset + want - 1 or -1)
+    min = '(' .. value .. NUL .. order_member(q.after.s[1] or nil, q.after.n)
+    offset = 0
   end
-  for _, m in ipairs(members) do page[#page + 1] = order_member_name(m) end
-  return true
+  local members = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', offset, want)
+  for _, m in ipairs(members) do page[#page + 1] = member_name(m) end
 end
 
 for _, req in ipairs(q.pos) do prepare(req) end
 for _, req in ipairs(q.neg) do prepare(req) end
-if q.vs and value_set_page() then
-  -- Answered from the value set.
+if q.range then
+  range_page()
 elseif #q.pos > 0 then
   local driver, smallest = nil, nil
   for i, req in ipairs(q.pos) do

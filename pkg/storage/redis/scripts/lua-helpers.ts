@@ -6,11 +6,16 @@ import { CREATION_INDEX } from '../../indexes';
  * live in TypeScript template strings unchanged.
  */
 export const LUA_HELPERS = `
-local NUL, HIGH, NL = string.char(0), string.char(255), string.char(10)
+local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
 
--- The name in an index member "<value>NUL<name>" (values and names never hold NUL).
+-- The name in an index member: "<value>NUL<name>", or "<value>NUL<order member>" in an ordered index
+-- (see order_member). Values and names hold neither NUL nor HIGH.
 local function member_name(member)
-  return string.sub(member, string.find(member, NUL, 1, true) + 1)
+  local from = string.find(member, NUL, 1, true) + 1
+  local at = string.find(member, HIGH, from, true)
+  if at == nil then return string.sub(member, from) end
+  if string.byte(member, at + 1) == 255 then return string.sub(member, at + 2) end
+  return string.sub(member, at + 1)
 end
 
 -- A stored "<revision>NL<index values JSON>" as its two parts.
@@ -30,22 +35,24 @@ local function entries_of(values_by_index, index)
   return values
 end
 
--- Moves an object's members in one index sorted set from the old entries to the new. With "all",
--- every new member is added, not only the changed ones: while an index is not ready, the old entries
--- may be stale (an index dropped and declared again), and adding a member that is there already
--- changes nothing.
-local function apply_entries(key, name, old, new, all)
+-- Moves an object's members in one index sorted set from the old entries to the new: members are
+-- "<value>NUL<tail>", the tail being the name, or the object's order member in an ordered index (a tail
+-- that changed moves every member). With "all", every new member is added, not only the changed ones:
+-- while an index is not ready, the old entries may be stale (an index dropped and declared again), and
+-- adding a member that is there already changes nothing.
+local function apply_entries(key, old, new, all, old_tail, new_tail)
+  local moved = old_tail ~= new_tail
   local has, had = {}, {}
   for _, v in ipairs(new) do has[v] = true end
   for _, v in ipairs(old) do
     had[v] = true
-    if not has[v] then redis.call('ZREM', key, v .. NUL .. name) end
+    if moved or not has[v] then redis.call('ZREM', key, v .. NUL .. old_tail) end
   end
   local members = {}
   for v in pairs(has) do
-    if all or not had[v] then
+    if all or moved or not had[v] then
       members[#members + 1] = 0
-      members[#members + 1] = v .. NUL .. name
+      members[#members + 1] = v .. NUL .. new_tail
     end
   end
   if #members > 0 then redis.call('ZADD', key, unpack(members)) end
@@ -59,11 +66,13 @@ local function created_of(values_by_index)
   return values[1]
 end
 
--- An object's member in a value set: members sort byte-wise in the default list order, creation
--- timestamp descending, then name ascending. That is each byte of the timestamp complemented (a value
--- holds no NUL, so no complemented byte is HIGH), HIGH (which sorts after every complemented byte, so a
--- longer timestamp comes first, as it does descending), then the name. Without a timestamp: HIGH HIGH,
--- then the name (last; a name holds no HIGH, never a byte of UTF-8).
+-- An object's order member: strings that sort byte-wise in the default list order, creation timestamp
+-- descending, then name ascending. That is each byte of the timestamp complemented (a value holds no
+-- NUL, so no complemented byte is HIGH), HIGH (which sorts after every complemented byte, so a longer
+-- timestamp comes first, as it does descending), then the name. Without a timestamp: HIGH HIGH, then the
+-- name (last; a name holds no HIGH, never a byte of UTF-8). An ordered index's members end with it
+-- (ADR 0017), so that the objects of one value are a range in the default order. Writes get it from the
+-- client (orderMember in ../keys.ts, the same bytes) and compute it only for an old timestamp.
 local function order_member(created, name)
   if created == nil then return HIGH .. HIGH .. name end
   local bytes = {string.byte(created, 1, -1)}
@@ -71,26 +80,10 @@ local function order_member(created, name)
   return string.char(unpack(bytes)) .. HIGH .. name
 end
 
--- The name in a value set member.
-local function order_member_name(member)
-  local at = string.find(member, HIGH, 1, true)
-  if string.byte(member, at + 1) == 255 then return string.sub(member, at + 2) end
-  return string.sub(member, at + 1)
-end
-
--- Moves an object's members in the value sets of one index (keys "<prefix><index>NUL<value>") from its
--- old values and member (see order_member) to the new ones; "all" as for apply_entries.
-local function apply_value_sets(prefix, index, old, new, old_member, new_member, all)
-  local moved = old_member ~= new_member
-  local has, had = {}, {}
-  for _, v in ipairs(new) do has[v] = true end
-  for _, v in ipairs(old) do
-    had[v] = true
-    if moved or not has[v] then redis.call('ZREM', prefix .. index .. NUL .. v, old_member) end
-  end
-  for v in pairs(has) do
-    if all or moved or not had[v] then redis.call('ZADD', prefix .. index .. NUL .. v, 0, new_member) end
-  end
+-- The tail of an object's members in an index: its order member in an ordered index, else its name.
+local function member_tail(ordered, values_by_index, name)
+  if ordered then return order_member(created_of(values_by_index), name) end
+  return name
 end
 
 -- Whether each index of a type is ready, from its index states hash: only then are the index values
@@ -108,8 +101,9 @@ local function values_in(values_by_index, index)
   return values_by_index[index] or {}
 end
 
--- The lexicographic range of the members holding exactly one value.
+-- The lexicographic range of the members holding exactly one value: "<value>NUL..." and nothing else
+-- (a value holds no NUL, so every other member is below "<value>NUL" or from "<value>SOH" on).
 local function value_range(value)
-  return '[' .. value .. NUL, '[' .. value .. NUL .. HIGH
+  return '[' .. value .. NUL, '(' .. value .. SOH
 end
 `;

@@ -9,7 +9,8 @@ import { LUA_HELPERS } from './lua-helpers';
  * ARGV: mode (`create` | `update`), name, expected revision (update), the
  * object's JSON before and after its resourceVersion value, its index values
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
- * `[[name, unique (1 | 0), value sets (1 | 0)], ...]`, the value set key prefix.
+ * `[[name, unique (1 | 0), ordered (1 | 0)], ...]`, the object's order member
+ * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
@@ -53,14 +54,15 @@ redis.call('HSET', objects, name, json)
 redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
 -- A create has no old entries, so whether an index is ready changes nothing for it.
 local ready = old_values and ready_indexes(KEYS[5 + #indexes]) or {}
-local old_member, new_member = order_member(created_of(old_values), name), order_member(created_of(new_values), name)
+local new_order, old_order = ARGV[10], ARGV[10]
+if old_values and created_of(old_values) ~= created_of(new_values) then
+  old_order = order_member(created_of(old_values), name)
+end
 for i, index in ipairs(indexes) do
-  local all = not ready[index[1]]
-  apply_entries(KEYS[4 + i], name, entries_of(old_values, index[1]), entries_of(new_values, index[1]), all)
-  if index[3] == 1 then
-    apply_value_sets(ARGV[10], index[1], values_in(old_values, index[1]), values_in(new_values, index[1]),
-      old_member, new_member, all)
-  end
+  local old_tail, new_tail = name, name
+  if index[3] == 1 then old_tail, new_tail = old_order, new_order end
+  apply_entries(KEYS[4 + i], entries_of(old_values, index[1]), entries_of(new_values, index[1]),
+    not ready[index[1]], old_tail, new_tail)
 end
 if mode == 'create' then
   redis.call('XADD', stream, 'MAXLEN', '~', ARGV[7], rev .. '-0', 't', 'ADDED', 'o', json)
@@ -76,8 +78,8 @@ return {'OK', rev}
  *
  * KEYS: objects, index values, revision, stream, then the sorted set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
- * stream retention, dry run (`1` | `0`), the indexes as JSON and the value set
- * key prefix (as for WRITE_SCRIPT).
+ * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
+ * WRITE_SCRIPT).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
  * `{'NOTFOUND'}` or `{'STALE'}`.
@@ -96,10 +98,9 @@ local values = cjson.decode(values_json)
 local next_rev = tostring(redis.call('INCR', revkey))
 redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
-local member = order_member(created_of(values), name)
 for i, index in ipairs(cjson.decode(ARGV[5])) do
-  apply_entries(KEYS[4 + i], name, entries_of(values, index[1]), {}, false)
-  if index[3] == 1 then apply_value_sets(ARGV[6], index[1], values_in(values, index[1]), {}, member, member, false) end
+  local tail = member_tail(index[3] == 1, values, name)
+  apply_entries(KEYS[4 + i], entries_of(values, index[1]), {}, false, tail, tail)
 end
 redis.call('XADD', stream, 'MAXLEN', '~', ARGV[3], next_rev .. '-0', 't', 'DELETED', 'o', json)
 return {'OK', next_rev, json}

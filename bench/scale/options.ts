@@ -1,0 +1,41 @@
+import { Command, InvalidArgumentError } from 'commander';
+
+/** The settings of one scale benchmark run. */
+export interface ScaleOptions {
+  /** Which parts run. */
+  only: ('http' | 'storage')[];
+  /** Object counts the storage part measures at, ascending (the last is the big one: memory, rebuild). */
+  sizes: number[];
+  /** Persons the HTTP part loads (1% gold). */
+  httpObjects: number;
+  /** Requests per measured HTTP run. */
+  requests: number;
+  /** Measured HTTP runs per server, alternating. */
+  runs: number;
+}
+
+const positive = (text: string): number => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+};
+
+/** Parses the command line (see bench/README.md, "scale"). */
+export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
+  const program = new Command('bench-scale')
+    .description('Issue 11 §1 at scale: label pages over HTTP against a bare server, growth to 1M, memory, rebuild')
+    .option('--only <parts>', 'parts to run, comma-separated: http, storage', 'http,storage')
+    .option('--sizes <list>', 'object counts for the storage part, ascending', '10000,1000000')
+    .option('--http-objects <n>', 'persons loaded for the HTTP part', positive, 20_000)
+    .option('--requests <n>', 'requests per measured HTTP run', positive, 5_000)
+    .option('--runs <n>', 'measured HTTP runs per server', positive, 3)
+    .parse(argv, { from: 'node' });
+  const raw = program.opts<{ only: string; sizes: string; httpObjects: number; requests: number; runs: number }>();
+  const sizes = raw.sizes.split(',').map(positive);
+  if (sizes.some((n, i) => i > 0 && n <= sizes[i - 1])) throw new Error('--sizes must be ascending');
+  const only = raw.only.split(',').map((part) => {
+    if (part !== 'http' && part !== 'storage') throw new Error(`--only: unknown part "${part}"`);
+    return part;
+  });
+  return { only, sizes, httpObjects: raw.httpObjects, requests: raw.requests, runs: raw.runs };
+}

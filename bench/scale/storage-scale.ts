@@ -1,0 +1,196 @@
+import { performance } from 'node:perf_hooks';
+import Redis from 'ioredis';
+import { openStorage, type Storage } from '../../pkg/storage';
+import { typeKeys } from '../../pkg/storage/redis';
+import { benchRedis } from '../support/redis-server';
+import { withRedisTime } from '../support/redis-command-time';
+import { withProgress } from '../support/progress';
+import { renderTable } from '../support/table';
+import { BENCH_INDEXES, benchName, ONE_PERCENT_FILTER, specOf } from '../storage/bench-model';
+import { loadObjects } from '../storage/load';
+
+const TYPE = 'scalepersons.bench.svc.run';
+const WARMUP = 10;
+const CALLS = 35;
+
+/** One size's figures. */
+interface SizeFigures {
+  objects: number;
+  loadPerSecond: number;
+  /** Median ms end to end and in Redis, for the 1% label page and the unfiltered page. */
+  filtered: { ms: number; redisMs: number };
+  plain: { ms: number; redisMs: number };
+  bytesPerObject: number;
+  jsonBytes: number;
+}
+
+/**
+ * The storage part: fills one type of the storage benchmark's Person through
+ * `Storage.create` to each size, and at each measures the 1% label page
+ * (newest first) beside the unfiltered page, Redis memory per object beside
+ * the objects' JSON size; at the last size, a full index build for every
+ * object (a new index), with progress.
+ */
+export async function runStorageScale(sizes: readonly number[], out: (line: string) => void): Promise<void> {
+  const redis = await benchRedis();
+  const keyPrefix = `bench-scale-${process.pid}`;
+  const client = new Redis(redis.url);
+  const url = new URL(redis.url);
+  url.searchParams.set('keyPrefix', keyPrefix);
+  const storage = await openStorage(url.href);
+  try {
+    out(`Redis: ${redis.origin}`);
+    await storage.defineType(TYPE, BENCH_INDEXES);
+    const baseMemory = await usedMemory(client);
+    const figures: SizeFigures[] = [];
+    let loaded = 0;
+    for (const size of sizes) {
+      const load = await loadObjects(storage, TYPE, loaded, size);
+      loaded = size;
+      figures.push(await measureSize(storage, client, keyPrefix, size, load, baseMemory));
+    }
+    out(sizeTable(figures));
+    out(growthLine(figures));
+    out(await memoryBreakdown(client, keyPrefix, loaded));
+    out(await rebuild(storage, loaded));
+  } finally {
+    await storage.close();
+    await removeKeys(client, `${keyPrefix}:*`);
+    client.disconnect();
+    await redis.stop();
+  }
+}
+
+async function measureSize(
+  storage: Storage,
+  client: Redis,
+  keyPrefix: string,
+  size: number,
+  load: { from: number; to: number; ms: number },
+  baseMemory: number,
+): Promise<SizeFigures> {
+  const filtered = await timeList(client, () => storage.list(TYPE, { labelSelector: [ONE_PERCENT_FILTER], limit: 20 }));
+  const plain = await timeList(client, () => storage.list(TYPE, { limit: 20 }));
+  const memory = (await usedMemory(client)) - baseMemory;
+  return {
+    objects: size,
+    loadPerSecond: ((load.to - load.from) / load.ms) * 1000,
+    filtered,
+    plain,
+    bytesPerObject: memory / size,
+    jsonBytes: await meanJsonBytes(client, keyPrefix, size),
+  };
+}
+
+/** Median time of a list call end to end, and the mean time of its script in Redis. */
+async function timeList(client: Redis, call: () => Promise<unknown>): Promise<{ ms: number; redisMs: number }> {
+  for (let i = 0; i < WARMUP; i++) await call();
+  const { result, msPerCall } = await withRedisTime(client, 'evalsha', async () => {
+    const times: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const start = performance.now();
+      await call();
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[times.length >> 1];
+  });
+  return { ms: result, redisMs: msPerCall };
+}
+
+/** The mean size of the stored JSON of up to 1,000 objects spread over the type. */
+async function meanJsonBytes(client: Redis, keyPrefix: string, size: number): Promise<number> {
+  const objects = typeKeys(keyPrefix, TYPE).objects;
+  const step = Math.max(1, Math.floor(size / 1000));
+  let total = 0;
+  let count = 0;
+  for (let i = 0; i < size; i += step) {
+    total += await client.hstrlen(objects, benchName(i));
+    count++;
+  }
+  return total / count;
+}
+
+/** Where Redis' memory goes, per object: `MEMORY USAGE` of each of the type's keys (sampled for big ones). */
+async function memoryBreakdown(client: Redis, keyPrefix: string, objects: number): Promise<string> {
+  const keys = typeKeys(keyPrefix, TYPE);
+  const parts: [string, string][] = [
+    ['objects hash', keys.objects],
+    ['stored index values (ixv)', keys.indexValues],
+    ['change stream', keys.stream],
+    ...['metadata.name', 'metadata.labels', 'metadata.creationTimestamp', 'metadata.deletionTimestamp']
+      .concat(BENCH_INDEXES.map((s) => s.name))
+      .map((name): [string, string] => [`index ${name}`, keys.index(name)]),
+  ];
+  const rows: string[][] = [];
+  for (const [what, key] of parts) {
+    const bytes = Number((await client.call('MEMORY', 'USAGE', key, 'SAMPLES', '1000')) ?? 0);
+    rows.push([what, Math.round(bytes / objects).toLocaleString('en-US')]);
+  }
+  return `Redis memory per object by key, ${objects.toLocaleString('en-US')} objects (MEMORY USAGE, sampled):\n${renderTable(['key', 'bytes/object'], rows)}`;
+}
+
+async function usedMemory(client: Redis): Promise<number> {
+  const info = await client.info('memory');
+  return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
+/** Adds an index (`spec.email`) to the full type and times its build until lists may use it. */
+async function rebuild(storage: Storage, objects: number): Promise<string> {
+  const email = { name: 'spec.email', indexFunc: (o: Parameters<typeof specOf>[0]) => specOf(o).email };
+  const start = performance.now();
+  await withProgress(`building index spec.email`, objects, async (counter) => {
+    await storage.defineType(TYPE, [...BENCH_INDEXES, email], ({ done }) => {
+      counter.done = done;
+    });
+    await storage.whenIndexesReady(TYPE);
+  });
+  const seconds = (performance.now() - start) / 1000;
+  return `full index build (spec.email, ${objects.toLocaleString('en-US')} objects): ${seconds.toFixed(1)} s (${Math.round(objects / seconds).toLocaleString('en-US')} objects/s)`;
+}
+
+function sizeTable(figures: readonly SizeFigures[]): string {
+  const ms = (n: number) => `${n.toPrecision(3)} ms`;
+  return renderTable(
+    [
+      'objects',
+      'load (creates/s)',
+      '1% label page',
+      'of it in Redis',
+      'unfiltered page (baseline)',
+      'of it in Redis',
+      'Redis bytes/object',
+      'JSON bytes',
+      'ratio (goal ≤ 2×)',
+    ],
+    figures.map((f) => [
+      f.objects.toLocaleString('en-US'),
+      Math.round(f.loadPerSecond).toLocaleString('en-US'),
+      ms(f.filtered.ms),
+      ms(f.filtered.redisMs),
+      ms(f.plain.ms),
+      ms(f.plain.redisMs),
+      Math.round(f.bytesPerObject).toLocaleString('en-US'),
+      Math.round(f.jsonBytes).toLocaleString('en-US'),
+      `${(f.bytesPerObject / f.jsonBytes).toFixed(2)}×`,
+    ]),
+  );
+}
+
+function growthLine(figures: readonly SizeFigures[]): string {
+  const [first, last] = [figures[0], figures[figures.length - 1]];
+  const growth = (a: number, b: number) => `${(b / a).toFixed(2)}×`;
+  return (
+    `1% label page from ${first.objects.toLocaleString('en-US')} to ${last.objects.toLocaleString('en-US')} objects: ` +
+    `${growth(first.filtered.ms, last.filtered.ms)} end to end, ${growth(first.filtered.redisMs, last.filtered.redisMs)} in Redis ` +
+    `(goal ≤ 1.25×; unfiltered page, same run: ${growth(first.plain.ms, last.plain.ms)}, ${growth(first.plain.redisMs, last.plain.redisMs)})`
+  );
+}
+
+async function removeKeys(client: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    if (keys.length > 0) await client.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
