@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { freePort } from '../../pkg/util/free-port';
 import { typeKeys } from '../../pkg/storage/redis';
 import { personBody, PERSONS_PATH, PERSONS_TYPE } from '../apiserver/persons';
 import { startApiserver, type ServerUnderTest } from '../apiserver/servers';
 import { runLoad, type LoadResult } from '../support/http-load';
-import { startNodeProcess } from '../support/node-process';
-import { benchRedis } from '../support/redis-server';
-import { renderTable } from '../support/table';
+import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
+import { renderTable } from '../support/report';
 
 const CONCURRENCY = 32;
 const WARMUP = 1_000;
@@ -35,14 +31,8 @@ export async function runLabelPageHttp(
   settings: { objects: number; requests: number; runs: number },
   out: (line: string) => void,
 ): Promise<void> {
-  const redis = await benchRedis();
-  const keyPrefix = `bench-scale-http-${process.pid}`;
-  const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
-  const client = new Redis(redis.url);
-  const servers: ServerUnderTest[] = [];
-  try {
-    const svc = await startApiserver({ redisUrl: redis.url, keyPrefix }, { logDir });
-    servers.push(svc);
+  await withBenchSession(await openBenchSession('scale-http'), async (session) => {
+    const svc = await startApiserver(session);
     const load = await runLoad({
       url: svc.url,
       concurrency: CONCURRENCY,
@@ -51,20 +41,14 @@ export async function runLabelPageHttp(
       expectStatus: 201,
     });
     out(`loaded ${settings.objects} persons through the apiserver at ${Math.round(load.perSecond)} creates/s`);
-    const bare = await startBare(client, redis.url, keyPrefix, logDir);
-    servers.push(bare);
+    const bare = await startBare(session);
     out(await compare(svc.url, bare.url, settings));
-  } finally {
-    for (const server of servers) await server.process.stop();
-    await client.eval(DELETE_PREFIX, 0, `${keyPrefix}:*`);
-    client.disconnect();
-    await redis.stop();
-    rmSync(logDir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Copies the gold objects into the bare server's keys (a sorted set by creation time, a string per object). */
-async function startBare(client: Redis, redisUrl: string, keyPrefix: string, logDir: string): Promise<ServerUnderTest> {
+async function startBare(session: BenchSession): Promise<ServerUnderTest> {
+  const { client, keyPrefix } = session;
   const keys = typeKeys(keyPrefix, PERSONS_TYPE);
   const set = `${keyPrefix}:bare:gold`;
   const objects = `${keyPrefix}:bare:object:`;
@@ -81,11 +65,10 @@ async function startBare(client: Redis, redisUrl: string, keyPrefix: string, log
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const process = await startNodeProcess({
+  const process = await session.startProcess('bare', {
     script: join(__dirname, 'bare-label-server.js'),
-    args: ['--listen', `127.0.0.1:${port}`, '--redis', redisUrl, '--set', set, '--objects', objects],
+    args: ['--listen', `127.0.0.1:${port}`, '--redis', session.redis.url, '--set', set, '--objects', objects],
     readyUrl: `${url}/healthz`,
-    logFile: join(logDir, 'bare.log'),
   });
   return { url, process };
 }
@@ -124,13 +107,3 @@ async function compare(svcUrl: string, bareUrl: string, settings: { requests: nu
 
 const median = (runs: LoadResult[]): LoadResult =>
   [...runs].sort((a, b) => a.perSecond - b.perSecond)[runs.length >> 1];
-
-const DELETE_PREFIX = `
-local cursor = '0'
-repeat
-  local r = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
-  cursor = r[1]
-  for _, k in ipairs(r[2]) do redis.call('DEL', k) end
-until cursor == '0'
-return 0
-`;

@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
 import { typeKeys } from '../../pkg/storage/redis';
-import { benchRedis } from '../support/redis-server';
+import { benchRedis } from '../support/session';
 import { withRedisTime } from '../support/redis-command-time';
 import { withProgress } from '../support/progress';
-import { renderTable } from '../support/table';
+import { renderTable } from '../support/report';
 import { BENCH_INDEXES, benchName, ONE_PERCENT_FILTER, specOf } from '../storage/bench-model';
 import { loadObjects } from '../storage/load';
 
