@@ -89,13 +89,13 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
       return object;
     },
     beforeUpdate(next, current, ctx) {
-      if (next.metadata.name === SUPER_ROLE && ctx.user && definitionChanged(next, current)) throw immutable();
+      const changed = definitionChanged(next, current);
+      if (next.metadata.name === SUPER_ROLE && ctx.user && changed) throw immutable();
       checkRole(next);
       const name = next.metadata.name ?? '';
-      if (definitionChanged(next, current))
-        guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
       // The apiserver enforces status.rules: writing them is granting them.
-      if (JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null)) {
+      if (statusChanged(next, current)) {
         guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
       }
       return next;
@@ -118,6 +118,10 @@ function definitionChanged(next: ApiObject, current: ApiObject): boolean {
     JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
   return pick(next) !== pick(current);
 }
+
+/** Whether the status differs. */
+const statusChanged = (next: ApiObject, current: ApiObject): boolean =>
+  JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null);
 
 function checkRole(object: ApiObject): void {
   const causes: StatusCause[] = [];
