@@ -11,6 +11,7 @@ import {
 import type { Model } from '../model';
 import type { HookContext, StoreHooks } from '../resource-store';
 import type { EscalationGuard } from './escalation';
+import { jsonEqual } from '../../util/json-equal';
 
 /** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
@@ -114,14 +115,18 @@ const immutable = () =>
 
 /** Whether anything but the status (and server fields) differs. */
 function definitionChanged(next: ApiObject, current: ApiObject): boolean {
-  const pick = (o: ApiObject) =>
-    JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
-  return pick(next) !== pick(current);
+  const pick = (o: ApiObject) => [
+    o.rules ?? [],
+    o.metadata.labels ?? {},
+    o.metadata.annotations ?? {},
+    o.metadata.finalizers ?? [],
+  ];
+  return !jsonEqual(pick(next), pick(current));
 }
 
 /** Whether the status differs. */
 const statusChanged = (next: ApiObject, current: ApiObject): boolean =>
-  JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null);
+  !jsonEqual(next.status ?? null, current.status ?? null);
 
 function checkRole(object: ApiObject): void {
   const causes: StatusCause[] = [];
