@@ -1,3 +1,6 @@
+/** Where Models are registered (the Person model, from its manifest). */
+export const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
+
 /** Where the Person model's API lives on the apiserver. */
 export const PERSONS_PATH = '/apis/example.com/v1alpha1/persons';
 

@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { freePort } from '../../pkg/util/free-port';
-import { untilOk, type NodeProcess } from '../support/node-process';
+import { untilOk } from '../support/node-process';
 import type { BenchSession } from '../support/session';
-import { PATHS } from './paths';
-import { PERSONS_PATH } from './persons';
+import { startApiserverProcess, WATCH_RETENTION, type ApiserverProcess } from '../support/svc-processes';
+import { PATHS } from '../support/paths';
+import { MODELS_PATH, PERSONS_PATH } from './persons';
 
 /** A server process under test and where it answers. */
-export interface ServerUnderTest {
-  /** e.g. `http://127.0.0.1:40123`. */
-  url: string;
-  process: NodeProcess;
-}
+export type ServerUnderTest = ApiserverProcess;
 
 /** When set, each server is run with `--cpu-prof` and writes its CPU profile into this directory when it stops. */
 export type ProfileDir = string | undefined;
@@ -20,32 +17,15 @@ export type ProfileDir = string | undefined;
 const profiling = (dir: string | undefined): string[] =>
   dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', dir];
 
-/** The apiserver's `--watch-retention`, which the baseline's write script is given too. */
-export const WATCH_RETENTION = 100_000;
-const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
-
 /**
  * Starts the real apiserver (`dist/cmd/apiserver/main.js`, AlwaysAllow) on a free port
  * against the session's store, registers the Person Model by POSTing its manifest as
  * YAML, and waits until the persons API answers 200.
  */
 export async function startApiserver(session: BenchSession, profileDir?: ProfileDir): Promise<ServerUnderTest> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const process = await session.startProcess('apiserver', {
-    script: PATHS.apiserver,
-    // The generic API's cost, beside a bare server that checks nobody: RBAC's own cost is measured in bench/rbac.
-    args: [
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--store',
-      session.storeUrl,
-      '--watch-retention',
-      String(WATCH_RETENTION),
-      '--authorization-mode',
-      'AlwaysAllow',
-    ],
-    readyUrl: `${url}/readyz`,
+  // The generic API's cost, beside a bare server that checks nobody: RBAC's own cost is measured in bench/rbac.
+  const { url, process } = await startApiserverProcess(session, 'apiserver', {
+    mode: 'AlwaysAllow',
     nodeArgs: profiling(profileDir),
   });
   try {

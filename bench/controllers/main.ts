@@ -8,8 +8,6 @@
  */
 import { Command } from 'commander';
 import { ApiClient } from '../../pkg/client';
-import { freePort } from '../../pkg/util/free-port';
-import { PATHS } from '../apiserver/paths';
 import { startApiserver } from '../apiserver/servers';
 import type { LatencySummary } from '../support/latency-stats';
 import { describeMachine, machineInfo } from '../support/machine-info';
@@ -17,6 +15,7 @@ import { parseCommandLine, positiveInt } from '../support/options';
 import { formatMs, renderTable, say, verdict } from '../support/report';
 import { runBench } from '../support/run-bench';
 import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
+import { startControllerManagerProcess } from '../support/svc-processes';
 import { bareRemover, massDeletion, singleDeletions, type MassResult } from './controllers-bench';
 
 interface ControllersBenchOptions {
@@ -40,20 +39,7 @@ async function run(session: BenchSession, { objects, singles }: ControllersBench
   const client = new ApiClient({ server: apiserver.url });
 
   const baseline = await massDeletion(client, apiserver.url, 'baseline', objects, bareRemover(client));
-  const metricsPort = await freePort();
-  await session.startProcess('controller-manager', {
-    script: PATHS.controllerManager,
-    args: [
-      '--server',
-      apiserver.url,
-      '--leader-elect=false',
-      '--controllers',
-      'gc',
-      '--metrics-listen',
-      `127.0.0.1:${metricsPort}`,
-    ],
-    readyUrl: `http://127.0.0.1:${metricsPort}/healthz`,
-  });
+  await startControllerManagerProcess(session, apiserver.url, 'gc');
   const single = await singleDeletions(client, singles);
   const mass = await massDeletion(client, apiserver.url, 'gc', objects);
   report(single, mass, baseline);

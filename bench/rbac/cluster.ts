@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newToken } from '../../pkg/auth/tokens';
-import { freePort } from '../../pkg/util/free-port';
 import { waitFor } from '../../pkg/util/wait-for';
-import { PATHS } from '../apiserver/paths';
-import { PERSONS_PATH } from '../apiserver/persons';
-import { WATCH_RETENTION } from '../apiserver/servers';
+import { PATHS } from '../support/paths';
+import { MODELS_PATH, PERSONS_PATH } from '../apiserver/persons';
 import { redisVersion } from '../support/machine-info';
-import type { NodeProcess } from '../support/node-process';
 import { openBenchSession, type BenchSession } from '../support/session';
+import {
+  startApiserverProcess,
+  startControllerManagerProcess,
+  type ControllerManagerProcess,
+} from '../support/svc-processes';
 import { Api } from './api';
 
 /** An apiserver process of the benchmark. */
@@ -23,11 +25,7 @@ export interface ClusterServer {
 }
 
 /** The controller-manager process and where its `/metrics` are served. */
-export interface RunningControllerManager {
-  process: NodeProcess;
-  /** e.g. `http://127.0.0.1:40123/metrics`. */
-  metricsUrl: string;
-}
+export type RunningControllerManager = ControllerManagerProcess;
 
 /** The shared session with the apiservers and the controller-manager of one run, all on the same data. */
 export interface RbacCluster extends BenchSession {
@@ -40,8 +38,6 @@ export interface RbacCluster extends BenchSession {
   /** Starts `dist/cmd/controller-manager/main.js` against `server` running rbac-aggregation only, as system:controller-manager. */
   startControllerManager(server: ClusterServer): Promise<RunningControllerManager>;
 }
-
-const MODELS_PATH = '/apis/apiextensions.svc.run/v1alpha1/models';
 
 /**
  * Opens the benchmark session, with the admin's password and the
@@ -65,50 +61,17 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
     redisDescription: `${redisVersion(await session.client.info('server'))} (${session.redis.origin})`,
     adminBasic: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`,
     async startApiserver(name, mode) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const child = await session.startProcess(name, {
-        script: PATHS.apiserver,
-        args: [
-          '--listen',
-          `127.0.0.1:${port}`,
-          '--store',
-          session.storeUrl,
-          '--watch-retention',
-          String(WATCH_RETENTION),
-          '--authorization-mode',
-          mode,
-          '--admin-password-file',
-          passwordFile,
-          '--controller-manager-token-file',
-          tokenFile,
-        ],
-        readyUrl: `${url}/readyz`,
+      const { url, process: child } = await startApiserverProcess(session, name, {
+        mode,
+        args: ['--admin-password-file', passwordFile, '--controller-manager-token-file', tokenFile],
         nodeArgs: profiling(name),
       });
       const api = new Api(url);
       session.onClose(() => api.close());
       return { name, mode, url, pid: child.pid, api };
     },
-    async startControllerManager(server) {
-      const port = await freePort();
-      const child = await session.startProcess('controller-manager', {
-        script: PATHS.controllerManager,
-        args: [
-          '--server',
-          server.url,
-          '--token-file',
-          tokenFile,
-          '--controllers',
-          'rbac-aggregation',
-          '--leader-elect=false',
-          '--metrics-listen',
-          `127.0.0.1:${port}`,
-        ],
-        readyUrl: `http://127.0.0.1:${port}/healthz`,
-      });
-      return { process: child, metricsUrl: `http://127.0.0.1:${port}/metrics` };
-    },
+    startControllerManager: (server) =>
+      startControllerManagerProcess(session, server.url, 'rbac-aggregation', ['--token-file', tokenFile]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { forEachConcurrent } from '../../pkg/util/map-concurrent';
 import { summarizeLatencies, type LatencySummary } from './latency-stats';
 
 /** One request a load generator sends, e.g. `{ method: 'GET', path: '/objects/p-1' }`. */
@@ -64,30 +65,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency, timeout: SOCKET_TIMEOUT_MS });
   const latencies = new Float64Array(options.requests);
-  let next = 0;
   let done = 0;
   let errors = 0;
   let firstError: string | undefined;
 
-  const sender = async () => {
-    while (next < options.requests) {
-      const i = next++;
-      const req = options.requestAt(i);
-      const started = performance.now();
-      const answer = await send(agent, target, req);
-      latencies[i] = performance.now() - started;
-      if (answer.status !== options.expectStatus) {
-        errors++;
-        firstError ??= `${req.method} ${req.path}: ${answer.status} ${answer.body().slice(0, ERROR_BODY_CHARS)}`;
-      }
-      done++;
-      if (done % PROGRESS_EVERY === 0) options.onProgress?.(done);
+  const sendOne = async (i: number) => {
+    const req = options.requestAt(i);
+    const started = performance.now();
+    const answer = await send(agent, target, req);
+    latencies[i] = performance.now() - started;
+    if (answer.status !== options.expectStatus) {
+      errors++;
+      firstError ??= `${req.method} ${req.path}: ${answer.status} ${answer.body().slice(0, ERROR_BODY_CHARS)}`;
     }
+    done++;
+    if (done % PROGRESS_EVERY === 0) options.onProgress?.(done);
   };
 
   const started = performance.now();
   try {
-    await Promise.all(Array.from({ length: options.concurrency }, sender));
+    // The project's worker pool: `concurrency` senders, each sending its next request once its answer is read.
+    await forEachConcurrent(options.requests, options.concurrency, sendOne);
   } finally {
     agent.destroy();
   }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { sleep } from '../../pkg/util/backoff';
 
 /** A Node script running as a child process of the benchmark, with its output in a log file. */
 export interface NodeProcess {
@@ -82,7 +83,7 @@ export async function untilOk(url: string, what: string, deadlineMs = READY_DEAD
     if (last === '200') return;
     if (Date.now() > deadline)
       throw new Error(`${what} did not answer 200 at ${url} within ${deadlineMs} ms (last: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    await sleep(POLL_INTERVAL_MS);
   }
 }
 

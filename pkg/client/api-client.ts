@@ -55,16 +55,10 @@ export class ApiClient {
 
   /** GET the collection, filtered, sorted and paged as asked. */
   async list<T extends ApiObject = ApiObject>(res: ResourceRef, options: ListOptions = {}): Promise<ListResult<T>> {
-    const query = new URLSearchParams();
-    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
-    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.continue) query.set('continue', options.continue);
-    for (const key of options.sort ?? []) query.append('sort', key);
     const body = await this.transport.json<ListEnvelope<T>>({
       method: 'GET',
       path: collectionPath(res),
-      query,
+      query: listQuery(options),
       signal: options.signal,
     });
     const result: ListResult<T> = { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '0' };
@@ -208,4 +202,15 @@ function nameOf(res: ResourceRef, object: ApiObject): string {
   const name = object.metadata?.name;
   if (!name) throw new Error(`an update of ${describeResource(res)} needs metadata.name`);
   return name;
+}
+
+/** A list's query: the selectors, paging and sort keys that are set. */
+function listQuery(options: ListOptions): URLSearchParams {
+  const query = new URLSearchParams();
+  if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+  if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+  if (options.limit !== undefined) query.set('limit', String(options.limit));
+  if (options.continue) query.set('continue', options.continue);
+  for (const key of options.sort ?? []) query.append('sort', key);
+  return query;
 }

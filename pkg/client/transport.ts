@@ -81,12 +81,8 @@ export class Transport {
     const timeout = req.stream ? undefined : AbortSignal.timeout(this.timeoutMs);
     const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const headers = req.accept ? { ...this.headers, Accept: req.accept } : { ...this.headers };
-    const init: RequestInit = { method: req.method, headers, signal };
-    if (req.body !== undefined) {
-      init.body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-      (init.headers as Record<string, string>)['Content-Type'] = req.contentType ?? 'application/json';
-    }
+    const init: RequestInit = { method: req.method, headers: this.headersFor(req), signal };
+    if (req.body !== undefined) init.body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
     let res: Response;
     try {
       res = await this.fetch(url, init);
@@ -95,6 +91,13 @@ export class Transport {
     }
     if (res.ok) return res;
     throw errorFromStatus(statusOf(res.status, await this.readText(res, req, timeout)));
+  }
+
+  /** The client's headers, with the request's Accept and, for a body, its Content-Type. */
+  private headersFor(req: HttpRequest): Record<string, string> {
+    const headers: Record<string, string> = req.accept ? { ...this.headers, Accept: req.accept } : { ...this.headers };
+    if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
+    return headers;
   }
 
   private async readText(res: Response, req: HttpRequest, timeout?: AbortSignal): Promise<string> {

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../api/object';
 import type { ResourceType, Storage } from '../storage/interface';
 import { isStorageError } from '../storage/errors';
+import { sleep } from '../util/backoff';
 import type { Logger } from '../util/log';
 
 /** Told of every change a mirror applies: the object's old and new state (undefined when absent). */
@@ -123,7 +124,7 @@ export class StorageMirror {
 
   private async relist(firstDelayMs: number): Promise<void> {
     for (let wait = firstDelayMs; !this.stopped; wait = Math.min(Math.max(wait * 2, 100), 10_000)) {
-      if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (wait) await sleep(wait);
       try {
         await this.resync();
         return;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep } from './backoff';
 import { freePort } from './free-port';
 
 /**
@@ -109,7 +110,7 @@ async function untilAnswers(url: string): Promise<void> {
   const deadline = Date.now() + START_DEADLINE_MS;
   while (!(await ping(url))) {
     if (Date.now() > deadline) throw new Error(`redis-server at ${url} did not answer within ${START_DEADLINE_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    await sleep(POLL_INTERVAL_MS);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../api/object';
 import type { Storage } from '../../storage/interface';
 import { isStorageError } from '../../storage/errors';
+import { sleep } from '../../util/backoff';
 import type { Logger } from '../../util/log';
 import { storageTypeOf } from '../model';
 import type { SchemeManager } from '../scheme';
@@ -89,7 +90,7 @@ export class ModelSync {
 
   private async retry<T>(fn: () => Promise<T>, delayMs: number): Promise<T> {
     for (let wait = delayMs; ; wait = Math.min(Math.max(wait * 2, 100), 10_000)) {
-      if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (wait) await sleep(wait);
       try {
         return await fn();
       } catch (err) {

@@ -5,6 +5,7 @@ import yaml from 'js-yaml';
 import type { ApiObject } from '../../api/object';
 import { SUPER_ROLE, type PolicyRule, type Role } from '../../auth/rbac';
 import { hashPassword, type PasswordHashOptions } from '../../auth/password';
+import { jsonEqual } from '../../util/json-equal';
 import type { Logger } from '../../util/log';
 import type { ResourceStore } from '../resource-store';
 import type { CredentialStore } from './credentials';
@@ -102,7 +103,7 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
             annotations: { ...wanted.metadata.annotations, ...current.metadata.annotations },
           },
         };
-  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  if (jsonEqual(next, current)) return;
   await roles.update(name, {
     ...next,
     metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion },
@@ -182,4 +183,4 @@ async function getOrUndefined(store: ResourceStore, name: string): Promise<ApiOb
   }
 }
 
-const sameRule = (a: PolicyRule, b: PolicyRule) => JSON.stringify(a) === JSON.stringify(b);
+const sameRule = (a: PolicyRule, b: PolicyRule) => jsonEqual(a, b);

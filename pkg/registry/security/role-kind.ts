@@ -11,6 +11,7 @@ import {
 import type { Model } from '../model';
 import type { HookContext, StoreHooks } from '../resource-store';
 import type { EscalationGuard } from './escalation';
+import { jsonEqual } from '../../util/json-equal';
 
 /** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
@@ -89,13 +90,13 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
       return object;
     },
     beforeUpdate(next, current, ctx) {
-      if (next.metadata.name === SUPER_ROLE && ctx.user && definitionChanged(next, current)) throw immutable();
+      const changed = definitionChanged(next, current);
+      if (next.metadata.name === SUPER_ROLE && ctx.user && changed) throw immutable();
       checkRole(next);
       const name = next.metadata.name ?? '';
-      if (definitionChanged(next, current))
-        guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
       // The apiserver enforces status.rules: writing them is granting them.
-      if (JSON.stringify(next.status ?? null) !== JSON.stringify(current.status ?? null)) {
+      if (statusChanged(next, current)) {
         guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
       }
       return next;
@@ -114,10 +115,18 @@ const immutable = () =>
 
 /** Whether anything but the status (and server fields) differs. */
 function definitionChanged(next: ApiObject, current: ApiObject): boolean {
-  const pick = (o: ApiObject) =>
-    JSON.stringify([o.rules ?? [], o.metadata.labels ?? {}, o.metadata.annotations ?? {}, o.metadata.finalizers ?? []]);
-  return pick(next) !== pick(current);
+  const pick = (o: ApiObject) => [
+    o.rules ?? [],
+    o.metadata.labels ?? {},
+    o.metadata.annotations ?? {},
+    o.metadata.finalizers ?? [],
+  ];
+  return !jsonEqual(pick(next), pick(current));
 }
+
+/** Whether the status differs. */
+const statusChanged = (next: ApiObject, current: ApiObject): boolean =>
+  !jsonEqual(next.status ?? null, current.status ?? null);
 
 function checkRole(object: ApiObject): void {
   const causes: StatusCause[] = [];

@@ -122,7 +122,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
 
   private reindexBinding(name: string, previous: ApiObject | undefined, current: ApiObject | undefined): void {
     for (const subject of (previous as RoleBinding | undefined)?.subjects ?? []) {
-      const list = (this.bindingsByUser.get(subject.name) ?? []).filter((b) => b.binding !== name);
+      const list = this.userBindingsWithout(subject.name, name);
       if (list.length) this.bindingsByUser.set(subject.name, list);
       else this.bindingsByUser.delete(subject.name);
     }
@@ -130,10 +130,15 @@ export class SecurityCache implements CredentialSource, RbacSource {
     // A binding being deleted grants nothing from the moment it is marked.
     if (!binding || binding.metadata.deletionTimestamp) return;
     for (const subject of binding.subjects ?? []) {
-      const list = (this.bindingsByUser.get(subject.name) ?? []).filter((b) => b.binding !== name);
+      const list = this.userBindingsWithout(subject.name, name);
       list.push({ binding: name, role: binding.roleRef.name });
       this.bindingsByUser.set(subject.name, list);
     }
+  }
+
+  /** A copy of a user's bindings without the binding `name`. */
+  private userBindingsWithout(user: string, name: string): BindingRef[] {
+    return (this.bindingsByUser.get(user) ?? []).filter((b) => b.binding !== name);
   }
 }
 
