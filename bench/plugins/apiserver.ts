@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../../pkg/util/free-port';
 import { PATHS } from '../apiserver/paths';
@@ -19,41 +20,45 @@ export interface PluginApiserver {
   healthyAfterMs: number;
 }
 
+/** Starts the benchmark's apiservers, all with the same plugins folder (and CPU profiling, when asked). */
+export interface PluginApiserverLauncher {
+  session: BenchSession;
+  /** The folder of plugin folders every apiserver is given (`--plugins-dir`). */
+  pluginsDir: string;
+  /** Starts one apiserver, its log `<session dir>/<name>.log`, against `storeUrl`. */
+  start(name: string, storeUrl: string): Promise<PluginApiserver>;
+}
+
 /**
- * Starts `dist/cmd/apiserver/main.js` on a free port with `--plugins-dir
- * pluginsDir`, against `storeUrl`, with `--authorization-mode AlwaysAllow`
- * (as bench/apiserver: the route and the GET pass the same, trivial,
- * authorisation); resolves once `/healthz` answers (plugins start in the
- * background after that).
+ * Starts `dist/cmd/apiserver/main.js` processes on free ports with
+ * `--plugins-dir <session dir>/plugins` and `--authorization-mode
+ * AlwaysAllow` (as bench/apiserver: the route and the GET pass the same,
+ * trivial, authorisation); each start resolves once `/healthz` answers
+ * (plugins start in the background after that). With `profileDir`, each
+ * writes CPU profiles there (`node --cpu-prof`) when it stops.
  */
-export async function startPluginApiserver(
-  session: BenchSession,
-  name: string,
-  pluginsDir: string,
-  storeUrl: string,
-): Promise<PluginApiserver> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const spawnedAtWallMs = Date.now();
-  const spawnedAt = performance.now();
-  const child = await session.startProcess(name, {
-    script: PATHS.apiserver,
-    args: [
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--store',
-      storeUrl,
-      '--authorization-mode',
-      'AlwaysAllow',
-      '--plugins-dir',
-      pluginsDir,
-    ],
-    readyUrl: `${url}/healthz`,
-  });
-  const healthyAfterMs = performance.now() - spawnedAt;
-  const api = new Api(url);
-  session.onClose(() => api.close());
-  return { url, pid: child.pid, api, process: child, spawnedAt, spawnedAtWallMs, healthyAfterMs };
+export function pluginApiserverLauncher(session: BenchSession, profileDir?: string): PluginApiserverLauncher {
+  const pluginsDir = join(session.dir, 'plugins');
+  const start = async (name: string, storeUrl: string): Promise<PluginApiserver> => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const spawnedAtWallMs = Date.now();
+    const spawnedAt = performance.now();
+    const child = await session.startProcess(name, {
+      script: PATHS.apiserver,
+      args: ['--listen', `127.0.0.1:${port}`, '--store', storeUrl, '--authorization-mode', 'AlwaysAllow'].concat([
+        '--plugins-dir',
+        pluginsDir,
+      ]),
+      readyUrl: `${url}/healthz`,
+      nodeArgs: profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir],
+    });
+    const healthyAfterMs = performance.now() - spawnedAt;
+    const api = new Api(url);
+    session.onClose(() => api.close());
+    return { url, pid: child.pid, api, process: child, spawnedAt, spawnedAtWallMs, healthyAfterMs };
+  };
+  return { session, pluginsDir, start };
 }
 
 /** Stops the apiserver and closes the benchmark's connections to it. */

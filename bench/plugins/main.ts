@@ -4,7 +4,8 @@ import { describeMachine, machineInfo } from '../support/machine-info';
 import { goalsLine, rate, say } from '../support/report';
 import { runBench } from '../support/run-bench';
 import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
-import { stopPluginApiserver } from './apiserver';
+import { resolve } from 'node:path';
+import { pluginApiserverLauncher, stopPluginApiserver } from './apiserver';
 import { INDEX_VARIANTS } from './index-variants';
 import { parsePluginBenchOptions, type PluginBenchOptions } from './options';
 import { indexRate, routeTable, routeVerdict, startTable } from './report';
@@ -32,7 +33,11 @@ async function run(session: BenchSession, options: PluginBenchOptions): Promise<
   say(`  Settings: ${JSON.stringify(options)}`);
   say('  Apiservers: dist/cmd/apiserver/main.js, one process at a time, --authorization-mode AlwaysAllow');
 
-  const createRate = await runFirstVersion(session, options.objects);
+  const launcher = pluginApiserverLauncher(
+    session,
+    options.profile === undefined ? undefined : resolve(options.profile),
+  );
+  const createRate = await runFirstVersion(launcher, options.objects);
   say(
     `\nCreated ${options.objects} items with the plugin's first version (no indexes of its own), 32 in flight: ` +
       `${rate(createRate ?? 0)} creates/s`,
@@ -40,8 +45,8 @@ async function run(session: BenchSession, options: PluginBenchOptions): Promise<
   let last: VariantStart | undefined;
   for (const [at, variant] of INDEX_VARIANTS.entries()) {
     if (last) await stopPluginApiserver(last.server);
-    if (at > 0) await runFirstVersion(session, 0);
-    last = await measureStart(session, variant, options.objects);
+    if (at > 0) await runFirstVersion(launcher, 0);
+    last = await measureStart(launcher, variant, options.objects);
     reportStart(last);
   }
   if (!last) return;

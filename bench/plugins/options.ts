@@ -13,6 +13,8 @@ export interface PluginBenchOptions {
   concurrency: number;
   /** Measured runs per side; the median run is reported. */
   runs: number;
+  /** When set, every apiserver runs with `--cpu-prof` and leaves its CPU profiles (one per thread) in this directory. */
+  profile?: string;
 }
 
 /** The full benchmark of issue 9 §6. */
@@ -44,7 +46,8 @@ export function parsePluginBenchOptions(argv: readonly string[]): PluginBenchOpt
     .option('--requests <n>', `requests per measured run (default ${FULL.requests})`, positiveInt)
     .option('--warmup <n>', `warm-up requests per side (default ${FULL.warmup})`, positiveInt)
     .option('--concurrency <n>', `requests in flight (default ${FULL.concurrency})`, positiveInt)
-    .option('--runs <n>', `measured runs per side, the median is reported (default ${FULL.runs})`, positiveInt);
+    .option('--runs <n>', `measured runs per side, the median is reported (default ${FULL.runs})`, positiveInt)
+    .option('--profile <dir>', 'run the apiservers with node --cpu-prof, leaving their CPU profiles in <dir>');
   const { quick, ...given } = parseCommandLine<Partial<PluginBenchOptions> & { quick?: boolean }>(program, argv);
   return { ...FULL, ...(quick ? QUICK : {}), ...given };
 }

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
-import { withKeyPrefix, type BenchSession } from '../support/session';
-import { startPluginApiserver, stopPluginApiserver, type PluginApiserver } from './apiserver';
+import { withKeyPrefix } from '../support/session';
+import { stopPluginApiserver, type PluginApiserver, type PluginApiserverLauncher } from './apiserver';
 import { NO_INDEXES, type IndexVariant } from './index-variants';
 import { createItems } from './items';
 import { writeBenchPlugin } from './plugin-folder';
@@ -20,23 +19,15 @@ export interface VariantStart {
   server: PluginApiserver;
 }
 
-/** Where the benchmark plugin's folder lives in the session. */
-export const pluginsDirOf = (session: BenchSession): string => join(session.dir, 'plugins');
-
 /**
  * The baseline: the same plugin, at the same version with the same indexes,
  * started on an empty store of its own (a key prefix under the session's,
  * removed with it), so that its start has no object to index.
  */
-async function emptyStart(session: BenchSession, variant: IndexVariant): Promise<MeasuredStart> {
-  writeBenchPlugin(pluginsDirOf(session), INDEXED_VERSION, variant);
-  const storeUrl = withKeyPrefix(session.redis.url, `${session.keyPrefix}:empty-${variant.name}`);
-  const server = await startPluginApiserver(
-    session,
-    `apiserver-empty-${variant.name}`,
-    pluginsDirOf(session),
-    storeUrl,
-  );
+async function emptyStart(launcher: PluginApiserverLauncher, variant: IndexVariant): Promise<MeasuredStart> {
+  writeBenchPlugin(launcher.pluginsDir, INDEXED_VERSION, variant);
+  const storeUrl = withKeyPrefix(launcher.session.redis.url, `${launcher.session.keyPrefix}:empty-${variant.name}`);
+  const server = await launcher.start(`apiserver-empty-${variant.name}`, storeUrl);
   const times = await waitForPluginStart(server, 0);
   await stopPluginApiserver(server);
   return { objects: 0, times };
@@ -48,14 +39,9 @@ async function emptyStart(session: BenchSession, variant: IndexVariant): Promise
  * the creation rate (creates/s); without, it only drops the indexes a
  * variant left, so that the next variant builds them again.
  */
-export async function runFirstVersion(session: BenchSession, objects: number): Promise<number | undefined> {
-  writeBenchPlugin(pluginsDirOf(session), FIRST_VERSION, NO_INDEXES);
-  const server = await startPluginApiserver(
-    session,
-    'apiserver-first-version',
-    pluginsDirOf(session),
-    session.storeUrl,
-  );
+export async function runFirstVersion(launcher: PluginApiserverLauncher, objects: number): Promise<number | undefined> {
+  writeBenchPlugin(launcher.pluginsDir, FIRST_VERSION, NO_INDEXES);
+  const server = await launcher.start('apiserver-first-version', launcher.session.storeUrl);
   try {
     await waitForPluginStart(server, 0);
     return objects > 0 ? (await createItems(server.url, objects)).perSecond : undefined;
@@ -72,18 +58,13 @@ export async function runFirstVersion(session: BenchSession, objects: number): P
  * running.
  */
 export async function measureStart(
-  session: BenchSession,
+  launcher: PluginApiserverLauncher,
   variant: IndexVariant,
   objects: number,
 ): Promise<VariantStart> {
-  const baseline = await emptyStart(session, variant);
-  writeBenchPlugin(pluginsDirOf(session), INDEXED_VERSION, variant);
-  const server = await startPluginApiserver(
-    session,
-    `apiserver-${variant.name}`,
-    pluginsDirOf(session),
-    session.storeUrl,
-  );
+  const baseline = await emptyStart(launcher, variant);
+  writeBenchPlugin(launcher.pluginsDir, INDEXED_VERSION, variant);
+  const server = await launcher.start(`apiserver-${variant.name}`, launcher.session.storeUrl);
   const times = await waitForPluginStart(server, objects * variant.indexCount);
   return { variant, baseline, measured: { objects, times }, server };
 }
