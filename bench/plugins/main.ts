@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { pluginApiserverLauncher, stopPluginApiserver } from './apiserver';
 import { INDEX_VARIANTS } from './index-variants';
 import { parsePluginBenchOptions, type PluginBenchOptions } from './options';
-import { indexRate, routeTable, routeVerdict, startTable } from './report';
+import { cpuShareLine, indexRate, routeTable, routeVerdict, startTable } from './report';
 import { compareRouteWithGet } from './route-bench';
 import { INDEXED_VERSION, measureStart, runFirstVersion, type VariantStart } from './start-bench';
 
@@ -56,6 +56,7 @@ async function run(session: BenchSession, options: PluginBenchOptions): Promise<
       `requests, ${options.concurrency} in flight, on the apiserver of the last start`,
   );
   say(routeTable(comparison));
+  say(cpuShareLine(comparison));
   say('\nPer side (CPU per request from /proc over the median run):');
   say(throughputDetailTable([comparison]));
   say(`\n${goalsLine([routeVerdict(comparison.ratio)])}`);

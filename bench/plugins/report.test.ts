@@ -1,6 +1,6 @@
 import type { Comparison } from '../apiserver/throughput';
 import type { LoadResult } from '../support/http-load';
-import { indexRate, routeTable, routeVerdict, startTable } from './report';
+import { cpuShareLine, indexRate, routeTable, routeVerdict, startTable } from './report';
 
 const run = (perSecond: number): LoadResult => ({
   requests: 1000,
@@ -11,8 +11,8 @@ const run = (perSecond: number): LoadResult => ({
 });
 const comparison = (route: number, get: number): Comparison => ({
   label: 'GET, route vs generated',
-  svc: { name: 'route', runs: [run(route)], median: run(route), cpu: {} as never },
-  baseline: { name: 'GET', runs: [run(get)], median: run(get), cpu: {} as never },
+  svc: { name: 'route', runs: [run(route)], median: run(route), cpu: { server: 120 } },
+  baseline: { name: 'GET', runs: [run(get)], median: run(get), cpu: { server: 60 } },
   ratio: route / get,
 });
 
@@ -28,6 +28,17 @@ describe('the route goal', () => {
     expect(table).toContain('4,000');
     expect(table).toContain('10,000');
     expect(table.split('\n')[2]).toMatch(/40%\s+1\.50 ms \/ 4\.00 ms\s+1\.50 ms \/ 4\.00 ms\s+≥ 50%\s+MISS$/);
+  });
+});
+
+describe('the CPU share', () => {
+  it("is the GET's server CPU per request over the route's, and says so when /proc gave none", () => {
+    expect(cpuShareLine(comparison(4000, 10000))).toBe(
+      'Server CPU per request (median runs, /proc): route 120 µs, GET 60 µs: a server bound by its CPU would ' +
+        "answer the route at 50% of the GET's rate",
+    );
+    const unknown = { ...comparison(1, 1), svc: { ...comparison(1, 1).svc, cpu: {} } };
+    expect(cpuShareLine(unknown)).toBe('Server CPU per request: not available (/proc)');
   });
 });
 

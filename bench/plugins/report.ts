@@ -73,3 +73,28 @@ export function indexRate(measured: MeasuredStart, indexes: number): string {
   if (indexes === 0 || span <= 0) return '—';
   return `${rate(measured.objects / (span / 1000))} objects/s per index (${indexes} indexes built side by side)`;
 }
+
+/** Server CPU milliseconds per request of one side's median run; undefined when /proc could not tell. */
+const serverCpuPerRequest = (side: Comparison['svc']): number | undefined => {
+  const ms = side.cpu.server;
+  return ms === undefined || ms <= 0 ? undefined : ms / side.median.requests;
+};
+
+/**
+ * The route's throughput as a share of the GET's on a server bound by its
+ * CPU: the GET's server CPU per request over the route's. Steadier than the
+ * req/s on a shared machine (other work slows the runs, not their CPU per
+ * request); the line says so, or that /proc gave no figure.
+ *
+ * @example cpuShareLine(comparison) // 'Server CPU per request: route 120 µs, GET 66 µs: …, the route at 55% of the GET's rate'
+ */
+export function cpuShareLine(comparison: Comparison): string {
+  const route = serverCpuPerRequest(comparison.svc);
+  const get = serverCpuPerRequest(comparison.baseline);
+  if (route === undefined || get === undefined) return 'Server CPU per request: not available (/proc)';
+  const micro = (ms: number) => `${Math.round(ms * 1000)} µs`;
+  return (
+    `Server CPU per request (median runs, /proc): route ${micro(route)}, GET ${micro(get)}: a server bound by its ` +
+    `CPU would answer the route at ${percent(get / route)} of the GET's rate`
+  );
+}
