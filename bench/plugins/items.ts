@@ -3,7 +3,7 @@ import { runLoad, type LoadResult } from '../support/http-load';
 import { ITEMS_PATH } from './plugin-folder';
 
 /** Requests in flight while creating the objects (as bench/apiserver loads its persons). */
-const LOAD_CONCURRENCY = 32;
+export const LOAD_CONCURRENCY = 32;
 const TAGS = Array.from({ length: 20 }, (_, i) => `tag-${i}`);
 
 /** The name of the `i`-th object, e.g. `item-42`. */

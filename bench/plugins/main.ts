@@ -7,6 +7,7 @@ import { openBenchSession, withBenchSession, type BenchSession } from '../suppor
 import { resolve } from 'node:path';
 import { pluginApiserverLauncher, stopPluginApiserver } from './apiserver';
 import { INDEX_VARIANTS } from './index-variants';
+import { LOAD_CONCURRENCY } from './items';
 import { parsePluginBenchOptions, type PluginBenchOptions } from './options';
 import { cpuShareLine, indexRate, routeTable, routeVerdict, startTable } from './report';
 import { compareRouteWithGet } from './route-bench';
@@ -39,12 +40,13 @@ async function run(session: BenchSession, options: PluginBenchOptions): Promise<
   );
   const createRate = await runFirstVersion(launcher, options.objects);
   say(
-    `\nCreated ${options.objects} items with the plugin's first version (no indexes of its own), 32 in flight: ` +
+    `\nCreated ${options.objects} items with the plugin's first version (no indexes of its own), ${LOAD_CONCURRENCY} in flight: ` +
       `${rate(createRate ?? 0)} creates/s`,
   );
   let last: VariantStart | undefined;
   for (const [at, variant] of INDEX_VARIANTS.entries()) {
     if (last) await stopPluginApiserver(last.server);
+    // The first version drops the indexes the previous variant built, so that this one builds them anew.
     if (at > 0) await runFirstVersion(launcher, 0);
     last = await measureStart(launcher, variant, options.objects);
     reportStart(last);
