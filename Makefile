@@ -32,6 +32,7 @@ bench: build
 	node dist/bench/apiserver/main.js
 	node dist/bench/controllers/main.js
 	node dist/bench/rbac/main.js
+	node dist/bench/plugins/main.js
 
 bench-scale: build
 	node dist/bench/scale/main.js

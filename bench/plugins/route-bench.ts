@@ -1,0 +1,31 @@
+import { compareThroughput, type Comparison, type Side } from '../apiserver/throughput';
+import type { BenchSession } from '../support/session';
+import type { PluginApiserver } from './apiserver';
+import { itemName } from './items';
+import { ITEMS_PATH, PINGS_PATH } from './plugin-folder';
+import type { PluginBenchOptions } from './options';
+
+/**
+ * Part 1 of issue 9 §6 on one apiserver: the plugin's route `GET
+ * …/pings/{name}` (a small JSON object built in the plugin's worker) against
+ * the generated `GET …/items/{name}` of the plugin's model (one stored
+ * object), the same load tool and concurrency, alternating measured runs
+ * (bench/apiserver's compareThroughput).
+ */
+export function compareRouteWithGet(
+  session: BenchSession,
+  server: PluginApiserver,
+  options: PluginBenchOptions,
+): Promise<Comparison> {
+  const side = (name: string, path: string): Side => ({
+    name,
+    url: server.url,
+    pid: server.pid,
+    expectStatus: 200,
+    request: (seq) => ({ method: 'GET', path: `${path}/${itemName(seq % options.objects)}` }),
+  });
+  return compareThroughput('GET one name: route vs generated', side('route', PINGS_PATH), side('GET', ITEMS_PATH), {
+    ...options,
+    redisPid: session.redisPid,
+  });
+}
