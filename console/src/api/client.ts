@@ -36,7 +36,15 @@ function headersFor(options: RequestOptions): Record<string, string> {
 export async function api<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const body =
     options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-  const res = await fetch(path, { method, headers: headersFor(options), body, signal: options.signal });
+  // No cookies or browser-held credentials: the token says who calls. (Omitting them also keeps a 401's
+  // `WWW-Authenticate: Basic` from opening the browser's own password dialog.)
+  const res = await fetch(path, {
+    method,
+    headers: headersFor(options),
+    body,
+    signal: options.signal,
+    credentials: 'omit',
+  });
   if (!res.ok) {
     const error = await errorFromResponse(res);
     if (res.status === 401 && currentToken && !options.authorization) onUnauthorized();

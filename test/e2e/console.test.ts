@@ -1,0 +1,199 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from '../../console/node_modules/playwright-core';
+import { startTestApiServer } from '../support/apiserver';
+import {
+  launchChromium,
+  openPage,
+  screenshot,
+  seriousAccessibilityViolations,
+  type WatchedPage,
+} from '../support/browser';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { applyPersonModel, PERSONS, person } from '../support/person';
+import { bind, BINDINGS, createRole, createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
+import { waitFor } from '../support/wait-for';
+import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
+
+// The web console in headless Chromium against a real apiserver (RBAC) and
+// controller-manager: what each user sees, and what their clicks do.
+
+const CM_TOKEN = 'controller-manager-token-for-the-console-test';
+/** The content module's API is another module's: its absence (404) is shown on the page, not a failure here. */
+const CONTENT_API = ['/apis/uc.api.content.svc.run/', '/apis/content.svc.run/'];
+const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts'];
+
+let api: RbacApi;
+let browser: Browser;
+let tokenDir: string;
+const pages: WatchedPage[] = [];
+
+beforeAll(async () => {
+  tokenDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
+  const tokenFile = join(tokenDir, 'token');
+  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
+  const server = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: tokenFile });
+  api = rbacApi(server);
+  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
+  await applyPersonModel(api.admin);
+  await createUser(api, 'carol', 'carol-password');
+  await bind(api, 'carol', 'post-contributor');
+  await createUser(api, 'dave', 'dave-password');
+  await createRole(api, 'user-viewer', [{ apiGroups: [''], resources: ['users'], verbs: ['get', 'list'] }], {
+    annotations: {
+      'rbac.authorization.svc.run/display-name': 'User viewer',
+      'rbac.authorization.svc.run/module': 'Administration',
+      'rbac.authorization.svc.run/ui-permissions': '["system:users:view"]',
+    },
+  });
+  browser = await launchChromium();
+}, 60_000);
+
+afterEach(async () => {
+  // Every page of the test ran without an uncaught error or an unexpected console error.
+  const problems = pages.flatMap((p) => p.problems);
+  await Promise.all(pages.splice(0).map((p) => p.context.close()));
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopTestControllerManagers();
+  await api?.server.stop();
+  rmSync(tokenDir, { recursive: true, force: true });
+});
+
+/** A fresh browser session at `path`; `expectedFailures`: URLs whose error answers the test provokes. */
+async function open(path = '/console/', expectedFailures: string[] = []): Promise<Page> {
+  const watched = await openPage(browser, [...CONTENT_API, ...expectedFailures]);
+  pages.push(watched);
+  await watched.page.goto(api.server.url + path);
+  return watched.page;
+}
+
+async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText(`Signed in as ${username}`).waitFor();
+}
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+
+async function menuTitles(page: Page, expectedCount: number): Promise<string[]> {
+  await waitFor(async () => (await menu(page).count()) === expectedCount, { what: `${expectedCount} menu entries` });
+  return menu(page).allTextContents();
+}
+
+it('shows the anonymous visitor the login only, also on a deep link', async () => {
+  const page = await open('/console/users');
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  expect(await page.getByRole('navigation').count()).toBe(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'login');
+});
+
+it('shows the super administrator every menu, and refuses a wrong password with the server message', async () => {
+  const page = await open('/console/', ['/personalaccesstokens']);
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  expect(await page.getByRole('alert').textContent()).toMatch(/401/);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  expect(await menuTitles(page, ALL_MENUS.length)).toEqual(ALL_MENUS);
+  await screenshot(page, 'admin-home');
+});
+
+it('lists a model live, creates from YAML with the validation cause shown, and passes axe on models and roles', async () => {
+  const page = await open('/console/', [PERSONS]);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await menu(page).filter({ hasText: 'Models' }).click();
+  await page.getByRole('link', { name: 'Person', exact: true }).click();
+  await page.getByText('No objects.').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  // Live: an object created elsewhere shows up without a reload.
+  expectStatus(await api.admin('POST', PERSONS, person('ada', { age: 36 })), 201, 'creating ada');
+  await page.getByRole('link', { name: 'ada' }).waitFor();
+  expect(await page.getByRole('row', { name: /ada/ }).textContent()).toContain('36');
+
+  // Create: the server's validation cause is shown.
+  await page.getByRole('link', { name: 'Create' }).click();
+  await page
+    .getByLabel('YAML')
+    .fill('apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: bob\nspec:\n  age: -1\n');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const alert = await page.getByRole('alert').textContent();
+  expect(alert).toContain('spec.age');
+  await screenshot(page, 'validation-error');
+
+  await menu(page).filter({ hasText: 'Roles' }).click();
+  await page.getByRole('link', { name: 'Contributor' }).click();
+  await page.getByRole('heading', { name: 'Effective rules' }).waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it('shows a contributor Posts and not Users, and the new-post form but no publish button', async () => {
+  const page = await open();
+  await logIn(page, 'carol', 'carol-password');
+  expect(await menuTitles(page, 3)).toEqual(['Home', 'Access', 'Posts']);
+  await menu(page).filter({ hasText: 'Posts' }).click();
+  await page.getByRole('heading', { name: 'New post' }).waitFor();
+  expect(await page.getByRole('button', { name: /^Publish/ }).count()).toBe(0);
+  await page.goto(`${api.server.url}/console/users`);
+  await page.getByText('You do not have access to this page.').waitFor();
+  await screenshot(page, 'contributor-posts');
+});
+
+it('assigns a role in the UI as a RoleBinding, and the user sees its menu without logging in again', async () => {
+  const carol = await open();
+  await logIn(carol, 'carol', 'carol-password');
+  await menuTitles(carol, 3);
+
+  const admin = await open('/console/users/carol');
+  await logIn(admin, 'admin', TEST_ADMIN_PASSWORD);
+  const roles = admin.getByRole('group', { name: 'Posts' });
+  // Held roles are checked; a chosen role's dependencies show as included (checked, not to be changed).
+  const contributor = roles.getByRole('checkbox', { name: 'Contributor' });
+  expect(await contributor.isChecked()).toBe(true);
+  await contributor.uncheck();
+  await roles.getByRole('checkbox', { name: 'Author' }).check();
+  await admin.getByText('included through post-author').waitFor();
+  expect(await contributor.isChecked()).toBe(true);
+  expect(await contributor.isDisabled()).toBe(true);
+  await roles.getByRole('checkbox', { name: 'Author' }).uncheck();
+  await contributor.check();
+  await admin.getByRole('group', { name: 'Administration' }).getByRole('checkbox', { name: 'User viewer' }).check();
+  expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+  await admin.getByRole('button', { name: 'Save roles' }).click();
+  await admin.getByText('Roles saved.').waitFor();
+  await screenshot(admin, 'assign-roles');
+
+  const bindings = await api.admin('GET', BINDINGS);
+  const carols = bindings.body.items.filter((b: any) => b.subjects.some((s: any) => s.name === 'carol'));
+  expect(carols.map((b: any) => b.roleRef.name).sort()).toEqual(['post-contributor', 'user-viewer']);
+
+  // Carol's console, still open: back to the window, her new menu entry is there.
+  await carol.evaluate("window.dispatchEvent(new Event('focus'))");
+  expect(await menuTitles(carol, 4)).toEqual(['Home', 'Users', 'Access', 'Posts']);
+  await menu(carol).filter({ hasText: 'Users' }).click();
+  await carol.getByRole('link', { name: 'dave' }).waitFor();
+});
+
+it('logs out by revoking the token the login made', async () => {
+  const page = await open();
+  await logIn(page, 'dave', 'dave-password');
+  const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('svc.console.session')).token");
+  expect(
+    (await api.as({ Authorization: `Bearer ${token}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status,
+  ).toBe(200);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await waitFor(
+    async () =>
+      (await api.as({ Authorization: `Bearer ${token}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-'))
+        .status === 401,
+    { what: 'the token to be revoked' },
+  );
+});
