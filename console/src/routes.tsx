@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './router/router';
 import { AccessPage } from './pages/access';
 import { HomePage } from './pages/home';
+import { MePage } from './pages/me';
 import { ModelObjectsPage } from './pages/model-objects';
 import { ModelsPage } from './pages/models';
 import { CreateObjectPage, ObjectPage } from './pages/object';
@@ -53,6 +54,7 @@ export const ROUTES: RouteDefinition[] = [
     menu: true,
     meta: { permissions: ['system:plugins:view'] },
   },
+  { path: '/me', title: 'Me', component: MePage, meta: { permissions: [] } },
   {
     path: '/posts',
     title: 'Posts',

@@ -128,6 +128,12 @@ it('lists a model live, creates from YAML with the validation cause shown, and p
   expect(alert).toContain('spec.age');
   await screenshot(page, 'validation-error');
 
+  // Delete: marked, then gone once the gc controller removes it; the list follows live.
+  await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('No objects.').waitFor();
+
   await menu(page).filter({ hasText: 'Roles' }).click();
   await page.getByRole('link', { name: 'Contributor' }).click();
   await page.getByRole('heading', { name: 'Effective rules' }).waitFor();
@@ -196,4 +202,27 @@ it('logs out by revoking the token the login made', async () => {
         .status === 401,
     { what: 'the token to be revoked' },
   );
+});
+
+it('lets a user change their password (a wrong current one lands on its field) and create a token shown once', async () => {
+  const page = await open('/console/me', ['/users/-/password']);
+  await logIn(page, 'dave', 'dave-password');
+  await page.getByLabel('Current password').fill('not-my-password');
+  await page.getByLabel('New password').fill('dave-new-password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.locator('#field-oldPassword-error').waitFor();
+  expect(await page.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+
+  await page.getByLabel('Token name').fill('ci');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const shown = await page.getByText('shown this once').locator('code').textContent();
+  expect(
+    (await api.as({ Authorization: `Bearer ${shown}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status,
+  ).toBe(200);
+  await page.getByRole('button', { name: 'Revoke ci' }).click();
+  await waitFor(async () => (await page.getByRole('button', { name: 'Revoke ci' }).count()) === 0, {
+    what: 'the token to go',
+  });
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'me');
 });

@@ -37,7 +37,10 @@ export function Layout(props: { username: string; ready: boolean; onLogout: () =
           </ul>
         </nav>
         <span class="who">
-          Signed in as <strong>{props.username}</strong>
+          Signed in as{' '}
+          <Link to="/me">
+            <strong>{props.username}</strong>
+          </Link>
           <button type="button" onClick={props.onLogout}>
             Log out
           </button>

@@ -22,7 +22,7 @@ export function ModelObjectsPage(props: { params: Record<string, string> }) {
   const [pages, setPages] = useState<string[]>([]);
   const query: TableQuery = { ...filters, limit: PAGE_SIZE, continueToken: pages[pages.length - 1] };
   const table = useAsync(() => fetchTable(collection, query), [collection, JSON.stringify(query)]);
-  useLiveReload(collection, filters, table.value, table.reload);
+  const live = useLiveReload(collection, filters, table.value, table.reload);
   const apply = (next: typeof filters) => {
     setFilters(next);
     setPages([]);
@@ -39,6 +39,9 @@ export function ModelObjectsPage(props: { params: Record<string, string> }) {
         </Link>
       </HasPermission>
       <Filters value={filters} onApply={apply} />
+      <p class="muted live" role="status">
+        {live ? 'Live: changes show as they happen.' : 'Not live: the watch ended; reload the page to resume.'}
+      </p>
       <ErrorBox error={table.error} />
       {table.value && <ObjectsTable table={table.value} route={modelRoute(model)} />}
       <nav aria-label="Pages" class="pager">

@@ -36,7 +36,8 @@ export function ObjectPage(props: { params: Record<string, string> }) {
     void save.run(async () => {
       if (!confirm(`Delete ${props.params.name}?`)) return;
       await api('DELETE', path);
-      object.reload();
+      // The list shows it as deleting until its finalizers are done, then it is gone from there too.
+      navigate(modelRoute(model));
     });
   return (
     <>
