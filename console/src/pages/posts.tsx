@@ -2,14 +2,14 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { ALL_POSTS, MY_POSTS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
-import { TextField } from '../components/field';
 import { useAction, useAsync } from '../components/use-async';
 import { HasPermission, useHasPermission } from '../permissions/permissions';
+import { PostForm } from './post-form';
 
 /** A Post (the content module). */
 export interface Post {
   metadata: { name: string; version?: number };
-  spec: { title?: string; slug?: string; content?: string; owner?: string };
+  spec: { title?: string; slug?: string; content?: string; owner?: string; publish?: boolean };
   status?: { phase?: string; publishTime?: string };
 }
 
@@ -30,19 +30,37 @@ export function PostsPage() {
   const all = useHasPermission([POSTS.view]);
   const base = all ? ALL_POSTS : MY_POSTS;
   const posts = useAsync(() => api<{ items: Post[] }>('GET', base), [base]);
+  const [editing, setEditing] = useState<Post | undefined>();
+  const saved = () => {
+    setEditing(undefined);
+    posts.reload();
+  };
+  const table = { base, all, onChange: posts.reload, onEdit: setEditing };
   return (
     <>
       <h1>{all ? 'All posts' : 'My posts'}</h1>
       <ErrorBox error={posts.error} />
-      {posts.value && <PostsTable posts={posts.value.items} base={base} all={all} onChange={posts.reload} />}
+      {posts.value && <PostsTable posts={posts.value.items} {...table} />}
       <HasPermission permissions={[POSTS.contribute]}>
-        <NewPost onCreated={posts.reload} />
+        <PostForm
+          key={editing?.metadata.name ?? 'new'}
+          post={editing}
+          onSaved={saved}
+          onCancel={() => setEditing(undefined)}
+        />
       </HasPermission>
     </>
   );
 }
 
-function PostsTable(props: { posts: Post[]; base: string; all: boolean; onChange: () => void }) {
+interface TableProps {
+  base: string;
+  all: boolean;
+  onChange: () => void;
+  onEdit: (post: Post) => void;
+}
+
+function PostsTable(props: TableProps & { posts: Post[] }) {
   if (props.posts.length === 0) return <p>No posts yet.</p>;
   return (
     <table>
@@ -63,7 +81,7 @@ function PostsTable(props: { posts: Post[]; base: string; all: boolean; onChange
             {props.all && <td>{post.spec.owner}</td>}
             <td>{post.status?.phase ?? 'DRAFT'}</td>
             <td>
-              <PostActions post={post} base={props.base} all={props.all} onChange={props.onChange} />
+              <PostActions {...props} post={post} />
             </td>
           </tr>
         ))}
@@ -72,91 +90,82 @@ function PostsTable(props: { posts: Post[]; base: string; all: boolean; onChange
   );
 }
 
-/** What the caller may do to a post: submit (contributors), publish or unpublish and delete (authors, administrators). */
-function PostActions(props: { post: Post; base: string; all: boolean; onChange: () => void }) {
+/**
+ * What the caller may do to a post: on their own (the user-centre API) edit and submit (contributors), publish,
+ * unpublish and delete (authors); on every post (the console API) publish, unpublish and delete (administrators).
+ */
+function PostActions(props: TableProps & { post: Post }) {
   const action = useAction();
-  const path = `${props.base}/${encodeURIComponent(props.post.metadata.name)}`;
-  const own = `${MY_POSTS}/${encodeURIComponent(props.post.metadata.name)}`;
-  const phase = props.post.status?.phase ?? 'DRAFT';
-  const title = props.post.spec.title ?? props.post.metadata.name;
-  const run = (method: string, url: string) => () =>
+  const run = (method: string, url: string, body?: unknown) => () =>
     void action.run(async () => {
-      await api(method, url);
+      await api(method, url, body === undefined ? {} : { body, contentType: 'application/merge-patch+json' });
       props.onChange();
     });
   return (
     <div class="actions">
-      {!props.all && phase === 'DRAFT' && (
+      {props.all ? <ManageActions {...props} run={run} /> : <OwnActions {...props} run={run} />}
+      <ErrorBox error={action.error} />
+    </div>
+  );
+}
+
+type Run = (method: string, url: string, body?: unknown) => () => void;
+
+const titleOf = (post: Post) => post.spec.title ?? post.metadata.name;
+
+function ManageActions(props: TableProps & { post: Post; run: Run }) {
+  const path = `${ALL_POSTS}/${encodeURIComponent(props.post.metadata.name)}`;
+  const published = props.post.spec.publish === true;
+  const title = titleOf(props.post);
+  return (
+    <HasPermission permissions={[POSTS.manage]}>
+      <button
+        type="button"
+        onClick={props.run('PATCH', path, { spec: { publish: !published } })}
+        aria-label={`${published ? 'Unpublish' : 'Publish'} ${title}`}
+      >
+        {published ? 'Unpublish' : 'Publish'}
+      </button>
+      <button type="button" class="danger" onClick={props.run('DELETE', path)} aria-label={`Delete ${title}`}>
+        Delete
+      </button>
+    </HasPermission>
+  );
+}
+
+function OwnActions(props: TableProps & { post: Post; run: Run }) {
+  const { run } = props;
+  const own = `${MY_POSTS}/${encodeURIComponent(props.post.metadata.name)}`;
+  const phase = props.post.status?.phase ?? 'DRAFT';
+  const title = titleOf(props.post);
+  return (
+    <>
+      <HasPermission permissions={[POSTS.contribute]}>
+        <button type="button" onClick={() => props.onEdit(props.post)} aria-label={`Edit ${title}`}>
+          Edit
+        </button>
+      </HasPermission>
+      {phase === 'DRAFT' && (
         <HasPermission permissions={[POSTS.contribute]}>
           <button type="button" onClick={run('PUT', `${own}/submit`)} aria-label={`Submit ${title} for review`}>
             Submit
           </button>
         </HasPermission>
       )}
-      {!props.all && (
-        <HasPermission permissions={[POSTS.publish]}>
-          {phase === 'PUBLISHED' ? (
-            <button type="button" onClick={run('PUT', `${own}/unpublish`)} aria-label={`Unpublish ${title}`}>
-              Unpublish
-            </button>
-          ) : (
-            <button type="button" onClick={run('PUT', `${own}/publish`)} aria-label={`Publish ${title}`}>
-              Publish
-            </button>
-          )}
-        </HasPermission>
-      )}
-      <HasPermission permissions={props.all ? [POSTS.manage] : [POSTS.publish]}>
-        <button type="button" class="danger" onClick={run('DELETE', path)} aria-label={`Delete ${title}`}>
+      <HasPermission permissions={[POSTS.publish]}>
+        {phase === 'PUBLISHED' ? (
+          <button type="button" onClick={run('PUT', `${own}/unpublish`)} aria-label={`Unpublish ${title}`}>
+            Unpublish
+          </button>
+        ) : (
+          <button type="button" onClick={run('PUT', `${own}/publish`)} aria-label={`Publish ${title}`}>
+            Publish
+          </button>
+        )}
+        <button type="button" class="danger" onClick={run('DELETE', own)} aria-label={`Delete ${title}`}>
           Delete
         </button>
       </HasPermission>
-      <ErrorBox error={action.error} />
-    </div>
-  );
-}
-
-function NewPost(props: { onCreated: () => void }) {
-  const [form, setForm] = useState({ title: '', slug: '', content: '' });
-  const action = useAction();
-  const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await api('POST', MY_POSTS, {
-        body: { apiVersion: 'content.svc.run/v1alpha1', kind: 'Post', metadata: { name: form.slug }, spec: form },
-      });
-      setForm({ title: '', slug: '', content: '' });
-      props.onCreated();
-    });
-  };
-  const causes = action.error?.causes;
-  return (
-    <form onSubmit={submit} aria-labelledby="new-post">
-      <h2 id="new-post">New post</h2>
-      <TextField label="Title" name="title" value={form.title} onInput={set('title')} required causes={causes} />
-      <TextField
-        label="Slug"
-        name="slug"
-        value={form.slug}
-        onInput={set('slug')}
-        required
-        causes={causes}
-        hint="lowercase letters, digits and -"
-      />
-      <div class="field">
-        <label for="field-content">Content</label>
-        <textarea
-          id="field-content"
-          rows={6}
-          value={form.content}
-          onInput={(e) => set('content')((e.target as HTMLTextAreaElement).value)}
-        />
-      </div>
-      <ErrorBox error={action.error} />
-      <button type="submit" disabled={action.busy}>
-        Save draft
-      </button>
-    </form>
+    </>
   );
 }
