@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '../../console/node_modules/playwright-core';
@@ -33,7 +33,17 @@ beforeAll(async () => {
   tokenDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
   const tokenFile = join(tokenDir, 'token');
   writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
-  const server = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: tokenFile });
+  // A plugin with nothing but its plugin.yaml: enough to be STARTED, disabled and enabled.
+  mkdirSync(join(tokenDir, 'plugins', 'hello'), { recursive: true });
+  writeFileSync(
+    join(tokenDir, 'plugins', 'hello', 'plugin.yaml'),
+    'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: hello}\nspec: {version: 1.0.0, displayName: Hello}\n',
+  );
+  const server = await startTestApiServer({
+    authorizationMode: 'RBAC',
+    controllerManagerTokenFile: tokenFile,
+    pluginsDir: join(tokenDir, 'plugins'),
+  });
   api = rbacApi(server);
   await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
   await applyPersonModel(api.admin);
@@ -225,4 +235,17 @@ it('lets a user change their password (a wrong current one lands on its field) a
   });
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await screenshot(page, 'me');
+});
+
+it("shows a plugin's phase live, and disables and enables it", async () => {
+  const page = await open('/console/plugins');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const card = page.getByRole('region', { name: /Hello/ });
+  await card.getByText('Phase: STARTED').waitFor();
+  await card.getByRole('button', { name: 'Disable hello' }).click();
+  await card.getByText('Phase: STOPPED').waitFor();
+  await card.getByRole('button', { name: 'Enable hello' }).click();
+  await card.getByText('Phase: STARTED').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'plugins');
 });

@@ -1,15 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { cellText, fetchTable, type Table, type TableQuery } from '../api/table';
-import { openWatch } from '../api/watch';
 import { ErrorBox } from '../components/error-box';
 import { useAsync } from '../components/use-async';
+import { useLiveReload } from '../components/use-live-reload';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { modelCollection, modelOf, modelRoute } from './model-params';
 
 const PAGE_SIZE = 20;
-/** Changes come in bursts: the page is read again once they settle. */
-const SETTLE_MS = 250;
 
 /**
  * A model's objects: the server's Table (printer columns), a page at a time,
@@ -22,7 +20,7 @@ export function ModelObjectsPage(props: { params: Record<string, string> }) {
   const [pages, setPages] = useState<string[]>([]);
   const query: TableQuery = { ...filters, limit: PAGE_SIZE, continueToken: pages[pages.length - 1] };
   const table = useAsync(() => fetchTable(collection, query), [collection, JSON.stringify(query)]);
-  const live = useLiveReload(collection, filters, table.value, table.reload);
+  const live = useLiveReload(collection, table.value?.metadata.resourceVersion, table.reload, filters);
   const apply = (next: typeof filters) => {
     setFilters(next);
     setPages([]);
@@ -59,36 +57,6 @@ export function ModelObjectsPage(props: { params: Record<string, string> }) {
       </nav>
     </>
   );
-}
-
-/** Reads the page again whenever something in the collection (as filtered) changes. */
-function useLiveReload(
-  collection: string,
-  filters: { labelSelector: string; fieldSelector: string },
-  table: Table | undefined,
-  reload: () => void,
-) {
-  const resourceVersion = table?.metadata.resourceVersion;
-  const [live, setLive] = useState(true);
-  useEffect(() => {
-    if (!resourceVersion) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = openWatch(
-      collection,
-      { resourceVersion, labelSelector: filters.labelSelector, fieldSelector: filters.fieldSelector },
-      () => {
-        clearTimeout(timer);
-        timer = setTimeout(reload, SETTLE_MS);
-      },
-      () => setLive(false),
-    );
-    setLive(true);
-    return () => {
-      clearTimeout(timer);
-      stop();
-    };
-  }, [collection, resourceVersion, filters.labelSelector, filters.fieldSelector]);
-  return live;
 }
 
 function Filters(props: {

@@ -2,6 +2,7 @@ import { api } from '../api/client';
 import { PLUGINS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
+import { useLiveReload } from '../components/use-live-reload';
 import { HasPermission } from '../permissions/permissions';
 
 interface Plugin {
@@ -17,7 +18,12 @@ interface Plugin {
 
 /** Every plugin: its phase, message, conditions and extension objects; enable and disable. */
 export function PluginsPage() {
-  const plugins = useAsync(() => api<{ items: Plugin[] }>('GET', `${PLUGINS}?sort=metadata.name,asc`), []);
+  const plugins = useAsync(
+    () => api<{ items: Plugin[]; metadata: { resourceVersion?: string } }>('GET', `${PLUGINS}?sort=metadata.name,asc`),
+    [],
+  );
+  // Phases move on their own (STARTING, STARTED, STOPPED): the page follows them.
+  useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
   return (
     <>
       <h1>Plugins</h1>
