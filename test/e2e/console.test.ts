@@ -138,8 +138,24 @@ it('lists a model live, creates from YAML with the validation cause shown, and p
   expect(alert).toContain('spec.age');
   await screenshot(page, 'validation-error');
 
-  // Delete: marked, then gone once the gc controller removes it; the list follows live.
+  // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const patched = await api.admin(
+    'PATCH',
+    `${PERSONS}/ada`,
+    { spec: { age: 37 } },
+    {
+      'Content-Type': 'application/merge-patch+json',
+    },
+  );
+  expectStatus(patched, 200, 'changing ada meanwhile');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await page.getByText('age: 37').waitFor();
+
+  // Delete: marked, then gone once the gc controller removes it; the list follows live.
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByText('No objects.').waitFor();
@@ -157,9 +173,9 @@ it('shows a contributor Posts and not Users, and the new-post form but no publis
   await menu(page).filter({ hasText: 'Posts' }).click();
   await page.getByRole('heading', { name: 'New post' }).waitFor();
   expect(await page.getByRole('button', { name: /^Publish/ }).count()).toBe(0);
+  await screenshot(page, 'contributor-posts');
   await page.goto(`${api.server.url}/console/users`);
   await page.getByText('You do not have access to this page.').waitFor();
-  await screenshot(page, 'contributor-posts');
 });
 
 it('assigns a role in the UI as a RoleBinding, and the user sees its menu without logging in again', async () => {

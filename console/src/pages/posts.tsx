@@ -39,7 +39,11 @@ export function PostsPage() {
   return (
     <>
       <h1>{all ? 'All posts' : 'My posts'}</h1>
-      <ErrorBox error={posts.error} />
+      {posts.error?.code === 404 ? (
+        <p role="alert">The content module is not installed on this server: there are no posts to show.</p>
+      ) : (
+        <ErrorBox error={posts.error} />
+      )}
       {posts.value && <PostsTable posts={posts.value.items} {...table} />}
       <HasPermission permissions={[POSTS.contribute]}>
         <PostForm
