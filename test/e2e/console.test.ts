@@ -115,7 +115,7 @@ it('shows the super administrator every menu, and refuses a wrong password with 
   await screenshot(page, 'admin-home');
 });
 
-it('lists a model live, creates from YAML with the validation cause shown, and passes axe on models and roles', async () => {
+it('lists a model live, creates from a schema form with the cause on its field, edits YAML, deletes, and passes axe', async () => {
   const page = await open('/console/', [PERSONS]);
   await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
   await menu(page).filter({ hasText: 'Models' }).click();
@@ -128,15 +128,22 @@ it('lists a model live, creates from YAML with the validation cause shown, and p
   await page.getByRole('link', { name: 'ada' }).waitFor();
   expect(await page.getByRole('row', { name: /ada/ }).textContent()).toContain('36');
 
-  // Create: the server's validation cause is shown.
+  // Create with the form generated from the model's schema: the server's validation cause lands on its field.
   await page.getByRole('link', { name: 'Create' }).click();
-  await page
-    .getByLabel('YAML')
-    .fill('apiVersion: example.com/v1alpha1\nkind: Person\nmetadata:\n  name: bob\nspec:\n  age: -1\n');
-  await page.getByRole('button', { name: 'Save' }).click();
-  const alert = await page.getByRole('alert').textContent();
-  expect(alert).toContain('spec.age');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('bob');
+  await page.getByRole('spinbutton', { name: 'spec.age' }).fill('-1');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.locator('#field-spec\\.age-error').waitFor();
+  expect(await page.getByRole('spinbutton', { name: 'spec.age' }).getAttribute('aria-invalid')).toBe('true');
+  expect(await page.getByRole('alert').textContent()).toContain('spec.age');
   await screenshot(page, 'validation-error');
+  await page.getByRole('spinbutton', { name: 'spec.age' }).fill('5');
+  await page.getByRole('combobox', { name: 'spec.gender' }).selectOption('FEMALE');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: 'bob' }).waitFor();
+  expect(await page.getByLabel('YAML').textContent()).toMatch(
+    /age: 5[\s\S]*gender: FEMALE|gender: FEMALE[\s\S]*age: 5/,
+  );
 
   // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
@@ -158,7 +165,11 @@ it('lists a model live, creates from YAML with the validation cause shown, and p
   // Delete: marked, then gone once the gc controller removes it; the list follows live.
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Delete' }).click();
-  await page.getByText('No objects.').waitFor();
+  await page.getByRole('heading', { name: 'persons' }).waitFor();
+  await page.getByRole('link', { name: 'bob', exact: true }).waitFor();
+  await waitFor(async () => (await page.getByRole('link', { name: 'ada', exact: true }).count()) === 0, {
+    what: 'ada to leave the list',
+  });
 
   await menu(page).filter({ hasText: 'Roles' }).click();
   await page.getByRole('link', { name: 'Contributor' }).click();

@@ -6,7 +6,7 @@ export function TextField(props: {
   name: string;
   value: string;
   onInput: (value: string) => void;
-  type?: 'text' | 'password' | 'email';
+  type?: 'text' | 'password' | 'email' | 'number';
   required?: boolean;
   autocomplete?: string;
   causes?: StatusCause[];

@@ -77,34 +77,8 @@ export function ObjectPage(props: { params: Record<string, string> }) {
   );
 }
 
-/** Creates an object from YAML; the server's validation causes are shown as they come. */
-export function CreateObjectPage(props: { params: Record<string, string> }) {
-  const model = modelOf(props.params);
-  const [draft, setDraft] = useState(
-    `apiVersion: ${model.group ? `${model.group}/` : ''}${model.version}\nmetadata:\n  name: \nspec: {}\n`,
-  );
-  const save = useAction();
-  const onSave = () =>
-    void save.run(async () => {
-      const created = await api<ApiObject>('POST', modelCollection(model), { body: draft, contentType: YAML });
-      navigate(`${modelRoute(model)}/${encodeURIComponent(created.metadata.name)}`);
-    });
-  return (
-    <>
-      <h1>New object in {model.plural}</h1>
-      <ErrorBox error={save.error} />
-      <YamlEditor
-        value={draft}
-        onInput={setDraft}
-        busy={save.busy}
-        onSave={onSave}
-        onCancel={() => navigate(modelRoute(model))}
-      />
-    </>
-  );
-}
-
-function YamlEditor(props: {
+/** A YAML text area with Save and Cancel. */
+export function YamlEditor(props: {
   value: string;
   onInput: (v: string) => void;
   busy: boolean;
