@@ -20,8 +20,6 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 // controller-manager: what each user sees, and what their clicks do.
 
 const CM_TOKEN = 'controller-manager-token-for-the-console-test';
-/** The content module's API is another module's: its absence (404) is shown on the page, not a failure here. */
-const CONTENT_API = ['/apis/uc.api.content.svc.run/', '/apis/content.svc.run/'];
 const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts'];
 
 let api: RbacApi;
@@ -43,10 +41,16 @@ beforeAll(async () => {
     authorizationMode: 'RBAC',
     controllerManagerTokenFile: tokenFile,
     pluginsDir: join(tokenDir, 'plugins'),
+    builtinPlugins: true,
   });
   api = rbacApi(server);
   await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
   await applyPersonModel(api.admin);
+  await waitFor(
+    async () =>
+      (await api.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/content')).body?.status?.phase === 'STARTED',
+    { what: 'the content module to start', timeoutMs: 30_000 },
+  );
   await createUser(api, 'carol', 'carol-password');
   await bind(api, 'carol', 'post-contributor');
   await createUser(api, 'dave', 'dave-password');
@@ -76,7 +80,7 @@ afterAll(async () => {
 
 /** A fresh browser session at `path`; `expectedFailures`: URLs whose error answers the test provokes. */
 async function open(path = '/console/', expectedFailures: string[] = []): Promise<Page> {
-  const watched = await openPage(browser, [...CONTENT_API, ...expectedFailures]);
+  const watched = await openPage(browser, expectedFailures);
   pages.push(watched);
   await watched.page.goto(api.server.url + path);
   return watched.page;
@@ -177,13 +181,21 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
-it('shows a contributor Posts and not Users, and the new-post form but no publish button', async () => {
+it('shows a contributor Posts and not Users: they write and submit a draft, with no publish or delete button', async () => {
   const page = await open();
   await logIn(page, 'carol', 'carol-password');
   expect(await menuTitles(page, 3)).toEqual(['Home', 'Access', 'Posts']);
   await menu(page).filter({ hasText: 'Posts' }).click();
   await page.getByRole('heading', { name: 'New post' }).waitFor();
+  await page.getByLabel('Title').fill('First words');
+  await page.getByLabel('Slug').fill('first-words');
+  await page.getByLabel('Content').fill('Hello.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByRole('button', { name: 'Submit First words for review' }).click();
+  await page.getByRole('cell', { name: 'PENDING_REVIEW' }).waitFor();
   expect(await page.getByRole('button', { name: /^Publish/ }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await screenshot(page, 'contributor-posts');
   await page.goto(`${api.server.url}/console/users`);
   await page.getByText('You do not have access to this page.').waitFor();

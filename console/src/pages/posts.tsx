@@ -40,7 +40,9 @@ export function PostsPage() {
     <>
       <h1>{all ? 'All posts' : 'My posts'}</h1>
       {posts.error?.code === 404 ? (
-        <p role="alert">The content module is not installed on this server: there are no posts to show.</p>
+        <p role="alert">
+          The content module is not running on this server (it may be disabled): there are no posts to show.
+        </p>
       ) : (
         <ErrorBox error={posts.error} />
       )}
