@@ -22,6 +22,9 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 const CM_TOKEN = 'controller-manager-token-for-the-console-test';
 const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts'];
 
+// A browser beside the rest of the suite on a 2-core machine: room for slow steps (each still waits on a condition).
+jest.setTimeout(60_000);
+
 let api: RbacApi;
 let browser: Browser;
 let tokenDir: string;

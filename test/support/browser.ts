@@ -49,7 +49,7 @@ export async function openPage(browser: Browser, expectedFailures: string[] = []
   // The page's CSP allows its own scripts only; axe-core is injected by the test.
   const context = await browser.newContext({ bypassCSP: true });
   // A step that cannot happen fails with its own message before the test's timeout.
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const problems: string[] = [];
   const watched = { context, page, problems, expectedFailures: [...expectedFailures] };
