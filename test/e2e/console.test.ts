@@ -291,3 +291,22 @@ it("shows a plugin's phase live, and disables and enables it", async () => {
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await screenshot(page, 'plugins');
 });
+
+it('creates a user with a password in the UI, who can log in, and disables them', async () => {
+  const page = await open('/console/users');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const form = page.getByRole('form', { name: 'Create a user' });
+  await form.getByLabel('Name', { exact: true }).fill('erin');
+  await form.getByLabel('Display name').fill('Erin');
+  await form.getByLabel('Password').fill('erin-password');
+  await form.getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('heading', { name: 'User erin' }).waitFor();
+  const erin = api.as({ Authorization: `Basic ${Buffer.from('erin:erin-password').toString('base64')}` });
+  expect((await erin('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(200);
+
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('disabled: cannot log in').waitFor();
+  await waitFor(async () => (await erin('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401, {
+    what: "erin's login to be refused",
+  });
+});
