@@ -1,6 +1,6 @@
 import { api } from './client';
 
-/** A served resource, from discovery (API §1). */
+/** A served resource, from discovery (`/api/v1alpha1`, `/apis/<group>/<version>`). */
 export interface ServedModel {
   group: string;
   version: string;

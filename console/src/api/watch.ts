@@ -1,6 +1,6 @@
 import { currentBearerToken } from './client';
 
-/** One watch event (API §6). */
+/** One watch event (docs/api.md, Watch). */
 export interface WatchEvent<T = unknown> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: T;
