@@ -2,6 +2,8 @@
 # Each installs (npm ci) and builds what it needs itself.
 
 NPM_STAMP := node_modules/.package-lock.json
+# The web console has its own dependencies (console/package.json): installed and built apart from the server's.
+CONSOLE_STAMP := console/node_modules/.package-lock.json
 STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
 # The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
@@ -9,21 +11,38 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
 TLS ?=
 
-.PHONY: install build run test bench bench-scale lint format clean
+.PHONY: install build run test bench bench-scale lint format clean console-build console-install chromium
 
-install: $(NPM_STAMP)
+install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
+# A node_modules that is a link points at an install shared with other checkouts (git worktrees): npm ci would
+# empty it for all of them, so it is left alone.
 $(NPM_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	@if [ -L node_modules ]; then echo "node_modules is a link to a shared install: not reinstalled"; \
+	else npm ci --no-audit --no-fund && touch $@; fi
+
+$(CONSOLE_STAMP): console/package.json console/package-lock.json
+	cd console && npm ci --no-audit --no-fund
 	@touch $@
 
-build: install
+console-install: $(CONSOLE_STAMP)
+
+# The console's static files (console/dist), served by the apiserver at /console/.
+console-build: console-install
+	cd console && npx vite build --logLevel warn
+
+build: install console-build
 	npx tsc -p tsconfig.build.json
+
+# The browser the console's end-to-end tests drive (Debian's package).
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y --no-install-recommends chromium)
 
 run: build
 	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN) $(if $(TLS),--tls)
 
-test: build
+test: build chromium
+	cd console && npx vitest run
 	npx jest --ci
 
 bench: build
@@ -41,10 +60,11 @@ lint: install
 	npx tsc -p tsconfig.json --noEmit
 	npx eslint --max-warnings 0 .
 	npx prettier --check --log-level warn .
+	cd console && npx tsc -p tsconfig.json --noEmit
 
 # Rewrites every file the formatter owns (.prettierrc.json; what it leaves alone is in .prettierignore).
 format: install
 	npx prettier --write --log-level warn .
 
 clean:
-	rm -rf dist coverage .jest-cache
+	rm -rf dist coverage .jest-cache console/dist

@@ -8,6 +8,7 @@ import type { OpenApi } from './openapi';
 import type { ApiMetrics } from './metrics';
 import { sendJson } from './respond';
 import { versionInfo } from './version';
+import { CONSOLE_PATH, serveConsole } from './console';
 
 /** What the non-resource endpoints read. */
 export interface NonResourceDeps {
@@ -79,6 +80,7 @@ function route(
     case '/openapi/v3':
       return () => json(deps.openapi.index());
   }
+  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return () => serveConsole(ctx, path);
   return discoveryRoute(path, deps, json);
 }
 

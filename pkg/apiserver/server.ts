@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import { forbidden, internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
+import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
 import { isAnonymous, type UserInfo } from '../auth/user';
 import type { Storage } from '../storage/interface';
 import type { SchemeManager } from '../registry/scheme';
@@ -57,7 +58,11 @@ export class ApiServer {
   private readonly settings: HandlerSettings;
   private readonly discovery: Discovery;
   private readonly openapi: OpenApi;
-  private readonly wss = new WebSocketServer({ noServer: true });
+  /** A browser offers its token as a subprotocol (Kubernetes' form) beside a plain one: the plain one is chosen. */
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => [...offered].find((p) => !p.startsWith(WEBSOCKET_TOKEN_PREFIX)) ?? false,
+  });
   private readonly routes: RouteTable;
   /** One per open request; aborted on shutdown so that watches end cleanly. */
   private readonly inflight = new Set<AbortController>();

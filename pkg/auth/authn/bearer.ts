@@ -19,9 +19,8 @@ export class BearerAuthenticator implements Authenticator {
   ) {}
 
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
-    const header = req.headers.authorization;
-    if (!header || !/^bearer /i.test(header)) return undefined;
-    const token = header.slice(7).trim();
+    const token = bearerToken(req);
+    if (token === undefined) return undefined;
     const user = token ? this.source.tokenUser(tokenHash(token)) : undefined;
     if (user) return user;
     throw this.throttle.fail(
@@ -30,4 +29,26 @@ export class BearerAuthenticator implements Authenticator {
       unauthorized('invalid bearer token', 'Bearer realm="svc"'),
     );
   }
+}
+
+/** Kubernetes' way for browsers, which cannot set headers on a WebSocket: the token as a subprotocol. */
+export const WEBSOCKET_TOKEN_PREFIX = 'base64url.bearer.authorization.k8s.io.';
+
+/**
+ * The bearer token of a request: `Authorization: Bearer <token>`, or, on a
+ * WebSocket upgrade without that header, the subprotocol
+ * `base64url.bearer.authorization.k8s.io.<base64url of the token>`.
+ */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header) return /^bearer /i.test(header) ? header.slice(7).trim() : undefined;
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (!protocols || req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
+  const entry = protocols
+    .split(',')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(WEBSOCKET_TOKEN_PREFIX));
+  return entry === undefined
+    ? undefined
+    : Buffer.from(entry.slice(WEBSOCKET_TOKEN_PREFIX.length), 'base64url').toString();
 }

@@ -1,0 +1,43 @@
+import type { StatusCause } from '../api/errors';
+
+/** A labelled text input; a server cause on its field is shown under it and announced. */
+export function TextField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  type?: 'text' | 'password' | 'email' | 'number';
+  required?: boolean;
+  autocomplete?: string;
+  causes?: StatusCause[];
+  hint?: string;
+}) {
+  const id = `field-${props.name}`;
+  const cause = props.causes?.find((c) => c.field === props.name || c.field?.endsWith(`.${props.name}`));
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={(props.type ?? 'text') as 'text'}
+        value={props.value}
+        required={props.required}
+        autoComplete={props.autocomplete}
+        aria-invalid={cause ? 'true' : undefined}
+        aria-describedby={cause ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)}
+      />
+      {props.hint && !cause && (
+        <small id={`${id}-hint`} class="muted">
+          {props.hint}
+        </small>
+      )}
+      {cause && (
+        <small id={`${id}-error`} class="field-error">
+          {cause.message ?? cause.reason}
+        </small>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client';
+import { ACCESS_REVIEWS } from '../api/paths';
+import { ErrorBox } from '../components/error-box';
+import { TextField } from '../components/field';
+import { useAction } from '../components/use-async';
+
+interface Review {
+  status: { allowed: boolean; reason: string; trace?: { kind: string; name: string; message: string }[] };
+}
+
+const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const EMPTY = { user: '', verb: 'get', group: '', resource: '', subresource: '', name: '', path: '' };
+
+/** "May this user do this?": an access review, with the trace that explains the answer. */
+export function AccessPage() {
+  const [form, setForm] = useState(EMPTY);
+  const [review, setReview] = useState<Review | undefined>();
+  const action = useAction();
+  const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const { path, ...resource } = form;
+    const spec = path
+      ? { user: form.user || undefined, verb: form.verb, path }
+      : { ...resource, user: form.user || undefined };
+    void action.run(async () => setReview(await api<Review>('POST', ACCESS_REVIEWS, { body: { spec } })));
+  };
+  return (
+    <>
+      <h1>Access</h1>
+      <form onSubmit={submit} aria-labelledby="review-title">
+        <h2 id="review-title">Can this user do this?</h2>
+        <TextField label="User" name="user" value={form.user} onInput={set('user')} hint="empty: yourself" />
+        <div class="field">
+          <label for="field-verb">Verb</label>
+          <select
+            id="field-verb"
+            value={form.verb}
+            onChange={(e) => set('verb')((e.target as HTMLSelectElement).value)}
+          >
+            {VERBS.map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </select>
+        </div>
+        <TextField
+          label="API group"
+          name="group"
+          value={form.group}
+          onInput={set('group')}
+          hint="empty: the core group"
+        />
+        <TextField label="Resource" name="resource" value={form.resource} onInput={set('resource')} />
+        <TextField label="Subresource" name="subresource" value={form.subresource} onInput={set('subresource')} />
+        <TextField label="Name" name="name" value={form.name} onInput={set('name')} />
+        <TextField
+          label="Or a path"
+          name="path"
+          value={form.path}
+          onInput={set('path')}
+          hint="e.g. /metrics (instead of a resource)"
+        />
+        <ErrorBox error={action.error} />
+        <button type="submit" disabled={action.busy}>
+          Review
+        </button>
+      </form>
+      {review && <ReviewResult review={review} />}
+    </>
+  );
+}
+
+function ReviewResult(props: { review: Review }) {
+  const { allowed, reason, trace = [] } = props.review.status;
+  return (
+    <section aria-labelledby="review-result" role="status">
+      <h2 id="review-result">{allowed ? 'Allowed' : 'Denied'}</h2>
+      <p>{reason}</p>
+      <ol class="trace">
+        {trace.map((step, i) => (
+          <li key={i}>
+            <strong>{step.kind}</strong> <code>{step.name}</code>: {step.message}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

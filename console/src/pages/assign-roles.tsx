@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api/client';
+import { ROLES, userPermissions } from '../api/paths';
+import { ErrorBox } from '../components/error-box';
+import { useAction, useAsync } from '../components/use-async';
+import { Link } from '../router/link';
+import { displayName, groupByModule, includedBy, type Role } from '../roles/roles';
+
+/**
+ * A user's roles: every role that is not hidden, grouped by module and named
+ * by display name; a chosen role's dependencies show as included. Saving makes
+ * the user's bindings exactly the chosen roles (`POST …/users/{name}/permissions`).
+ */
+export function AssignRoles(props: { user: string }) {
+  const roles = useAsync(() => api<{ items: Role[] }>('GET', ROLES), []);
+  const held = useAsync(() => api<{ roles: string[] }>('GET', userPermissions(props.user)), [props.user]);
+  const [chosen, setChosen] = useState<string[] | undefined>();
+  const save = useAction();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setChosen(held.value?.roles), [held.value]);
+  const all = roles.value?.items ?? [];
+  const included = includedBy(chosen ?? [], all);
+  const toggle = (name: string, on: boolean) => {
+    setSaved(false);
+    setChosen(on ? [...(chosen ?? []), name] : (chosen ?? []).filter((n) => n !== name));
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void save.run(async () => {
+      await api('POST', userPermissions(props.user), { body: { roles: chosen ?? [] } });
+      setSaved(true);
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="assign-roles">
+      <h2 id="assign-roles">Roles</h2>
+      <ErrorBox error={roles.error ?? held.error} />
+      {chosen &&
+        groupByModule(all).map((group) => (
+          <fieldset key={group.module}>
+            <legend>{group.module}</legend>
+            {group.roles.map((role) => (
+              <RoleChoice
+                key={role.metadata.name}
+                role={role}
+                checked={chosen.includes(role.metadata.name)}
+                includedThrough={included.get(role.metadata.name)}
+                onChange={toggle}
+              />
+            ))}
+          </fieldset>
+        ))}
+      <ErrorBox error={save.error} />
+      {saved && <p role="status">Roles saved.</p>}
+      <button type="submit" disabled={!chosen || save.busy}>
+        Save roles
+      </button>
+    </form>
+  );
+}
+
+function RoleChoice(props: {
+  role: Role;
+  checked: boolean;
+  includedThrough?: string;
+  onChange: (name: string, on: boolean) => void;
+}) {
+  const { name } = props.role.metadata;
+  const included = !props.checked && props.includedThrough !== undefined;
+  return (
+    <div class="choice">
+      <label>
+        <input
+          type="checkbox"
+          name="role"
+          value={name}
+          checked={props.checked || included}
+          disabled={included}
+          onChange={(e) => props.onChange(name, (e.target as HTMLInputElement).checked)}
+        />{' '}
+        {displayName(props.role)}
+      </label>{' '}
+      <Link to={`/roles/${encodeURIComponent(name)}`} class="muted">
+        {name}
+      </Link>
+      {included && <span class="muted"> — included through {props.includedThrough}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client';
+import { MY_TOKENS, MY_USER, TOKEN_ANNOTATION } from '../api/paths';
+import { ErrorBox } from '../components/error-box';
+import { TextField } from '../components/field';
+import { useAction, useAsync } from '../components/use-async';
+import type { User } from './users';
+
+const MY_PASSWORD = '/apis/uc.api.security.svc.run/v1alpha1/users/-/password';
+
+interface Token {
+  metadata: {
+    name: string;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    annotations?: Record<string, string>;
+  };
+  spec: { displayName?: string; expiresAt?: string; roles?: string[] };
+}
+
+/** The caller's own page: profile, password, personal access tokens. */
+export function MePage() {
+  const me = useAsync(() => api<User>('GET', MY_USER), []);
+  return (
+    <>
+      <h1>{me.value?.spec?.displayName || me.value?.metadata.name || 'Me'}</h1>
+      <ErrorBox error={me.error} />
+      {me.value && (
+        <p>
+          User <code>{me.value.metadata.name}</code>
+          {me.value.spec?.email ? `, ${me.value.spec.email}` : ''}
+        </p>
+      )}
+      <ChangePassword />
+      <Tokens />
+    </>
+  );
+}
+
+function ChangePassword() {
+  const [form, setForm] = useState({ oldPassword: '', password: '' });
+  const [done, setDone] = useState(false);
+  const action = useAction();
+  const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
+  const submit = (event: Event) => {
+    event.preventDefault();
+    setDone(false);
+    void action.run(async () => {
+      await api('PUT', MY_PASSWORD, { body: form });
+      setForm({ oldPassword: '', password: '' });
+      setDone(true);
+    });
+  };
+  const causes = action.error?.causes;
+  return (
+    <form onSubmit={submit} aria-labelledby="change-password">
+      <h2 id="change-password">Change your password</h2>
+      <TextField
+        label="Current password"
+        name="oldPassword"
+        type="password"
+        value={form.oldPassword}
+        onInput={set('oldPassword')}
+        required
+        autocomplete="current-password"
+        causes={causes}
+      />
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        value={form.password}
+        onInput={set('password')}
+        required
+        autocomplete="new-password"
+        causes={causes}
+      />
+      <ErrorBox error={action.error} />
+      {done && <p role="status">Password changed.</p>}
+      <button type="submit" disabled={action.busy}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+function Tokens() {
+  const tokens = useAsync(() => api<{ items: Token[] }>('GET', MY_TOKENS), []);
+  const action = useAction();
+  const revoke = (name: string) =>
+    void action.run(async () => {
+      await api('DELETE', `${MY_TOKENS}/${encodeURIComponent(name)}`);
+      tokens.reload();
+    });
+  return (
+    <section aria-labelledby="tokens">
+      <h2 id="tokens">Personal access tokens</h2>
+      <ErrorBox error={tokens.error ?? action.error} />
+      {tokens.value && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
+            {tokens.value.items
+              .filter((t) => !t.metadata.deletionTimestamp)
+              .map((t) => (
+                <tr key={t.metadata.name}>
+                  <td>{t.spec.displayName ?? t.metadata.name}</td>
+                  <td>{t.metadata.creationTimestamp}</td>
+                  <td>{t.spec.expiresAt ?? 'never'}</td>
+                  <td>
+                    <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
+                      Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+      <NewToken onCreated={tokens.reload} />
+    </section>
+  );
+}
+
+function NewToken(props: { onCreated: () => void }) {
+  const [displayName, setDisplayName] = useState('');
+  const [secret, setSecret] = useState<string | undefined>();
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const created = await api<Token>('POST', MY_TOKENS, { body: { spec: { displayName } } });
+      setSecret(created.metadata.annotations?.[TOKEN_ANNOTATION]);
+      setDisplayName('');
+      props.onCreated();
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="new-token">
+      <h3 id="new-token">New token</h3>
+      <TextField label="Token name" name="displayName" value={displayName} onInput={setDisplayName} required />
+      <ErrorBox error={action.error} />
+      {secret && (
+        <p role="status">
+          Copy it now, it is shown this once: <code>{secret}</code>
+        </p>
+      )}
+      <button type="submit" disabled={action.busy}>
+        Create token
+      </button>
+    </form>
+  );
+}

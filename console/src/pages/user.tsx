@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client';
+import { USERS } from '../api/paths';
+import { ErrorBox } from '../components/error-box';
+import { TextField } from '../components/field';
+import { useAction, useAsync } from '../components/use-async';
+import { HasPermission } from '../permissions/permissions';
+import { Link } from '../router/link';
+import { AssignRoles } from './assign-roles';
+import type { User } from './users';
+
+/** One user: who they are, enable or disable, set a password, and the roles they hold. */
+export function UserPage(props: { params: Record<string, string> }) {
+  const path = `${USERS}/${encodeURIComponent(props.params.name)}`;
+  const user = useAsync(() => api<User>('GET', path), [path]);
+  const toggle = useAction();
+  const disabled = user.value?.spec?.disabled === true;
+  const onToggle = () =>
+    void toggle.run(async () => {
+      await api('PATCH', path, {
+        body: { spec: { disabled: !disabled } },
+        contentType: 'application/merge-patch+json',
+      });
+      user.reload();
+    });
+  return (
+    <>
+      <h1>User {props.params.name}</h1>
+      <p class="muted">
+        <Link to="/users">Users</Link>
+      </p>
+      <ErrorBox error={user.error} />
+      {user.value && <UserFacts user={user.value} />}
+      <HasPermission permissions={['system:users:manage']}>
+        <ErrorBox error={toggle.error} />
+        <button type="button" onClick={onToggle} disabled={!user.value || toggle.busy}>
+          {disabled ? 'Enable' : 'Disable'}
+        </button>
+        <SetPassword path={`${path}/password`} />
+        <AssignRoles user={props.params.name} />
+      </HasPermission>
+    </>
+  );
+}
+
+function UserFacts(props: { user: User }) {
+  const spec = props.user.spec ?? {};
+  return (
+    <dl>
+      <dt>Display name</dt>
+      <dd>{spec.displayName || '—'}</dd>
+      <dt>Email</dt>
+      <dd>{spec.email || '—'}</dd>
+      <dt>State</dt>
+      <dd>{spec.disabled ? 'disabled: cannot log in, tokens refused' : 'active'}</dd>
+    </dl>
+  );
+}
+
+function SetPassword(props: { path: string }) {
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    setDone(false);
+    void action.run(async () => {
+      await api('PUT', props.path, { body: { password } });
+      setPassword('');
+      setDone(true);
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="set-password">
+      <h2 id="set-password">Set a password</h2>
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        value={password}
+        onInput={setPassword}
+        required
+        autocomplete="new-password"
+        causes={action.error?.causes}
+      />
+      <ErrorBox error={action.error} />
+      {done && <p role="status">Password set.</p>}
+      <button type="submit" disabled={action.busy}>
+        Set password
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import { api } from '../api/client';
+import { ACCESS_REVIEWS, MY_PERMISSIONS } from '../api/paths';
+import { openWatch } from '../api/watch';
+import type { Permissions } from './permissions';
+
+/** Without a watch (the caller may not watch bindings and roles), how often permissions are read again. */
+export const POLL_MS = 30_000;
+/** Changes often come in bursts (a role and its binding): one read after they settle. */
+const SETTLE_MS = 200;
+/** Pause before a watch the server ended is opened again. */
+const RESUME_MS = 1000;
+
+export const fetchPermissions = () => api<Permissions>('GET', MY_PERMISSIONS);
+
+/**
+ * Keeps the caller's permissions fresh: read again when the window gets the
+ * focus or becomes visible, on every change of a binding or role the caller
+ * may watch, and every POLL_MS when they may watch neither. Returns what stops it.
+ */
+export function keepPermissionsFresh(refresh: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, SETTLE_MS);
+  };
+  const onVisible = () => document.visibilityState === 'visible' && refresh();
+  window.addEventListener('focus', refresh);
+  document.addEventListener('visibilitychange', onVisible);
+  const stops = ['rolebindings', 'roles'].map((resource) => watchChanges(resource, soon));
+  const watchingAll = Promise.all(stops.map((s) => s.watching)).then((all) => !all.includes(false));
+  const poll = setInterval(() => void watchingAll.then((all) => all || refresh()), POLL_MS);
+  return () => {
+    clearTimeout(timer);
+    clearInterval(poll);
+    window.removeEventListener('focus', refresh);
+    document.removeEventListener('visibilitychange', onVisible);
+    for (const s of stops) s.stop();
+  };
+}
+
+/** Whether the caller may watch a core collection, asked through an access review of themself. */
+async function mayWatch(resource: string): Promise<boolean> {
+  const review = await api<{ status?: { allowed?: boolean } }>('POST', ACCESS_REVIEWS, {
+    body: { spec: { verb: 'watch', group: '', resource } },
+  }).catch(() => undefined);
+  return review?.status?.allowed === true;
+}
+
+/**
+ * Watches a core collection when the caller may; resumes when the server ends
+ * the watch. The first events (every current object) settle into one refresh.
+ */
+function watchChanges(resource: string, changed: () => void): { watching: Promise<boolean>; stop: () => void } {
+  let stop = () => undefined as void;
+  let stopped = false;
+  const start = () => {
+    stop = openWatch(`/api/v1alpha1/${resource}`, {}, changed, () => {
+      if (!stopped) setTimeout(start, RESUME_MS);
+    });
+  };
+  const watching = mayWatch(resource).then((allowed) => {
+    if (allowed && !stopped) start();
+    return allowed;
+  });
+  return {
+    watching,
+    stop: () => {
+      stopped = true;
+      stop();
+    },
+  };
+}

@@ -1,0 +1,312 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from '../../console/node_modules/playwright-core';
+import { startTestApiServer } from '../support/apiserver';
+import {
+  launchChromium,
+  openPage,
+  screenshot,
+  seriousAccessibilityViolations,
+  type WatchedPage,
+} from '../support/browser';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { applyPersonModel, PERSONS, person } from '../support/person';
+import { bind, BINDINGS, createRole, createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
+import { waitFor } from '../support/wait-for';
+import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
+
+// The web console in headless Chromium against a real apiserver (RBAC) and
+// controller-manager: what each user sees, and what their clicks do.
+
+const CM_TOKEN = 'controller-manager-token-for-the-console-test';
+const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts'];
+
+// A browser beside the rest of the suite on a 2-core machine: room for slow steps (each still waits on a condition).
+jest.setTimeout(60_000);
+
+let api: RbacApi;
+let browser: Browser;
+let tokenDir: string;
+const pages: WatchedPage[] = [];
+
+beforeAll(async () => {
+  tokenDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
+  const tokenFile = join(tokenDir, 'token');
+  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
+  // A plugin with nothing but its plugin.yaml: enough to be STARTED, disabled and enabled.
+  mkdirSync(join(tokenDir, 'plugins', 'hello'), { recursive: true });
+  writeFileSync(
+    join(tokenDir, 'plugins', 'hello', 'plugin.yaml'),
+    'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: hello}\nspec: {version: 1.0.0, displayName: Hello}\n',
+  );
+  const server = await startTestApiServer({
+    authorizationMode: 'RBAC',
+    controllerManagerTokenFile: tokenFile,
+    pluginsDir: join(tokenDir, 'plugins'),
+    builtinPlugins: true,
+  });
+  api = rbacApi(server);
+  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
+  await applyPersonModel(api.admin);
+  await waitFor(
+    async () =>
+      (await api.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/content')).body?.status?.phase === 'STARTED',
+    { what: 'the content module to start', timeoutMs: 30_000 },
+  );
+  await createUser(api, 'carol', 'carol-password');
+  await bind(api, 'carol', 'post-contributor');
+  await createUser(api, 'dave', 'dave-password');
+  await createRole(api, 'user-viewer', [{ apiGroups: [''], resources: ['users'], verbs: ['get', 'list'] }], {
+    annotations: {
+      'rbac.authorization.svc.run/display-name': 'User viewer',
+      'rbac.authorization.svc.run/module': 'Administration',
+      'rbac.authorization.svc.run/ui-permissions': '["system:users:view"]',
+    },
+  });
+  browser = await launchChromium();
+}, 60_000);
+
+afterEach(async () => {
+  // Every page of the test ran without an uncaught error or an unexpected console error.
+  const problems = pages.flatMap((p) => p.problems);
+  await Promise.all(pages.splice(0).map((p) => p.context.close()));
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopTestControllerManagers();
+  await api?.server.stop();
+  rmSync(tokenDir, { recursive: true, force: true });
+});
+
+/** A fresh browser session at `path`; `expectedFailures`: URLs whose error answers the test provokes. */
+async function open(path = '/console/', expectedFailures: string[] = []): Promise<Page> {
+  const watched = await openPage(browser, expectedFailures);
+  pages.push(watched);
+  await watched.page.goto(api.server.url + path);
+  return watched.page;
+}
+
+async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText(`Signed in as ${username}`).waitFor();
+}
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+
+async function menuTitles(page: Page, expectedCount: number): Promise<string[]> {
+  await waitFor(async () => (await menu(page).count()) === expectedCount, { what: `${expectedCount} menu entries` });
+  return menu(page).allTextContents();
+}
+
+it('shows the anonymous visitor the login only, also on a deep link', async () => {
+  const page = await open('/console/users');
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  expect(await page.getByRole('navigation').count()).toBe(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'login');
+});
+
+it('shows the super administrator every menu, and refuses a wrong password with the server message', async () => {
+  const page = await open('/console/', ['/personalaccesstokens']);
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  expect(await page.getByRole('alert').textContent()).toMatch(/401/);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  expect(await menuTitles(page, ALL_MENUS.length)).toEqual(ALL_MENUS);
+  await screenshot(page, 'admin-home');
+});
+
+it('lists a model live, creates from a schema form with the cause on its field, edits YAML, deletes, and passes axe', async () => {
+  const page = await open('/console/', [PERSONS]);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await menu(page).filter({ hasText: 'Models' }).click();
+  await page.getByRole('link', { name: 'Person', exact: true }).click();
+  await page.getByText('No objects.').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  // Live: an object created elsewhere shows up without a reload.
+  expectStatus(await api.admin('POST', PERSONS, person('ada', { age: 36 })), 201, 'creating ada');
+  await page.getByRole('link', { name: 'ada' }).waitFor();
+  expect(await page.getByRole('row', { name: /ada/ }).textContent()).toContain('36');
+
+  // Create with the form generated from the model's schema: the server's validation cause lands on its field.
+  await page.getByRole('link', { name: 'Create' }).click();
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('bob');
+  await page.getByRole('spinbutton', { name: 'spec.age' }).fill('-1');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.locator('#field-spec\\.age-error').waitFor();
+  expect(await page.getByRole('spinbutton', { name: 'spec.age' }).getAttribute('aria-invalid')).toBe('true');
+  expect(await page.getByRole('alert').textContent()).toContain('spec.age');
+  await screenshot(page, 'validation-error');
+  await page.getByRole('spinbutton', { name: 'spec.age' }).fill('5');
+  await page.getByRole('combobox', { name: 'spec.gender' }).selectOption('FEMALE');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: 'bob' }).waitFor();
+  expect(await page.getByLabel('YAML').textContent()).toMatch(
+    /age: 5[\s\S]*gender: FEMALE|gender: FEMALE[\s\S]*age: 5/,
+  );
+
+  // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
+  await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const patched = await api.admin(
+    'PATCH',
+    `${PERSONS}/ada`,
+    { spec: { age: 37 } },
+    {
+      'Content-Type': 'application/merge-patch+json',
+    },
+  );
+  expectStatus(patched, 200, 'changing ada meanwhile');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await page.getByText('age: 37').waitFor();
+
+  // Delete: marked, then gone once the gc controller removes it; the list follows live.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('heading', { name: 'persons' }).waitFor();
+  await page.getByRole('link', { name: 'bob', exact: true }).waitFor();
+  await waitFor(async () => (await page.getByRole('link', { name: 'ada', exact: true }).count()) === 0, {
+    what: 'ada to leave the list',
+  });
+
+  await menu(page).filter({ hasText: 'Roles' }).click();
+  await page.getByRole('link', { name: 'Contributor' }).click();
+  await page.getByRole('heading', { name: 'Effective rules' }).waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it('shows a contributor Posts and not Users: they write and submit a draft, with no publish or delete button', async () => {
+  const page = await open();
+  await logIn(page, 'carol', 'carol-password');
+  expect(await menuTitles(page, 3)).toEqual(['Home', 'Access', 'Posts']);
+  await menu(page).filter({ hasText: 'Posts' }).click();
+  await page.getByRole('heading', { name: 'New post' }).waitFor();
+  await page.getByLabel('Title').fill('First words');
+  await page.getByLabel('Slug').fill('first-words');
+  await page.getByLabel('Content').fill('Hello.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByRole('button', { name: 'Submit First words for review' }).click();
+  await page.getByRole('cell', { name: 'PENDING_REVIEW' }).waitFor();
+  expect(await page.getByRole('button', { name: /^Publish/ }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'contributor-posts');
+  await page.goto(`${api.server.url}/console/users`);
+  await page.getByText('You do not have access to this page.').waitFor();
+});
+
+it('assigns a role in the UI as a RoleBinding, and the user sees its menu without logging in again', async () => {
+  const carol = await open();
+  await logIn(carol, 'carol', 'carol-password');
+  await menuTitles(carol, 3);
+
+  const admin = await open('/console/users/carol');
+  await logIn(admin, 'admin', TEST_ADMIN_PASSWORD);
+  const roles = admin.getByRole('group', { name: 'Posts' });
+  // Held roles are checked; a chosen role's dependencies show as included (checked, not to be changed).
+  const contributor = roles.getByRole('checkbox', { name: 'Contributor' });
+  expect(await contributor.isChecked()).toBe(true);
+  await contributor.uncheck();
+  await roles.getByRole('checkbox', { name: 'Author' }).check();
+  await admin.getByText('included through post-author').waitFor();
+  expect(await contributor.isChecked()).toBe(true);
+  expect(await contributor.isDisabled()).toBe(true);
+  await roles.getByRole('checkbox', { name: 'Author' }).uncheck();
+  await contributor.check();
+  await admin.getByRole('group', { name: 'Administration' }).getByRole('checkbox', { name: 'User viewer' }).check();
+  expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+  await admin.getByRole('button', { name: 'Save roles' }).click();
+  await admin.getByText('Roles saved.').waitFor();
+  await screenshot(admin, 'assign-roles');
+
+  const bindings = await api.admin('GET', BINDINGS);
+  const carols = bindings.body.items.filter((b: any) => b.subjects.some((s: any) => s.name === 'carol'));
+  expect(carols.map((b: any) => b.roleRef.name).sort()).toEqual(['post-contributor', 'user-viewer']);
+
+  // Carol's console, still open: back to the window, her new menu entry is there.
+  await carol.evaluate("window.dispatchEvent(new Event('focus'))");
+  expect(await menuTitles(carol, 4)).toEqual(['Home', 'Users', 'Access', 'Posts']);
+  await menu(carol).filter({ hasText: 'Users' }).click();
+  await carol.getByRole('link', { name: 'dave' }).waitFor();
+});
+
+it('logs out by revoking the token the login made', async () => {
+  const page = await open();
+  await logIn(page, 'dave', 'dave-password');
+  const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('svc.console.session')).token");
+  expect(
+    (await api.as({ Authorization: `Bearer ${token}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status,
+  ).toBe(200);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await waitFor(
+    async () =>
+      (await api.as({ Authorization: `Bearer ${token}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-'))
+        .status === 401,
+    { what: 'the token to be revoked' },
+  );
+});
+
+it('lets a user change their password (a wrong current one lands on its field) and create a token shown once', async () => {
+  const page = await open('/console/me', ['/users/-/password']);
+  await logIn(page, 'dave', 'dave-password');
+  await page.getByLabel('Current password').fill('not-my-password');
+  await page.getByLabel('New password').fill('dave-new-password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.locator('#field-oldPassword-error').waitFor();
+  expect(await page.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+
+  await page.getByLabel('Token name').fill('ci');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const shown = await page.getByText('shown this once').locator('code').textContent();
+  expect(
+    (await api.as({ Authorization: `Bearer ${shown}` })('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status,
+  ).toBe(200);
+  await page.getByRole('button', { name: 'Revoke ci' }).click();
+  await waitFor(async () => (await page.getByRole('button', { name: 'Revoke ci' }).count()) === 0, {
+    what: 'the token to go',
+  });
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'me');
+});
+
+it("shows a plugin's phase live, and disables and enables it", async () => {
+  const page = await open('/console/plugins');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const card = page.getByRole('region', { name: /Hello/ });
+  await card.getByText('Phase: STARTED').waitFor();
+  await card.getByRole('button', { name: 'Disable hello' }).click();
+  await card.getByText('Phase: STOPPED').waitFor();
+  await card.getByRole('button', { name: 'Enable hello' }).click();
+  await card.getByText('Phase: STARTED').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'plugins');
+});
+
+it('creates a user with a password in the UI, who can log in, and disables them', async () => {
+  const page = await open('/console/users');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const form = page.getByRole('form', { name: 'Create a user' });
+  await form.getByLabel('Name', { exact: true }).fill('erin');
+  await form.getByLabel('Display name').fill('Erin');
+  await form.getByLabel('Password').fill('erin-password');
+  await form.getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('heading', { name: 'User erin' }).waitFor();
+  const erin = api.as({ Authorization: `Basic ${Buffer.from('erin:erin-password').toString('base64')}` });
+  expect((await erin('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(200);
+
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('disabled: cannot log in').waitFor();
+  await waitFor(async () => (await erin('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401, {
+    what: "erin's login to be refused",
+  });
+});
