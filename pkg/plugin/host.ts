@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { ApiObject } from '../api/object';
 import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
@@ -12,14 +13,9 @@ import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
 import { storageTypeOf } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
-import {
-  listPluginFolders,
-  ManifestError,
-  PLUGIN_API_VERSION,
-  readPluginFolder,
-  unmetRequirement,
-  type PluginManifest,
-} from './manifest';
+import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
+import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
+import type { LoadedSource } from './plugin-source';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex } from './protocol';
@@ -40,6 +36,8 @@ export interface PluginHostOptions {
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
+  /** How often the plugins folder is scanned besides on file system events; default 5 s. */
+  rescanIntervalMs?: number;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,6 +55,12 @@ interface PluginRoute {
 /** One plugin as the host runs it. */
 interface LoadedPlugin {
   manifest: PluginManifest;
+  /** The folder or `.tgz` in the plugins folder the plugin comes from. */
+  source: string;
+  /** Why the plugin may not run although its manifest was read (an archive with a link, say). */
+  refused?: string;
+  /** Where a `.tgz` plugin was unpacked; removed with the plugin. */
+  unpackedDir?: string;
   worker?: PluginWorker;
   routes: PluginRoute[];
   /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
@@ -72,8 +76,10 @@ interface LoadedPlugin {
 }
 
 /**
- * The plugin host (API.md §11): reads the plugins folder at start, stores one
- * `Plugin` object per plugin, and follows those objects through their watch:
+ * The plugin host (API.md §11): loads the plugins folder and follows its
+ * changes (a plugin added is installed, changed is reloaded, removed is
+ * uninstalled), stores one `Plugin` object per plugin, and follows those
+ * objects through their watch:
  * a plugin whose `spec.enabled` is true runs its `start(ctx)` in a worker
  * thread of its own, and the models and routes it registers are served; one
  * set to false (or whose object is deleted) is stopped and they go away. A
@@ -86,6 +92,9 @@ export class PluginHost {
   private readonly modelOwners = new Map<string, string>();
   private readonly routeOwners = new Map<string, string>();
   private readonly mirror: StorageMirror;
+  private readonly folder: PluginFolderSync;
+  /** Uninstalls under way, by plugin name: installing the same name again waits for them. */
+  private readonly leaving = new Map<string, Promise<void>>();
   private removeExtensionsRoute: (() => void) | undefined;
   private stopping = false;
 
@@ -97,27 +106,14 @@ export class PluginHost {
     private readonly options: PluginHostOptions,
   ) {
     this.mirror = new StorageMirror(storage, storageTypeOf(PLUGIN_KIND), log);
+    this.folder = new PluginFolderSync(options.pluginsDir, this.folderTarget(), log, {
+      debounceMs: 300,
+      rescanMs: options.rescanIntervalMs ?? 5000,
+    });
   }
 
-  /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
+  /** Loads every plugin in the folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
-    const manifests: PluginManifest[] = [];
-    for (const dir of listPluginFolders(this.options.pluginsDir)) {
-      try {
-        const manifest = readPluginFolder(dir);
-        if (manifests.some((m) => m.name === manifest.name)) {
-          this.log.error(
-            { dir, plugin: manifest.name },
-            'plugin not loaded: another folder has a plugin of the same name',
-          );
-        } else {
-          manifests.push(manifest);
-        }
-      } catch (err) {
-        if (!(err instanceof ManifestError)) throw err;
-        this.log.error({ file: err.file, reason: err.reason }, 'plugin not loaded: its folder is invalid');
-      }
-    }
     this.removeExtensionsRoute = this.routes.add(
       {
         group: PLUGIN_KIND.group,
@@ -127,32 +123,53 @@ export class PluginHost {
       },
       async (ctx) => this.serveExtensions(ctx),
     );
-    const stored = await Promise.all(manifests.map((manifest) => this.register(manifest)));
     await this.mirror.start();
     this.mirror.subscribe((name, _previous, current) => void this.follow(name, current));
-    await Promise.all(
-      stored.filter((p) => p !== undefined).map((p) => this.follow(p.manifest.name, this.mirror.get(p.manifest.name))),
-    );
+    const { settled } = await this.folder.scan();
+    await this.folder.uninstallOrphans();
+    this.folder.watch();
+    await settled;
   }
 
   /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.folder.stop();
     this.mirror.stop();
     this.removeExtensionsRoute?.();
     await Promise.all([...this.plugins.values()].map((plugin) => this.halt(plugin)));
+    await Promise.all(this.leaving.values());
+    for (const plugin of this.plugins.values()) removeUnpacked(plugin);
   }
 
-  /** Stores the plugin's `Plugin` object; the plugin is known to the host only once that worked. */
-  private async register(manifest: PluginManifest): Promise<LoadedPlugin | undefined> {
+  private folderTarget(): FolderSyncTarget {
+    const find = (path: string) => [...this.plugins.values()].find((p) => p.source === path);
+    return {
+      installedFrom: (path) => find(path)?.manifest.name,
+      sourceOf: (name) => this.plugins.get(name)?.source,
+      install: (path, loaded) => this.install(path, loaded),
+      reload: (name, loaded) => this.reload(this.plugins.get(name)!, loaded),
+      uninstall: (name) => this.uninstall(name),
+      storedPlugins: () => [...this.mirror.values()].flatMap((o) => (o.metadata.name ? [o.metadata.name] : [])),
+    };
+  }
+
+  /** Stores the plugin's `Plugin` object and follows it; the plugin is known to the host only once that worked. */
+  private async install(source: string, loaded: LoadedSource): Promise<Settling> {
+    const { manifest } = loaded;
+    await this.leaving.get(manifest.name);
+    let stored: ApiObject;
     try {
-      await this.savePluginObject(manifest);
+      stored = await this.savePluginObject(manifest);
     } catch (err) {
       this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
-      return undefined;
+      return { settled: Promise.resolve() };
     }
     const plugin: LoadedPlugin = {
       manifest,
+      source,
+      refused: loaded.refused,
+      unpackedDir: loaded.unpackedDir,
       routes: [],
       routeRemovers: new Map(),
       models: [],
@@ -161,7 +178,56 @@ export class PluginHost {
       transitions: Promise.resolve(),
     };
     this.plugins.set(manifest.name, plugin);
-    return plugin;
+    return { settled: this.follow(manifest.name, stored) };
+  }
+
+  /** Swaps in the plugin's new content: stops it, stores the new spec, and starts it again if it is enabled. */
+  private reload(plugin: LoadedPlugin, loaded: LoadedSource): Promise<void> {
+    plugin.transitions = plugin.transitions.then(async () => {
+      if (this.stopping) return;
+      await this.halt(plugin);
+      removeUnpacked(plugin);
+      Object.assign(plugin, { manifest: loaded.manifest, refused: loaded.refused, unpackedDir: loaded.unpackedDir });
+      this.log.info({ plugin: plugin.manifest.name, version: plugin.manifest.version }, 'plugin changed; reloading');
+      try {
+        await this.savePluginObject(loaded.manifest);
+      } catch (err) {
+        this.log.error({ plugin: plugin.manifest.name, err }, 'could not update the Plugin object');
+      }
+      if (plugin.wanted) await this.run(plugin);
+    });
+    return plugin.transitions;
+  }
+
+  /**
+   * Uninstalls a plugin removed from the folder: stops it and deletes its
+   * `Plugin` object (the plugin controller's finalizer holds the object
+   * until the plugin's extension objects are deleted).
+   */
+  private uninstall(name: string): void {
+    const plugin = this.plugins.get(name);
+    this.plugins.delete(name);
+    if (plugin) plugin.wanted = false;
+    const done = (plugin?.transitions ?? Promise.resolve())
+      .then(async () => {
+        if (plugin) await this.halt(plugin);
+        if (plugin) removeUnpacked(plugin);
+        await this.deletePluginObject(name);
+        this.log.info({ plugin: name }, 'plugin uninstalled: it is no longer in the plugins folder');
+      })
+      .catch((err: unknown) => this.log.error({ plugin: name, err }, 'could not uninstall the plugin'))
+      .finally(() => {
+        if (this.leaving.get(name) === done) this.leaving.delete(name);
+      });
+    this.leaving.set(name, done);
+  }
+
+  private async deletePluginObject(name: string): Promise<void> {
+    try {
+      await this.pluginStore().delete(name, undefined);
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+    }
   }
 
   /**
@@ -198,8 +264,8 @@ export class PluginHost {
   /** Starts the plugin's worker: STARTING, then STARTED or FAILED. */
   private async run(plugin: LoadedPlugin): Promise<void> {
     const manifest = plugin.manifest;
-    const unmet = unmetRequirement(manifest, this.options.platformVersion);
-    if (unmet) return this.setPhase(plugin, 'FAILED', unmet);
+    const refused = plugin.refused ?? unmetRequirement(manifest, this.options.platformVersion);
+    if (refused) return this.setPhase(plugin, 'FAILED', refused);
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
     const worker = new PluginWorker(
@@ -403,24 +469,26 @@ export class PluginHost {
    * `plugin.yaml`, keeping the stored `spec.enabled`: a plugin disabled through
    * the API stays disabled across restarts.
    */
-  private async savePluginObject(manifest: PluginManifest): Promise<void> {
+  private async savePluginObject(manifest: PluginManifest): Promise<ApiObject> {
     const store = this.pluginStore();
     try {
-      await store.patch(manifest.name, (current) => {
+      const { object } = await store.patch(manifest.name, (current) => {
         const enabled = (current.spec as Record<string, unknown> | undefined)?.enabled;
         return {
           ...current,
           spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled },
         };
       });
+      return object;
     } catch (err) {
       if (!(err instanceof StatusError) || err.code !== 404) throw err;
-      await store.create({
+      const { object } = await store.create({
         apiVersion: PLUGIN_API_VERSION,
         kind: 'Plugin',
         metadata: { name: manifest.name },
         spec: manifest.spec,
       });
+      return object;
     }
   }
 
@@ -464,4 +532,9 @@ export class PluginHost {
       );
     return plugin.statusWrites;
   }
+}
+
+function removeUnpacked(plugin: LoadedPlugin): void {
+  if (plugin.unpackedDir) rmSync(plugin.unpackedDir, { recursive: true, force: true });
+  plugin.unpackedDir = undefined;
 }

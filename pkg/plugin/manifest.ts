@@ -44,14 +44,6 @@ export class ManifestError extends Error {
   }
 }
 
-/** The plugin folders in `pluginsDir` (every directory; other entries are ignored), sorted by name. */
-export function listPluginFolders(pluginsDir: string): string[] {
-  return readdirSync(pluginsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-    .map((entry) => join(pluginsDir, entry.name))
-    .sort();
-}
-
 /**
  * Reads one plugin folder (API.md §11): `plugin.yaml` (exactly one document,
  * `apiVersion: plugin.svc.run/v1alpha1`, `kind: Plugin`, a DNS-label name, a
