@@ -4,14 +4,14 @@ import { internalError, methodNotAllowed, notFound, StatusError } from '../api/e
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { isPlatformGroup } from '../registry/model-validation';
-import { modelFromObject } from '../registry/models/model-object';
+import { pluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
 import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
-import { storageTypeOf } from '../registry/model';
+import { storageTypeOf, type Model } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
 import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
@@ -36,6 +36,8 @@ export interface PluginHostOptions {
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
+  /** How long the index functions of one write may run, together; default 100 ms. */
+  indexFunctionTimeoutMs?: number;
   /** How often the plugins folder is scanned besides on file system events; default 5 s. */
   rescanIntervalMs?: number;
 }
@@ -101,7 +103,7 @@ export class PluginHost {
   constructor(
     private readonly schemes: SchemeManager,
     private readonly routes: RouteTable,
-    storage: Storage,
+    private readonly storage: Storage,
     private readonly log: Logger,
     private readonly options: PluginHostOptions,
   ) {
@@ -281,8 +283,19 @@ export class PluginHost {
       this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
       return this.setPhase(plugin, 'FAILED', (err as Error).message);
     }
+    await this.indexesBuilt(plugin);
+    if (plugin.worker !== worker) return;
     this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
     await this.setPhase(plugin, 'STARTED', '');
+  }
+
+  /** Resolves once the indexes of the plugin's models are built over the stored objects (it is STARTING until then). */
+  private async indexesBuilt(plugin: LoadedPlugin): Promise<void> {
+    const types = this.schemes
+      .all()
+      .filter((r) => plugin.models.includes(`${r.model.group}/${r.model.plural}`))
+      .map((r) => r.store.type);
+    await Promise.all(types.map((type) => this.storage.whenIndexesReady(type)));
   }
 
   private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
@@ -313,33 +326,35 @@ export class PluginHost {
     spec: Record<string, unknown>,
     indexes: DeclaredIndex[],
   ): Promise<void> {
-    const names = spec.names as Record<string, unknown> | undefined;
-    if (
-      typeof spec.group !== 'string' ||
-      typeof spec.version !== 'string' ||
-      typeof names?.kind !== 'string' ||
-      typeof names.plural !== 'string'
-    ) {
-      throw new Error('model: group, version, names.kind and names.plural are required');
-    }
-    const what = `model ${names.plural}.${spec.group}`;
-    if (isPlatformGroup(spec.group))
-      throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
-    const key = `${spec.group}/${names.plural}`;
+    const model = this.modelOf(plugin, spec, indexes);
+    const what = `model ${model.plural}.${model.group}`;
+    if (isPlatformGroup(model.group))
+      throw new Error(`${what}: group "${model.group}" belongs to the platform (empty or *.svc.run)`);
+    const key = `${model.group}/${model.plural}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
-    if (!owner && this.schemes.all().some((r) => r.model.group === spec.group && r.model.plural === names.plural)) {
+    if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
       throw new Error(`${what}: already served by a Model object`);
     }
-    let model;
     try {
-      model = modelFromObject({ spec: { ...spec, indexes } } as unknown as ApiObject);
       await this.schemes.register(model);
     } catch (err) {
       throw new Error(`${what}: ${(err as Error).message}`);
     }
     this.modelOwners.set(key, plugin.manifest.name);
     if (!plugin.models.includes(key)) plugin.models.push(key);
+  }
+
+  private modelOf(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Model {
+    try {
+      return pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
+    } catch (err) {
+      const names = spec.names as Record<string, unknown> | undefined;
+      const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
+      throw new Error(
+        named ? `model ${names.plural}.${spec.group}: ${(err as Error).message}` : (err as Error).message,
+      );
+    }
   }
 
   private registerRoute(plugin: LoadedPlugin, routeId: number, method: string, path: string): void {

@@ -7,10 +7,11 @@ export interface PluginWorkerData {
   main?: string;
 }
 
-/** A declarative index as a plugin declares it (this increment: paths only, see docs/plugins.md). */
+/** An index as a plugin declares it: a path (`spec.email`), or the source text of its `indexFunc` (ADR 0014). */
 export interface DeclaredIndex {
   name: string;
-  path: string;
+  path?: string;
+  source?: string;
   unique?: boolean;
   order?: 'ASC' | 'DESC';
 }

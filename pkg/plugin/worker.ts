@@ -46,20 +46,16 @@ function declaredIndexes(indexes: unknown): DeclaredIndex[] {
     });
   else if (Array.isArray(indexes)) declared.push(...(indexes as unknown[]));
   else if (indexes !== undefined) throw new Error('indexes must be an array or a function (ix) => ix.add({...})');
-  return declared.map((spec) => {
-    const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
-    if (indexFunc !== undefined || typeof path !== 'string') {
-      throw new Error(
-        `index ${String(name)}: declare {name, path} (e.g. path: 'spec.email'); index functions are not supported yet`,
-      );
-    }
-    return {
-      name: String(name),
-      path,
-      unique: unique === true,
-      order: order === 'DESC' ? 'DESC' : 'ASC',
-    } as DeclaredIndex;
-  });
+  return declared.map(declaredIndex);
+}
+
+function declaredIndex(spec: unknown): DeclaredIndex {
+  const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '') throw new Error('every index needs a name');
+  const common = { name, unique: unique === true, order: order === 'DESC' ? ('DESC' as const) : ('ASC' as const) };
+  if (typeof indexFunc === 'function') return { ...common, source: indexFunc.toString() };
+  if (typeof path === 'string') return { ...common, path };
+  throw new Error(`index ${name}: declare indexFunc: (object) => string | string[], or a path such as 'spec.email'`);
 }
 
 function addRoute(method: string, path: string, handler: Handler): void {
