@@ -17,9 +17,11 @@ import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './man
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
-import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
+import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex } from './protocol';
 import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
+import { isMediaType, pickByAccept } from './accept';
+import { forwardedHeaders, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
@@ -36,22 +38,20 @@ export interface PluginHostOptions {
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
-  /** How long the index functions of one write may run, together; default 100 ms. */
+  /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
   /** How often the plugins folder is scanned besides on file system events; default 5 s. */
   rescanIntervalMs?: number;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-/** Request headers a plugin never sees: the caller's credentials are the apiserver's business. */
-const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-/** Response headers the apiserver sets itself. */
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
 interface PluginRoute {
   routeId: number;
   method: string;
   pattern: RoutePattern;
+  /** The media type the route answers; undefined: whatever is asked. */
+  accept?: string;
 }
 
 /** One plugin as the host runs it. */
@@ -75,6 +75,8 @@ interface LoadedPlugin {
   wanted?: boolean;
   /** Starts and stops of this plugin, one at a time, in order. */
   transitions: Promise<void>;
+  /** What the plugin declared that was ignored, for the STARTED message. */
+  warnings: string[];
 }
 
 /**
@@ -178,6 +180,7 @@ export class PluginHost {
       logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
       statusWrites: Promise.resolve(),
       transitions: Promise.resolve(),
+      warnings: [],
     };
     this.plugins.set(manifest.name, plugin);
     return { settled: this.follow(manifest.name, stored) };
@@ -270,6 +273,7 @@ export class PluginHost {
     if (refused) return this.setPhase(plugin, 'FAILED', refused);
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
+    plugin.warnings = [];
     const worker = new PluginWorker(
       { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main },
       this.workerHost(plugin),
@@ -286,7 +290,7 @@ export class PluginHost {
     await this.indexesBuilt(plugin);
     if (plugin.worker !== worker) return;
     this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
-    await this.setPhase(plugin, 'STARTED', '');
+    await this.setPhase(plugin, 'STARTED', plugin.warnings.join('; '));
   }
 
   /** Resolves once the indexes of the plugin's models are built over the stored objects (it is STARTING until then). */
@@ -312,7 +316,11 @@ export class PluginHost {
         log[level](rest, message);
       },
       registerModel: (spec, indexes) => this.registerModel(plugin, spec, indexes),
-      registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
+      registerRoute: (routeId, method, path, accept) => this.registerRoute(plugin, { routeId, method, path, accept }),
+      warn: (message) => {
+        log.warn({ reason: message }, 'plugin declaration ignored');
+        plugin.warnings.push(message);
+      },
       crashed: (message) => {
         this.unload(plugin);
         log.error({ reason: message }, 'plugin failed');
@@ -357,95 +365,97 @@ export class PluginHost {
     }
   }
 
-  private registerRoute(plugin: LoadedPlugin, routeId: number, method: string, path: string): void {
+  private registerRoute(
+    plugin: LoadedPlugin,
+    declared: { routeId: number; method: string; path: string; accept?: string },
+  ): void {
+    const { routeId, method, path, accept } = declared;
     const name = plugin.manifest.name;
     if (!METHODS.has(method))
       throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
+    if (accept !== undefined && !isMediaType(accept))
+      throw new Error(`route ${method} ${path}: accept "${accept}" is not a media type such as text/csv`);
     const pattern = parseRoutePath(path);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
     if (owner && owner !== name)
       throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
     const shape = (p: RoutePattern) => p.segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
-    if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
-      throw new Error(`route ${method} ${path}: declared twice`);
-    }
-    plugin.routes.push({ routeId, method, pattern });
-    if (plugin.routeRemovers.has(resourceKey)) return;
+    const same = (r: PluginRoute) => r.method === method && shape(r.pattern) === shape(pattern) && r.accept === accept;
+    if (plugin.routes.some(same))
+      throw new Error(`route ${method} ${path}${accept ? ` (${accept})` : ''}: declared twice`);
+    plugin.routes.push({ routeId, method, pattern, accept });
+    if (!plugin.routeRemovers.has(resourceKey)) this.mount(plugin, pattern, resourceKey);
+  }
+
+  private mount(plugin: LoadedPlugin, pattern: RoutePattern, resourceKey: string): void {
     const remove = this.routes.add(
       {
         group: pattern.group,
         version: pattern.version,
         resource: pattern.resource,
         subresource: '*',
-        accepts: (info, m) => this.findRoute(plugin, m, info.parts) !== undefined,
+        accepts: (info, m) => this.findRoutes(plugin, m, info.parts).length > 0,
       },
       (ctx) => this.serve(plugin, ctx),
     );
     plugin.routeRemovers.set(resourceKey, remove);
-    this.routeOwners.set(resourceKey, name);
+    this.routeOwners.set(resourceKey, plugin.manifest.name);
   }
 
-  private findRoute(plugin: LoadedPlugin, method: string, parts: string[]) {
+  /** The routes answering a method and path (several when they answer different media types). */
+  private findRoutes(plugin: LoadedPlugin, method: string, parts: string[]) {
+    const found: { route: PluginRoute; params: Record<string, string> }[] = [];
     for (const route of plugin.routes) {
       if (route.method !== method) continue;
       const params = matchRoute(route.pattern, parts);
-      if (params) return { route, params };
+      if (params && (found.length === 0 || sameParams(found[0].params, params))) found.push({ route, params });
     }
-    return undefined;
+    return found;
+  }
+
+  /** The route of this request, chosen by its `Accept` among those of its method and path; 406 when none fits. */
+  private chooseRoute(plugin: LoadedPlugin, ctx: RequestContext, method: string) {
+    const candidates = this.findRoutes(plugin, method, ctx.info.parts);
+    if (candidates.length === 0) return undefined;
+    const chosen = pickByAccept(
+      ctx.req.headers.accept,
+      candidates.map((c) => c.route.accept),
+    );
+    if (chosen >= 0) return candidates[chosen];
+    const offered = candidates.map((c) => c.route.accept ?? '*/*').join(', ');
+    throw new StatusError(
+      406,
+      'NotAcceptable',
+      `this route answers ${offered}; the request accepts ${ctx.req.headers.accept}`,
+    );
   }
 
   /** Forwards one request to the plugin's worker and writes its answer. */
   private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
     const method = ctx.req.method ?? 'GET';
-    const found = this.findRoute(plugin, method, ctx.info.parts);
+    const found = this.chooseRoute(plugin, ctx, method);
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
     const body =
       method === 'GET' || method === 'HEAD'
         ? undefined
         : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
-    const headers: [string, string][] = [];
-    for (const [key, value] of Object.entries(ctx.req.headers)) {
-      if (value === undefined || PRIVATE_HEADERS.has(key)) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.push([key, v]);
-    }
-    let answer;
+    const request = {
+      routeId: found.route.routeId,
+      method,
+      url: ctx.req.url ?? '/',
+      headers: forwardedHeaders(ctx.req),
+      body,
+      params: found.params,
+      user: { name: ctx.user.name, groups: [...ctx.user.groups] },
+    };
     try {
-      answer = await worker.request(
-        {
-          routeId: found.route.routeId,
-          method,
-          url: ctx.req.url ?? '/',
-          headers,
-          body,
-          params: found.params,
-          user: { name: ctx.user.name, groups: [...ctx.user.groups] },
-        },
-        this.options.routeTimeoutMs,
-      );
+      writeAnswer(ctx.res, await worker.request(request, this.options.routeTimeoutMs));
     } catch (err) {
-      if (err instanceof PluginTimeoutError) {
-        throw new StatusError(
-          504,
-          'Timeout',
-          `plugin "${plugin.manifest.name}" did not answer within ${this.options.routeTimeoutMs / 1000}s`,
-        );
-      }
-      if (err instanceof PluginHandlerError) {
-        ctx.log.error(
-          { plugin: plugin.manifest.name, reason: err.message, path: ctx.info.path },
-          'plugin route failed',
-        );
-        throw internalError();
-      }
-      throw err;
+      const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
+      throw routeFailure(err, { ...where, log: ctx.log });
     }
-    const head: Record<string, string> = {};
-    for (const [key, value] of answer.headers) if (!FRAMING_HEADERS.has(key.toLowerCase())) head[key] = value;
-    head['Content-Length'] = String(answer.body.byteLength);
-    ctx.res.writeHead(answer.status, head);
-    ctx.res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */
@@ -553,3 +563,6 @@ function removeUnpacked(plugin: LoadedPlugin): void {
   if (plugin.unpackedDir) rmSync(plugin.unpackedDir, { recursive: true, force: true });
   plugin.unpackedDir = undefined;
 }
+
+const sameParams = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);

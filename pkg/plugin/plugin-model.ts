@@ -6,7 +6,7 @@ import { IndexSandbox } from './index-sandbox';
 import type { DeclaredIndex } from './protocol';
 
 /** How long one write's index functions may run, together; see ADR 0014. */
-export const DEFAULT_INDEX_FUNCTION_TIMEOUT_MS = 100;
+export const DEFAULT_INDEX_FUNCTION_TIMEOUT_MS = 500;
 
 /**
  * The Model a plugin registers with `ctx.schemes.register(model, indexes)`:

@@ -13,7 +13,9 @@ import { newPluginWorker } from './worker-entry';
 export interface PluginWorkerHost {
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
   registerModel(model: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void>;
-  registerRoute(routeId: number, method: string, path: string): void;
+  registerRoute(routeId: number, method: string, path: string, accept?: string): void;
+  /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
+  warn(message: string): void;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -133,36 +135,47 @@ export class PluginWorker {
       case 'log':
         this.host.log(message.level, message.message, message.fields);
         break;
+      case 'warning':
+        this.host.warn(message.message);
+        break;
       case 'register-model':
         this.host.registerModel(message.model, message.indexes).then(
           () => this.reply(message.id),
-          (err: Error) => {
-            this.reply(message.id, err.message);
-            fail(err.message);
-          },
+          (err: Error) => this.refuse(message.id, err, fail),
         );
         break;
       case 'register-route':
-        try {
-          this.host.registerRoute(message.routeId, message.method, message.path);
-          this.reply(message.id);
-        } catch (err) {
-          this.reply(message.id, (err as Error).message);
-          fail((err as Error).message);
-        }
+        this.registerRoute(message, fail);
         break;
-      case 'response': {
-        const answer = this.answers.get(message.id);
-        this.answers.delete(message.id);
-        if ('error' in message) answer?.reject(new PluginHandlerError(message.error));
-        else answer?.resolve({ status: message.status, headers: message.headers, body: message.body });
+      case 'response':
+        this.answer(message);
         break;
-      }
       case 'stopped':
         if (message.error) this.host.log('warn', `stop failed: ${message.error}`);
         void this.terminate();
         break;
     }
+  }
+
+  private registerRoute(message: Extract<WorkerMessage, { type: 'register-route' }>, fail: (m: string) => void) {
+    try {
+      this.host.registerRoute(message.routeId, message.method, message.path, message.accept);
+      this.reply(message.id);
+    } catch (err) {
+      this.refuse(message.id, err as Error, fail);
+    }
+  }
+
+  private refuse(id: number, err: Error, fail: (message: string) => void): void {
+    this.reply(id, err.message);
+    fail(err.message);
+  }
+
+  private answer(message: Extract<WorkerMessage, { type: 'response' }>): void {
+    const answer = this.answers.get(message.id);
+    this.answers.delete(message.id);
+    if ('error' in message) answer?.reject(new PluginHandlerError(message.error));
+    else answer?.resolve({ status: message.status, headers: message.headers, body: message.body });
   }
 
   private reply(id: number, error?: string): void {

@@ -3,6 +3,8 @@
 // requests. Everything it asks of the apiserver goes through messages.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import { controllerRoutes } from './worker-controllers';
+import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
 interface PluginModule {
@@ -24,7 +26,7 @@ const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.pos
 function ask(
   message:
     | { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-    | { type: 'register-route'; routeId: number; method: string; path: string },
+    | { type: 'register-route'; routeId: number; method: string; path: string; accept?: string },
 ): Promise<void> {
   const id = ++nextId;
   const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
@@ -58,12 +60,21 @@ function declaredIndex(spec: unknown): DeclaredIndex {
   throw new Error(`index ${name}: declare indexFunc: (object) => string | string[], or a path such as 'spec.email'`);
 }
 
-function addRoute(method: string, path: string, handler: Handler): void {
+function addRoute(method: string, path: string, handler: Handler, accept?: string): void {
   if (typeof handler !== 'function') throw new Error(`route ${method} ${path}: the handler must be a function`);
+  if (accept !== undefined && typeof accept !== 'string')
+    throw new Error(`route ${method} ${path}: accept must be a media type`);
   handlers.push(handler);
-  void ask({ type: 'register-route', routeId: handlers.length - 1, method: method.toUpperCase(), path }).catch(
+  const routeId = handlers.length - 1;
+  void ask({ type: 'register-route', routeId, method: String(method).toUpperCase(), path, accept }).catch(
     () => undefined,
   );
+}
+
+function addController(instance: unknown): void {
+  const found = controllerRoutes(instance);
+  if ('warning' in found) post({ type: 'warning', message: found.warning });
+  else for (const route of found.routes) addRoute(route.method, route.path, route.handler, route.accept);
 }
 
 const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: unknown, fields?: Record<string, unknown>) => {
@@ -88,7 +99,9 @@ const ctx = Object.freeze({
     put: (path: string, handler: Handler) => addRoute('PUT', path, handler),
     patch: (path: string, handler: Handler) => addRoute('PATCH', path, handler),
     delete: (path: string, handler: Handler) => addRoute('DELETE', path, handler),
-    add: (route: { method: string; path: string }, handler: Handler) => addRoute(route.method, route.path, handler),
+    add: (route: { method: string; path: string; accept?: string }, handler: Handler) =>
+      addRoute(route.method, route.path, handler, route.accept),
+    controller: addController,
   }),
 });
 
