@@ -450,12 +450,14 @@ export class PluginHost {
       params: found.params,
       user: { name: ctx.user.name, groups: [...ctx.user.groups] },
     };
+    let answer;
     try {
-      writeAnswer(ctx.res, await worker.request(request, this.options.routeTimeoutMs));
+      answer = await worker.request(request, this.options.routeTimeoutMs);
     } catch (err) {
       const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
       throw routeFailure(err, { ...where, log: ctx.log });
     }
+    await writeAnswer(ctx.res, answer, ctx.log);
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */

@@ -8,6 +8,10 @@ import type {
   WorkerMessage,
 } from './protocol';
 import { newPluginWorker } from './worker-entry';
+import { ResponseStream } from './response-stream';
+
+/** A handler's answer as the host gets it: whole, or its first chunk and a stream of the rest. */
+export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
 
 /** What a plugin's worker asks of the host; a throw (or rejection) refuses it and fails the plugin. */
 export interface PluginWorkerHost {
@@ -33,7 +37,8 @@ export class PluginTimeoutError extends Error {}
  */
 export class PluginWorker {
   private worker?: Worker;
-  private readonly answers = new Map<number, { resolve: (r: ForwardedResponse) => void; reject: (e: Error) => void }>();
+  private readonly answers = new Map<number, { resolve: (r: PluginAnswer) => void; reject: (e: Error) => void }>();
+  private readonly streams = new Map<number, ResponseStream>();
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -78,6 +83,8 @@ export class PluginWorker {
         const wasEnded = this.ended;
         this.ended = true;
         this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
+        for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
+        this.streams.clear();
         this.onStop?.();
         if (wasEnded) return;
         if (this.started) this.host.crashed(`the plugin's worker exited (code ${code})`);
@@ -87,11 +94,11 @@ export class PluginWorker {
   }
 
   /** Forwards a request to route `routeId`; rejects with PluginHandlerError or PluginTimeoutError. */
-  request(request: ForwardedRequest, timeoutMs: number): Promise<ForwardedResponse> {
+  request(request: ForwardedRequest, timeoutMs: number): Promise<PluginAnswer> {
     const worker = this.worker;
     if (!worker || this.ended) return Promise.reject(new PluginHandlerError('the plugin is not running'));
     const id = ++this.nextId;
-    return new Promise<ForwardedResponse>((resolve, reject) => {
+    return new Promise<PluginAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.answers.delete(id);
         reject(new PluginTimeoutError(`the plugin did not answer within ${timeoutMs / 1000}s`));
@@ -147,13 +154,24 @@ export class PluginWorker {
       case 'register-route':
         this.registerRoute(message, fail);
         break;
-      case 'response':
-        this.answer(message);
-        break;
       case 'stopped':
         if (message.error) this.host.log('warn', `stop failed: ${message.error}`);
         void this.terminate();
         break;
+      default:
+        this.receiveAnswer(message);
+    }
+  }
+
+  /** A handler's answer, or a chunk or the end of a streamed one. */
+  private receiveAnswer(message: WorkerMessage): void {
+    if (message.type === 'response') {
+      this.answer(message);
+    } else if (message.type === 'chunk') {
+      this.streams.get(message.id)?.push(message.chunk);
+    } else if (message.type === 'end') {
+      this.streams.get(message.id)?.end(message.error);
+      this.streams.delete(message.id);
     }
   }
 
@@ -174,8 +192,21 @@ export class PluginWorker {
   private answer(message: Extract<WorkerMessage, { type: 'response' }>): void {
     const answer = this.answers.get(message.id);
     this.answers.delete(message.id);
-    if ('error' in message) answer?.reject(new PluginHandlerError(message.error));
-    else answer?.resolve({ status: message.status, headers: message.headers, body: message.body });
+    if ('error' in message) {
+      answer?.reject(new PluginHandlerError(message.error));
+      return;
+    }
+    const { status, headers, body } = message;
+    if (!message.streamed) return answer?.resolve({ status, headers, body });
+    const id = message.id;
+    const post = (m: HostMessage) => !this.ended && this.worker?.postMessage(m);
+    const stream = new ResponseStream(
+      () => post({ type: 'ack', id }),
+      () => post({ type: 'cancel', id }),
+    );
+    if (answer) this.streams.set(id, stream);
+    else stream.cancel();
+    answer?.resolve({ status, headers, body, stream });
   }
 
   private reply(id: number, error?: string): void {

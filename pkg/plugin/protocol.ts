@@ -32,14 +32,20 @@ export interface ForwardedRequest {
 export interface ForwardedResponse {
   status: number;
   headers: [string, string][];
+  /** The whole body; with `streamed`, its first chunk, the others following as `chunk` messages until `end`. */
   body: Uint8Array;
+  streamed?: boolean;
 }
 
 /** Messages from the host to a worker. */
 export type HostMessage =
   | { type: 'reply'; id: number; error?: string }
   | ({ type: 'request'; id: number } & ForwardedRequest)
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** The host wrote the last chunk of response `id`: the worker may send the next. */
+  | { type: 'ack'; id: number }
+  /** The client of response `id` went away: the worker cancels its body stream. */
+  | { type: 'cancel'; id: number };
 
 /** Messages from a worker to the host. */
 export type WorkerMessage =
@@ -51,4 +57,6 @@ export type WorkerMessage =
   | { type: 'start-failed'; message: string }
   | ({ type: 'response'; id: number } & ForwardedResponse)
   | { type: 'response'; id: number; error: string }
-  | { type: 'stopped'; error?: string };
+  | { type: 'stopped'; error?: string }
+  | { type: 'chunk'; id: number; chunk: Uint8Array }
+  | { type: 'end'; id: number; error?: string };

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, StatusError } from '../api/errors';
 import type { Logger } from '../util/log';
-import { PluginHandlerError, PluginTimeoutError } from './plugin-worker';
-import type { ForwardedResponse } from './protocol';
+import { PluginHandlerError, PluginTimeoutError, type PluginAnswer } from './plugin-worker';
 
 /** Request headers a plugin never sees: the caller's credentials are the apiserver's business. */
 const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -19,13 +18,55 @@ export function forwardedHeaders(req: IncomingMessage): [string, string][] {
   return headers;
 }
 
-/** Writes a handler's answer, its framing headers replaced by the apiserver's own. */
-export function writeAnswer(res: ServerResponse, answer: ForwardedResponse): void {
+/**
+ * Writes a handler's answer, its framing headers replaced by the apiserver's
+ * own: whole with a Content-Length, or streamed (chunked), each chunk asked
+ * of the worker only once the last is handed to the connection (back
+ * pressure). A stream that fails midway cuts the connection: the status is
+ * already sent.
+ */
+export async function writeAnswer(res: ServerResponse, answer: PluginAnswer, log: Logger): Promise<void> {
   const head: Record<string, string> = {};
   for (const [key, value] of answer.headers) if (!FRAMING_HEADERS.has(key.toLowerCase())) head[key] = value;
-  head['Content-Length'] = String(answer.body.byteLength);
+  const first = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+  const stream = answer.stream;
+  if (!stream) {
+    head['Content-Length'] = String(answer.body.byteLength);
+    res.writeHead(answer.status, head);
+    res.end(first);
+    return;
+  }
   res.writeHead(answer.status, head);
-  res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+  const gone = () => !res.writableFinished && stream.cancel();
+  res.once('close', gone);
+  try {
+    await writeChunk(res, first);
+    stream.written();
+    for await (const chunk of stream) {
+      await writeChunk(res, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      stream.written();
+    }
+    res.end();
+  } catch (err) {
+    log.warn({ reason: (err as Error).message }, 'plugin response stream failed; connection closed');
+    res.destroy();
+  } finally {
+    res.off('close', gone);
+  }
+}
+
+/** Writes a chunk; resolves once the connection takes more (or is gone). */
+function writeChunk(res: ServerResponse, chunk: Buffer): Promise<void> {
+  if (res.write(chunk) || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 /** The Status a failed forward answers: 504 for a timeout, 500 (message logged, not sent) for a throw. */

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
 import { controllerRoutes } from './worker-controllers';
+import { ResponseSender } from './worker-response';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -21,6 +22,7 @@ let nextId = 0;
 let plugin: PluginModule = {};
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
+const responses = new ResponseSender(post);
 
 /** Asks the host for something; resolves when it agrees. */
 function ask(
@@ -139,10 +141,7 @@ async function answer(message: Extract<HostMessage, { type: 'request' }>): Promi
         : result === undefined
           ? new Response(null, { status: 204 })
           : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
-    const body = new Uint8Array(await response.arrayBuffer());
-    post({ type: 'response', id: message.id, status: response.status, headers: [...response.headers], body }, [
-      body.buffer,
-    ]);
+    await responses.send(message.id, response);
   } catch (err) {
     post({ type: 'response', id: message.id, error: messageOf(err) });
   }
@@ -167,6 +166,10 @@ port?.on('message', (message: HostMessage) => {
     void answer(message);
   } else if (message.type === 'stop') {
     void stop();
+  } else if (message.type === 'ack') {
+    responses.ack(message.id);
+  } else if (message.type === 'cancel') {
+    responses.cancel(message.id);
   }
 });
 void start();
