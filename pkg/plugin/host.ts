@@ -7,7 +7,6 @@ import { isPlatformGroup } from '../registry/model-validation';
 import { pluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
-import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
@@ -21,7 +20,7 @@ import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex } from './protocol';
 import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { isMediaType, pickByAccept } from './accept';
-import { forwardedHeaders, routeFailure, writeAnswer } from './route-answer';
+import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
@@ -433,31 +432,23 @@ export class PluginHost {
 
   /** Forwards one request to the plugin's worker and writes its answer. */
   private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
-    const method = ctx.req.method ?? 'GET';
-    const found = this.chooseRoute(plugin, ctx, method);
+    const found = this.chooseRoute(plugin, ctx, ctx.req.method ?? 'GET');
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
-    const body =
-      method === 'GET' || method === 'HEAD'
-        ? undefined
-        : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
-    const request = {
-      routeId: found.route.routeId,
-      method,
-      url: ctx.req.url ?? '/',
-      headers: forwardedHeaders(ctx.req),
-      body,
-      params: found.params,
-      user: { name: ctx.user.name, groups: [...ctx.user.groups] },
-    };
+    const body = requestBody(ctx.req, this.options.maxBodyBytes);
+    const request = forwardedRequest(ctx, found.route.routeId, found.params);
     let answer;
     try {
-      answer = await worker.request(request, this.options.routeTimeoutMs);
+      answer = await worker.request(request, this.options.routeTimeoutMs, body);
     } catch (err) {
       const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
-      throw routeFailure(err, { ...where, log: ctx.log });
+      throw body?.refusal() ?? routeFailure(err, { ...where, log: ctx.log });
     }
+    const tooLarge = body?.refusal();
+    if (tooLarge) throw tooLarge;
     await writeAnswer(ctx.res, answer, ctx.log);
+    // A body the handler did not read is drained, so that the connection can serve the next request.
+    if (!ctx.req.readableEnded) ctx.req.resume();
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */

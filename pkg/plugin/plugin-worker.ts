@@ -9,6 +9,7 @@ import type {
 } from './protocol';
 import { newPluginWorker } from './worker-entry';
 import { ResponseStream } from './response-stream';
+import type { RequestBodyStream } from './request-body';
 
 /** A handler's answer as the host gets it: whole, or its first chunk and a stream of the rest. */
 export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
@@ -39,6 +40,8 @@ export class PluginWorker {
   private worker?: Worker;
   private readonly answers = new Map<number, { resolve: (r: PluginAnswer) => void; reject: (e: Error) => void }>();
   private readonly streams = new Map<number, ResponseStream>();
+  /** The streamed request bodies of requests under way, by request id. */
+  private readonly bodies = new Map<number, RequestBodyStream>();
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -94,7 +97,13 @@ export class PluginWorker {
   }
 
   /** Forwards a request to route `routeId`; rejects with PluginHandlerError or PluginTimeoutError. */
-  request(request: ForwardedRequest, timeoutMs: number): Promise<PluginAnswer> {
+  request(request: ForwardedRequest, timeoutMs: number, body?: RequestBodyStream): Promise<PluginAnswer> {
+    const id = this.nextId + 1;
+    if (body) this.bodies.set(id, body);
+    return this.forward({ ...request, streamed: body !== undefined }, timeoutMs).finally(() => this.bodies.delete(id));
+  }
+
+  private forward(request: ForwardedRequest, timeoutMs: number): Promise<PluginAnswer> {
     const worker = this.worker;
     if (!worker || this.ended) return Promise.reject(new PluginHandlerError('the plugin is not running'));
     const id = ++this.nextId;
@@ -163,9 +172,11 @@ export class PluginWorker {
     }
   }
 
-  /** A handler's answer, or a chunk or the end of a streamed one. */
+  /** A handler's answer, or a chunk or the end of a streamed one, or its ask for the request body's next chunk. */
   private receiveAnswer(message: WorkerMessage): void {
-    if (message.type === 'response') {
+    if (message.type === 'pull') {
+      void this.sendBody(message.id);
+    } else if (message.type === 'response') {
       this.answer(message);
     } else if (message.type === 'chunk') {
       this.streams.get(message.id)?.push(message.chunk);
@@ -207,6 +218,13 @@ export class PluginWorker {
     if (answer) this.streams.set(id, stream);
     else stream.cancel();
     answer?.resolve({ status, headers, body, stream });
+  }
+
+  private async sendBody(id: number): Promise<void> {
+    const body = this.bodies.get(id);
+    const pulled = body ? await body.pull() : { done: true, error: 'the request is over' };
+    const transfer = pulled.chunk ? [pulled.chunk.buffer as ArrayBuffer] : [];
+    if (!this.ended) this.worker?.postMessage({ type: 'body', id, ...pulled } satisfies HostMessage, transfer);
   }
 
   private reply(id: number, error?: string): void {

@@ -24,6 +24,8 @@ export interface ForwardedRequest {
   url: string;
   headers: [string, string][];
   body?: Uint8Array;
+  /** The body follows on demand: the worker sends `pull`, the host answers with `body`. */
+  streamed?: boolean;
   params: Record<string, string>;
   user: { name: string; groups: string[] };
 }
@@ -45,7 +47,9 @@ export type HostMessage =
   /** The host wrote the last chunk of response `id`: the worker may send the next. */
   | { type: 'ack'; id: number }
   /** The client of response `id` went away: the worker cancels its body stream. */
-  | { type: 'cancel'; id: number };
+  | { type: 'cancel'; id: number }
+  /** The next chunk of request `id`'s body (or its end, or why it stopped). */
+  | { type: 'body'; id: number; chunk?: Uint8Array; done: boolean; error?: string };
 
 /** Messages from a worker to the host. */
 export type WorkerMessage =
@@ -59,4 +63,5 @@ export type WorkerMessage =
   | { type: 'response'; id: number; error: string }
   | { type: 'stopped'; error?: string }
   | { type: 'chunk'; id: number; chunk: Uint8Array }
-  | { type: 'end'; id: number; error?: string };
+  | { type: 'end'; id: number; error?: string }
+  | { type: 'pull'; id: number };

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, StatusError } from '../api/errors';
 import type { Logger } from '../util/log';
+import type { RequestContext } from '../apiserver/context';
+import type { ForwardedRequest } from './protocol';
+import { RequestBodyStream } from './request-body';
 import { PluginHandlerError, PluginTimeoutError, type PluginAnswer } from './plugin-worker';
 
 /** Request headers a plugin never sees: the caller's credentials are the apiserver's business. */
@@ -8,8 +11,33 @@ const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization
 /** Response headers the apiserver sets itself. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
+/** A request as the plugin's worker gets it (its body, if any, follows as a stream). */
+export function forwardedRequest(
+  ctx: RequestContext,
+  routeId: number,
+  params: Record<string, string>,
+): ForwardedRequest {
+  return {
+    routeId,
+    method: ctx.req.method ?? 'GET',
+    url: ctx.req.url ?? '/',
+    headers: forwardedHeaders(ctx.req),
+    params,
+    user: { name: ctx.user.name, groups: [...ctx.user.groups] },
+  };
+}
+
+/** The request's body as a stream for the plugin; undefined for GET and HEAD. A declared size over the limit: 413. */
+export function requestBody(req: IncomingMessage, limit: number): RequestBodyStream | undefined {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === undefined) return undefined;
+  const body = new RequestBodyStream(req, limit);
+  const refused = body.refusal();
+  if (refused) throw refused;
+  return body;
+}
+
 /** The request's headers as the plugin gets them, without credentials. */
-export function forwardedHeaders(req: IncomingMessage): [string, string][] {
+function forwardedHeaders(req: IncomingMessage): [string, string][] {
   const headers: [string, string][] = [];
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || PRIVATE_HEADERS.has(key)) continue;

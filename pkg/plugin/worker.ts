@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
 import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
+import { RequestBodies } from './worker-request';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -23,6 +24,7 @@ let plugin: PluginModule = {};
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
 const responses = new ResponseSender(post);
+const bodies = new RequestBodies(post);
 
 /** Asks the host for something; resolves when it agrees. */
 function ask(
@@ -126,6 +128,7 @@ async function answer(message: Extract<HostMessage, { type: 'request' }>): Promi
   try {
     const init: RequestInit = { method: message.method, headers: message.headers };
     if (message.body && message.method !== 'GET' && message.method !== 'HEAD') init.body = message.body;
+    if (message.streamed) Object.assign(init, { body: bodies.stream(message.id), duplex: 'half' });
     const request = new Request(`http://plugin.invalid${message.url}`, init);
     Object.defineProperties(request, {
       params: { value: Object.freeze({ ...message.params }), enumerable: true },
@@ -170,6 +173,8 @@ port?.on('message', (message: HostMessage) => {
     responses.ack(message.id);
   } else if (message.type === 'cancel') {
     responses.cancel(message.id);
+  } else if (message.type === 'body') {
+    bodies.received(message);
   }
 });
 void start();

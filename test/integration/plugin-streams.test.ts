@@ -33,6 +33,13 @@ module.exports = { start(ctx) {
     return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
   });
   ctx.routes.get('${BASE}/progress', () => ({ produced }));
+  ctx.routes.post('${BASE}/uploads', async (req) => {
+    const reader = req.body.getReader();
+    let bytes = 0, chunks = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) { bytes += r.value.byteLength; chunks += 1; }
+    return new Response(JSON.stringify({ bytes, chunks }), { status: 201, headers: { 'content-type': 'application/json' } });
+  });
+  ctx.routes.post('${BASE}/ignores', () => ({ ignored: true }));
   ctx.routes.get('${BASE}/failing', () => new Response(new ReadableStream({
     pull(controller) { controller.error(new Error('disk gone')); },
   })));
@@ -43,7 +50,7 @@ module.exports = { start(ctx) {
 } };`,
 );
 
-const suite = useRbacApi({ pluginsDir });
+const suite = useRbacApi({ pluginsDir, maxBodyBytes: 8 * 1024 * 1024 });
 const auth = { Authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}` };
 const started = () =>
   waitFor(
@@ -51,6 +58,33 @@ const started = () =>
       (await suite.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/streams')).body?.status?.phase === 'STARTED',
     { what: 'the streams plugin to start' },
   );
+
+describe('a streamed request body', () => {
+  it('is read by the handler chunk by chunk, several MB of it', async () => {
+    await started();
+    const body = Buffer.alloc(6 * 1024 * 1024, 7);
+    const res = await suite.admin('POST', `${BASE}/uploads`, body.toString('latin1'), {
+      'Content-Type': 'application/octet-stream',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.bytes).toBe(body.length);
+    expect(res.body.chunks).toBeGreaterThan(1);
+  });
+
+  it('is refused with 413 beyond --max-body-bytes, and an unread body does not break the connection', async () => {
+    await started();
+    const tooBig = await suite.admin('POST', `${BASE}/uploads`, 'x'.repeat(9 * 1024 * 1024), {
+      'Content-Type': 'text/plain',
+    });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge' });
+    const ignored = await suite.admin('POST', `${BASE}/ignores`, 'y'.repeat(2 * 1024 * 1024), {
+      'Content-Type': 'text/plain',
+    });
+    expect(ignored.body).toEqual({ ignored: true });
+    expect((await suite.admin('GET', `${BASE}/progress`)).status).toBe(200);
+  });
+});
 
 describe('a streamed plugin response', () => {
   it('reaches the client before the handler has produced it all, and arrives whole', async () => {
