@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ApiObject } from '../api/object';
 import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
@@ -109,7 +110,8 @@ export class PluginHost {
     private readonly options: PluginHostOptions,
   ) {
     this.mirror = new StorageMirror(storage, storageTypeOf(PLUGIN_KIND), log);
-    this.folder = new PluginFolderSync(options.pluginsDir, this.folderTarget(), log, {
+    // Absolute, so that a plugin's index.js is found whatever the worker's working directory.
+    this.folder = new PluginFolderSync(resolve(options.pluginsDir), this.folderTarget(), log, {
       debounceMs: 300,
       rescanMs: options.rescanIntervalMs ?? 5000,
     });
