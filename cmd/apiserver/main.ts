@@ -121,9 +121,10 @@ const program = new Command('svc-apiserver')
       .default(60, '60s'),
   )
   .addOption(
-    new Option('--plugins-dir <dir>', 'load every plugin folder in <dir> at start (see docs/plugins.md)').env(
-      'SVC_PLUGINS_DIR',
-    ),
+    new Option(
+      '--plugins-dir <dir>',
+      'load every plugin (folder or .tgz) in <dir>, following changes (see docs/plugins.md)',
+    ).env('SVC_PLUGINS_DIR'),
   )
   .addOption(
     new Option('--plugin-start-timeout <duration>', 'a plugin whose start(ctx) takes longer is stopped and FAILED')
@@ -136,6 +137,18 @@ const program = new Command('svc-apiserver')
       .env('SVC_PLUGIN_ROUTE_TIMEOUT')
       .argParser(positiveDuration)
       .default(30, '30s'),
+  )
+  .addOption(
+    new Option('--plugin-index-timeout <duration>', "how long one write's plugin index functions may run (500 beyond)")
+      .env('SVC_PLUGIN_INDEX_TIMEOUT')
+      .argParser(positiveDuration)
+      .default(0.5, '500ms'),
+  )
+  .addOption(
+    new Option('--plugin-rescan-interval <duration>', 'how often the plugins folder is scanned for changes')
+      .env('SVC_PLUGIN_RESCAN_INTERVAL')
+      .argParser(positiveDuration)
+      .default(5, '5s'),
   )
   .addHelpText(
     'after',
@@ -163,6 +176,8 @@ async function main(): Promise<void> {
     pluginsDir?: string;
     pluginStartTimeout: number;
     pluginRouteTimeout: number;
+    pluginIndexTimeout: number;
+    pluginRescanInterval: number;
   }>();
   const running = await startApiServer(
     {
@@ -183,6 +198,8 @@ async function main(): Promise<void> {
       pluginsDir: opts.pluginsDir,
       pluginStartTimeoutSeconds: opts.pluginStartTimeout,
       pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
+      pluginIndexTimeoutSeconds: opts.pluginIndexTimeout,
+      pluginRescanSeconds: opts.pluginRescanInterval,
     },
     logger,
   );

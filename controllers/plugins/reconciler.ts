@@ -58,15 +58,7 @@ export class PluginExtensionsReconciler implements Reconciler {
   async reconcile({ name }: Request, { signal, log }: ReconcileContext): Promise<void> {
     const cached = this.plugins.get(name);
     if (!cached) return;
-    if (cached.metadata.deletionTimestamp) {
-      if (!hasFinalizer(cached, PLUGIN_EXTENSIONS_FINALIZER)) return;
-      await this.deleteAll(name, cached.status?.extensions ?? [], signal);
-      await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, {
-        signal,
-      });
-      log.info('extension objects deleted; the Plugin may go');
-      return;
-    }
+    if (cached.metadata.deletionTimestamp) return this.release(cached, signal, log);
     let plugin: DeepReadonly<Plugin> | Plugin = cached;
     const withFinalizer = addFinalizer<Plugin>(plugin, PLUGIN_EXTENSIONS_FINALIZER);
     if (withFinalizer.changed) plugin = await this.client.update<Plugin>(PLUGINS, withFinalizer.object, { signal });
@@ -75,16 +67,34 @@ export class PluginExtensionsReconciler implements Reconciler {
       await this.deleteAll(name, plugin.status?.extensions ?? [], signal);
       await this.writeStatus(plugin, { applied: [], problems: [] }, 'Stopped', signal);
     } else if (phase === 'STARTED') {
-      const outcome = await this.apply(plugin, signal);
-      const { changed } = await this.writeStatus(
-        plugin,
-        outcome,
-        outcome.problems.length ? 'NotApplied' : 'Applied',
-        signal,
-      );
-      if (changed)
-        log.info({ applied: outcome.applied.length, refused: outcome.problems.length }, 'extension objects applied');
+      await this.applyAndReport(plugin, signal, log);
     }
+  }
+
+  /** A Plugin being deleted: deletes its extension objects, then lets it go. */
+  private async release(
+    cached: DeepReadonly<Plugin>,
+    signal: AbortSignal,
+    log: ReconcileContext['log'],
+  ): Promise<void> {
+    if (!hasFinalizer(cached, PLUGIN_EXTENSIONS_FINALIZER)) return;
+    await this.deleteAll(cached.metadata.name!, cached.status?.extensions ?? [], signal);
+    await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, {
+      signal,
+    });
+    log.info('extension objects deleted; the Plugin may go');
+  }
+
+  private async applyAndReport(
+    plugin: DeepReadonly<Plugin> | Plugin,
+    signal: AbortSignal,
+    log: ReconcileContext['log'],
+  ): Promise<void> {
+    const outcome = await this.apply(plugin, signal);
+    const reason = outcome.problems.length ? 'NotApplied' : 'Applied';
+    const { changed } = await this.writeStatus(plugin, outcome, reason, signal);
+    if (changed)
+      log.info({ applied: outcome.applied.length, refused: outcome.problems.length }, 'extension objects applied');
   }
 
   private async apply(plugin: DeepReadonly<Plugin> | Plugin, signal: AbortSignal): Promise<Outcome> {
@@ -96,29 +106,38 @@ export class PluginExtensionsReconciler implements Reconciler {
     });
     const resources = await this.client.discover({ signal });
     const outcome: Outcome = { applied: [], problems: [] };
-    for (const object of items) {
-      const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
-      const problem =
-        declarationProblem(name, object) ??
-        (resourceOf(resources, ref) ? undefined : `${ref.apiVersion} ${ref.kind} is not served`);
-      if (problem) {
-        outcome.problems.push(`${describeExtension(ref)}: ${problem}`);
-        continue;
-      }
-      try {
-        await this.applyOne(resourceOf(resources, ref)!, name, object, signal);
-        outcome.applied.push(ref);
-      } catch (err) {
-        // A refusal of the object itself (invalid, forbidden) is reported; anything else is retried.
-        if (!(err instanceof ApiError) || err.code >= 500 || isConflict(err)) throw err;
-        outcome.problems.push(`${describeExtension(ref)}: ${err.message}`);
-      }
-    }
+    for (const object of items) await this.applyDeclared(name, object, resources, outcome, signal);
     const dropped = (plugin.status?.extensions ?? []).filter(
       (old) => !outcome.applied.some((now) => sameRef(old, now)),
     );
     await this.deleteAll(name, dropped, signal, resources);
     return outcome;
+  }
+
+  /** Applies one declared object, or records why it is not applied; anything else than a refusal is thrown. */
+  private async applyDeclared(
+    name: string,
+    object: DeclaredObject & ApiObject,
+    resources: DiscoveredResource[],
+    outcome: Outcome,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name! };
+    const resource = resourceOf(resources, ref);
+    const problem =
+      declarationProblem(name, object) ?? (resource ? undefined : `${ref.apiVersion} ${ref.kind} is not served`);
+    if (problem || !resource) {
+      outcome.problems.push(`${describeExtension(ref)}: ${problem}`);
+      return;
+    }
+    try {
+      await this.applyOne(resource, name, object, signal);
+      outcome.applied.push(ref);
+    } catch (err) {
+      // A refusal of the object itself (invalid, forbidden) is reported; anything else is retried.
+      if (!(err instanceof ApiError) || err.code >= 500 || isConflict(err)) throw err;
+      outcome.problems.push(`${describeExtension(ref)}: ${err.message}`);
+    }
   }
 
   /** Creates the object, or updates it over the stored one when that differs from what the plugin declares. */

@@ -37,6 +37,10 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   pluginStartTimeoutSeconds?: number;
   /** How long a plugin's route handler may take before a 504; default 30. */
   pluginRouteTimeoutSeconds?: number;
+  /** How long one write's plugin index functions may run before the write is refused; default 0.5. */
+  pluginIndexTimeoutSeconds?: number;
+  /** How often the plugins folder is scanned for changes besides file system events; default 5. */
+  pluginRescanSeconds?: number;
 }
 
 /** A running apiserver: its bound address and how to drain it. */
@@ -152,6 +156,8 @@ function startPlugins(
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
     api,
+    rescanIntervalMs: (config.pluginRescanSeconds ?? 5) * 1000,
+    indexFunctionTimeoutMs: (config.pluginIndexTimeoutSeconds ?? 0.5) * 1000,
   });
   const started = host
     .start()

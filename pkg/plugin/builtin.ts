@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { listPluginFolders, readPluginFolder, type PluginManifest } from './manifest';
+import { readPluginFolder, type PluginManifest } from './manifest';
 
 /** The platform's own modules, each a plugin folder under `modules/` (e.g. `modules/content`, the posts). */
 const MODULES = 'modules';
@@ -38,4 +38,12 @@ function moduleCode(dir: string, name: string): string | undefined {
   if (__filename.endsWith('.js') && existsSync(compiled)) return compiled;
   const source = join(dir, 'index.ts');
   return existsSync(source) ? source : undefined;
+}
+
+/** The folders in `dir` (names starting with `.` left out), sorted. */
+function listPluginFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => join(dir, entry.name))
+    .sort();
 }

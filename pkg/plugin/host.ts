@@ -1,30 +1,28 @@
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ApiObject } from '../api/object';
 import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
-import { modelFromObject } from '../registry/models/model-object';
+import { pluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
 import type { RequestInfo } from '../apiserver/request-info';
-import { readBody } from '../apiserver/body';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
-import { storageTypeOf } from '../registry/model';
+import { storageTypeOf, type Model } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
-import {
-  listPluginFolders,
-  ManifestError,
-  PLUGIN_API_VERSION,
-  readPluginFolder,
-  unmetRequirement,
-  type PluginManifest,
-} from './manifest';
+import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
+import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
+import type { LoadedSource } from './plugin-source';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
-import { PluginHandlerError, PluginTimeoutError, PluginWorker, type PluginWorkerHost } from './plugin-worker';
+import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex, PluginWorkerData } from './protocol';
 import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
+import { isMediaType, pickByAccept } from './accept';
+import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
 import type { PluginIdentities } from './plugin-identities';
 
@@ -47,18 +45,20 @@ export interface PluginHostOptions {
   logLinesPerSecond?: number;
   /** Where plugins' `ctx.client` reaches the apiserver, and who it is there; without them plugins get no client. */
   api?: { url: string; identities: PluginIdentities };
+  /** How long the index functions of one write may run, together; default 500 ms. */
+  indexFunctionTimeoutMs?: number;
+  /** How often the plugins folder is scanned besides on file system events; default 5 s. */
+  rescanIntervalMs?: number;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-/** Request headers a plugin never sees: the caller's credentials are the apiserver's business. */
-const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-/** Response headers the apiserver sets itself. */
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
 interface PluginRoute {
   routeId: number;
   method: string;
   pattern: RoutePattern;
+  /** The media type the route answers; undefined: whatever is asked. */
+  accept?: string;
 }
 
 /** Whether `group` is the platform's (empty or `*.svc.run`) to this plugin: a built-in one may serve them. */
@@ -67,6 +67,12 @@ const isPlatformGroup = (group: string, plugin: LoadedPlugin) => !plugin.manifes
 /** One plugin as the host runs it. */
 interface LoadedPlugin {
   manifest: PluginManifest;
+  /** The folder or `.tgz` in the plugins folder the plugin comes from. */
+  source: string;
+  /** Why the plugin may not run although its manifest was read (an archive with a link, say). */
+  refused?: string;
+  /** Where a `.tgz` plugin was unpacked; removed with the plugin. */
+  unpackedDir?: string;
   worker?: PluginWorker;
   routes: PluginRoute[];
   /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
@@ -79,11 +85,15 @@ interface LoadedPlugin {
   wanted?: boolean;
   /** Starts and stops of this plugin, one at a time, in order. */
   transitions: Promise<void>;
+  /** What the plugin declared that was ignored, for the STARTED message. */
+  warnings: string[];
 }
 
 /**
- * The plugin host (API.md §11): reads the plugins folder at start, stores one
- * `Plugin` object per plugin, and follows those objects through their watch:
+ * The plugin host (API.md §11): loads the plugins folder and follows its
+ * changes (a plugin added is installed, changed is reloaded, removed is
+ * uninstalled), stores one `Plugin` object per plugin, and follows those
+ * objects through their watch:
  * a plugin whose `spec.enabled` is true runs its `start(ctx)` in a worker
  * thread of its own, and the models and routes it registers are served; one
  * set to false (or whose object is deleted) is stopped and they go away. A
@@ -96,38 +106,36 @@ export class PluginHost {
   private readonly modelOwners = new Map<string, string>();
   private readonly routeOwners = new Map<string, string>();
   private readonly mirror: StorageMirror;
+  /** Absent without a plugins folder: the built-in plugins only. */
+  private readonly folder: PluginFolderSync | undefined;
+  /** Uninstalls under way, by plugin name: installing the same name again waits for them. */
+  private readonly leaving = new Map<string, Promise<void>>();
   private removeExtensionsRoute: (() => void) | undefined;
   private stopping = false;
 
   constructor(
     private readonly schemes: SchemeManager,
     private readonly routes: RouteTable,
-    storage: Storage,
+    private readonly storage: Storage,
     private readonly log: Logger,
     private readonly options: PluginHostOptions,
   ) {
     this.mirror = new StorageMirror(storage, storageTypeOf(PLUGIN_KIND), log);
+    // Absolute, so that a plugin's index.js is found whatever the worker's working directory.
+    this.folder =
+      options.pluginsDir === undefined
+        ? undefined
+        : new PluginFolderSync(resolve(options.pluginsDir), this.folderTarget(), log, {
+            debounceMs: 300,
+            rescanMs: options.rescanIntervalMs ?? 5000,
+          });
   }
 
-  /** Loads every plugin folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
+  /** Loads every plugin in the folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
-    const manifests: PluginManifest[] = [...(this.options.builtins ?? [])];
-    for (const dir of this.options.pluginsDir ? listPluginFolders(this.options.pluginsDir) : []) {
-      try {
-        const manifest = readPluginFolder(dir);
-        if (manifests.some((m) => m.name === manifest.name)) {
-          this.log.error(
-            { dir, plugin: manifest.name },
-            'plugin not loaded: another folder has a plugin of the same name',
-          );
-        } else {
-          manifests.push(manifest);
-        }
-      } catch (err) {
-        if (!(err instanceof ManifestError)) throw err;
-        this.log.error({ file: err.file, reason: err.reason }, 'plugin not loaded: its folder is invalid');
-      }
-    }
+    const settling: Promise<void>[] = [];
+    for (const manifest of this.options.builtins ?? [])
+      settling.push((await this.install(`builtin:${manifest.name}`, { manifest })).settled);
     this.removeExtensionsRoute = this.routes.add(
       {
         group: PLUGIN_KIND.group,
@@ -137,41 +145,116 @@ export class PluginHost {
       },
       async (ctx) => this.serveExtensions(ctx),
     );
-    const stored = await Promise.all(manifests.map((manifest) => this.register(manifest)));
     await this.mirror.start();
     this.mirror.subscribe((name, _previous, current) => void this.follow(name, current));
-    await Promise.all(
-      stored.filter((p) => p !== undefined).map((p) => this.follow(p.manifest.name, this.mirror.get(p.manifest.name))),
-    );
+    if (this.folder) {
+      settling.push((await this.folder.scan()).settled);
+      await this.folder.uninstallOrphans();
+      this.folder.watch();
+    } else {
+      for (const name of this.folderTarget().storedPlugins()) if (!this.plugins.has(name)) this.uninstall(name);
+    }
+    await Promise.all(settling);
   }
 
   /** Runs each plugin's `stop(ctx)` (bounded) and ends its worker. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.folder?.stop();
     this.mirror.stop();
     this.removeExtensionsRoute?.();
     await Promise.all([...this.plugins.values()].map((plugin) => this.halt(plugin)));
+    await Promise.all(this.leaving.values());
+    for (const plugin of this.plugins.values()) removeUnpacked(plugin);
   }
 
-  /** Stores the plugin's `Plugin` object; the plugin is known to the host only once that worked. */
-  private async register(manifest: PluginManifest): Promise<LoadedPlugin | undefined> {
+  private folderTarget(): FolderSyncTarget {
+    const find = (path: string) => [...this.plugins.values()].find((p) => p.source === path);
+    return {
+      installedFrom: (path) => find(path)?.manifest.name,
+      sourceOf: (name) => this.plugins.get(name)?.source,
+      install: (path, loaded) => this.install(path, loaded),
+      reload: (name, loaded) => this.reload(this.plugins.get(name)!, loaded),
+      uninstall: (name) => this.uninstall(name),
+      storedPlugins: () => [...this.mirror.values()].flatMap((o) => (o.metadata.name ? [o.metadata.name] : [])),
+    };
+  }
+
+  /** Stores the plugin's `Plugin` object and follows it; the plugin is known to the host only once that worked. */
+  private async install(source: string, loaded: LoadedSource): Promise<Settling> {
+    const { manifest } = loaded;
+    await this.leaving.get(manifest.name);
+    let stored: ApiObject;
     try {
-      await this.savePluginObject(manifest);
+      stored = await this.savePluginObject(manifest);
     } catch (err) {
       this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
-      return undefined;
+      return { settled: Promise.resolve() };
     }
     const plugin: LoadedPlugin = {
       manifest,
+      source,
+      refused: loaded.refused,
+      unpackedDir: loaded.unpackedDir,
       routes: [],
       routeRemovers: new Map(),
       models: [],
       logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
       statusWrites: Promise.resolve(),
       transitions: Promise.resolve(),
+      warnings: [],
     };
     this.plugins.set(manifest.name, plugin);
-    return plugin;
+    return { settled: this.follow(manifest.name, stored) };
+  }
+
+  /** Swaps in the plugin's new content: stops it, stores the new spec, and starts it again if it is enabled. */
+  private reload(plugin: LoadedPlugin, loaded: LoadedSource): Promise<void> {
+    plugin.transitions = plugin.transitions.then(async () => {
+      if (this.stopping) return;
+      await this.halt(plugin);
+      removeUnpacked(plugin);
+      Object.assign(plugin, { manifest: loaded.manifest, refused: loaded.refused, unpackedDir: loaded.unpackedDir });
+      this.log.info({ plugin: plugin.manifest.name, version: plugin.manifest.version }, 'plugin changed; reloading');
+      try {
+        await this.savePluginObject(loaded.manifest);
+      } catch (err) {
+        this.log.error({ plugin: plugin.manifest.name, err }, 'could not update the Plugin object');
+      }
+      if (plugin.wanted) await this.run(plugin);
+    });
+    return plugin.transitions;
+  }
+
+  /**
+   * Uninstalls a plugin removed from the folder: stops it and deletes its
+   * `Plugin` object (the plugin controller's finalizer holds the object
+   * until the plugin's extension objects are deleted).
+   */
+  private uninstall(name: string): void {
+    const plugin = this.plugins.get(name);
+    this.plugins.delete(name);
+    if (plugin) plugin.wanted = false;
+    const done = (plugin?.transitions ?? Promise.resolve())
+      .then(async () => {
+        if (plugin) await this.halt(plugin);
+        if (plugin) removeUnpacked(plugin);
+        await this.deletePluginObject(name);
+        this.log.info({ plugin: name }, 'plugin uninstalled: it is no longer in the plugins folder');
+      })
+      .catch((err: unknown) => this.log.error({ plugin: name, err }, 'could not uninstall the plugin'))
+      .finally(() => {
+        if (this.leaving.get(name) === done) this.leaving.delete(name);
+      });
+    this.leaving.set(name, done);
+  }
+
+  private async deletePluginObject(name: string): Promise<void> {
+    try {
+      await this.pluginStore().delete(name, undefined);
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+    }
   }
 
   /**
@@ -210,10 +293,11 @@ export class PluginHost {
   /** Starts the plugin's worker: STARTING, then STARTED or FAILED. */
   private async run(plugin: LoadedPlugin): Promise<void> {
     const manifest = plugin.manifest;
-    const unmet = unmetRequirement(manifest, this.options.platformVersion);
-    if (unmet) return this.setPhase(plugin, 'FAILED', unmet);
+    const refused = plugin.refused ?? unmetRequirement(manifest, this.options.platformVersion);
+    if (refused) return this.setPhase(plugin, 'FAILED', refused);
     await this.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
+    plugin.warnings = [];
     const worker = new PluginWorker(
       {
         name: manifest.name,
@@ -233,8 +317,19 @@ export class PluginHost {
       this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
       return this.setPhase(plugin, 'FAILED', (err as Error).message);
     }
+    await this.indexesBuilt(plugin);
+    if (plugin.worker !== worker) return;
     this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
-    await this.setPhase(plugin, 'STARTED', '');
+    await this.setPhase(plugin, 'STARTED', plugin.warnings.join('; '));
+  }
+
+  /** Resolves once the indexes of the plugin's models are built over the stored objects (it is STARTING until then). */
+  private async indexesBuilt(plugin: LoadedPlugin): Promise<void> {
+    const types = this.schemes
+      .all()
+      .filter((r) => plugin.models.includes(`${r.model.group}/${r.model.plural}`))
+      .map((r) => r.store.type);
+    await Promise.all(types.map((type) => this.storage.whenIndexesReady(type)));
   }
 
   /** A token for this start of the plugin's `ctx.client` (the previous one stops working). */
@@ -264,7 +359,11 @@ export class PluginHost {
         const names = spec.names as { plural: string };
         this.options.api?.identities.allowModel(name, spec.group as string, names.plural);
       },
-      registerRoute: (routeId, method, path) => this.registerRoute(plugin, routeId, method, path),
+      registerRoute: (routeId, method, path, accept) => this.registerRoute(plugin, { routeId, method, path, accept }),
+      warn: (message) => {
+        log.warn({ reason: message }, 'plugin declaration ignored');
+        plugin.warnings.push(message);
+      },
       crashed: (message) => {
         this.unload(plugin);
         log.error({ reason: message }, 'plugin failed');
@@ -278,27 +377,17 @@ export class PluginHost {
     spec: Record<string, unknown>,
     indexes: DeclaredIndex[],
   ): Promise<void> {
-    const names = spec.names as Record<string, unknown> | undefined;
-    if (
-      typeof spec.group !== 'string' ||
-      typeof spec.version !== 'string' ||
-      typeof names?.kind !== 'string' ||
-      typeof names.plural !== 'string'
-    ) {
-      throw new Error('model: group, version, names.kind and names.plural are required');
-    }
-    const what = `model ${names.plural}.${spec.group}`;
-    if (isPlatformGroup(spec.group, plugin))
-      throw new Error(`${what}: group "${spec.group}" belongs to the platform (empty or *.svc.run)`);
-    const key = `${spec.group}/${names.plural}`;
+    const model = this.modelOf(plugin, spec, indexes);
+    const what = `model ${model.plural}.${model.group}`;
+    if (isPlatformGroup(model.group, plugin))
+      throw new Error(`${what}: group "${model.group}" belongs to the platform (empty or *.svc.run)`);
+    const key = `${model.group}/${model.plural}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
-    if (!owner && this.schemes.all().some((r) => r.model.group === spec.group && r.model.plural === names.plural)) {
+    if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
       throw new Error(`${what}: already served by a Model object`);
     }
-    let model;
     try {
-      model = modelFromObject({ spec: { ...spec, indexes } } as unknown as ApiObject);
       await this.schemes.register(model, undefined, { platform: plugin.manifest.builtin });
     } catch (err) {
       throw new Error(`${what}: ${(err as Error).message}`);
@@ -307,10 +396,28 @@ export class PluginHost {
     if (!plugin.models.includes(key)) plugin.models.push(key);
   }
 
-  private registerRoute(plugin: LoadedPlugin, routeId: number, method: string, path: string): void {
+  private modelOf(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Model {
+    try {
+      return pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
+    } catch (err) {
+      const names = spec.names as Record<string, unknown> | undefined;
+      const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
+      throw new Error(
+        named ? `model ${names.plural}.${spec.group}: ${(err as Error).message}` : (err as Error).message,
+      );
+    }
+  }
+
+  private registerRoute(
+    plugin: LoadedPlugin,
+    declared: { routeId: number; method: string; path: string; accept?: string },
+  ): void {
+    const { routeId, method, path, accept } = declared;
     const name = plugin.manifest.name;
     if (!METHODS.has(method))
       throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
+    if (accept !== undefined && !isMediaType(accept))
+      throw new Error(`route ${method} ${path}: accept "${accept}" is not a media type such as text/csv`);
     const pattern = parseRoutePath(path, plugin.manifest.builtin);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
@@ -318,91 +425,80 @@ export class PluginHost {
       throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
     const shape = (p: RoutePattern) =>
       [p.group, p.version, ...p.segments.map((s) => (s.startsWith('{') ? '{}' : s))].join('/');
-    if (plugin.routes.some((r) => r.method === method && shape(r.pattern) === shape(pattern))) {
-      throw new Error(`route ${method} ${path}: declared twice`);
-    }
-    plugin.routes.push({ routeId, method, pattern });
-    if (plugin.routeRemovers.has(resourceKey)) return;
+    const same = (r: PluginRoute) => r.method === method && shape(r.pattern) === shape(pattern) && r.accept === accept;
+    if (plugin.routes.some(same))
+      throw new Error(`route ${method} ${path}${accept ? ` (${accept})` : ''}: declared twice`);
+    plugin.routes.push({ routeId, method, pattern, accept });
+    if (!plugin.routeRemovers.has(resourceKey)) this.mount(plugin, pattern, resourceKey);
+  }
+
+  private mount(plugin: LoadedPlugin, pattern: RoutePattern, resourceKey: string): void {
     const remove = this.routes.add(
       {
         group: pattern.group,
         version: pattern.version,
         resource: pattern.resource,
         subresource: '*',
-        accepts: (info, m) => this.findRoute(plugin, m, info) !== undefined,
+        accepts: (info, m) => this.findRoutes(plugin, m, info).length > 0,
       },
       (ctx) => this.serve(plugin, ctx),
     );
     plugin.routeRemovers.set(resourceKey, remove);
-    this.routeOwners.set(resourceKey, name);
+    this.routeOwners.set(resourceKey, plugin.manifest.name);
   }
 
-  /** The plugin's route for this method and path (its group and version too: one plugin may serve several). */
-  private findRoute(
+  /** The routes answering a method and path (several when they answer different media types; one plugin may serve several groups). */
+  private findRoutes(
     plugin: LoadedPlugin,
     method: string,
     info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'parts'>,
   ) {
+    const found: { route: PluginRoute; params: Record<string, string> }[] = [];
     for (const route of plugin.routes) {
       if (route.method !== method || route.pattern.group !== info.apiGroup || route.pattern.version !== info.apiVersion)
         continue;
       const params = matchRoute(route.pattern, info.parts);
-      if (params) return { route, params };
+      if (params && (found.length === 0 || sameParams(found[0].params, params))) found.push({ route, params });
     }
-    return undefined;
+    return found;
+  }
+
+  /** The route of this request, chosen by its `Accept` among those of its method and path; 406 when none fits. */
+  private chooseRoute(plugin: LoadedPlugin, ctx: RequestContext, method: string) {
+    const candidates = this.findRoutes(plugin, method, ctx.info);
+    if (candidates.length === 0) return undefined;
+    const chosen = pickByAccept(
+      ctx.req.headers.accept,
+      candidates.map((c) => c.route.accept),
+    );
+    if (chosen >= 0) return candidates[chosen];
+    const offered = candidates.map((c) => c.route.accept ?? '*/*').join(', ');
+    throw new StatusError(
+      406,
+      'NotAcceptable',
+      `this route answers ${offered}; the request accepts ${ctx.req.headers.accept}`,
+    );
   }
 
   /** Forwards one request to the plugin's worker and writes its answer. */
   private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
-    const method = ctx.req.method ?? 'GET';
-    const found = this.findRoute(plugin, method, ctx.info);
+    const found = this.chooseRoute(plugin, ctx, ctx.req.method ?? 'GET');
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
-    const body =
-      method === 'GET' || method === 'HEAD'
-        ? undefined
-        : new Uint8Array(await readBody(ctx.req, this.options.maxBodyBytes));
-    const headers: [string, string][] = [];
-    for (const [key, value] of Object.entries(ctx.req.headers)) {
-      if (value === undefined || PRIVATE_HEADERS.has(key)) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.push([key, v]);
-    }
+    const body = requestBody(ctx.req, this.options.maxBodyBytes);
+    const request = forwardedRequest(ctx, found.route.routeId, found.params);
     let answer;
     try {
-      answer = await worker.request(
-        {
-          routeId: found.route.routeId,
-          method,
-          url: ctx.req.url ?? '/',
-          headers,
-          body,
-          params: found.params,
-          user: { name: ctx.user.name, groups: [...ctx.user.groups] },
-        },
-        this.options.routeTimeoutMs,
-      );
+      answer = await worker.request(request, this.options.routeTimeoutMs, body);
     } catch (err) {
-      if (err instanceof PluginTimeoutError) {
-        throw new StatusError(
-          504,
-          'Timeout',
-          `plugin "${plugin.manifest.name}" did not answer within ${this.options.routeTimeoutMs / 1000}s`,
-        );
-      }
-      if (err instanceof PluginHandlerError) {
-        ctx.log.error(
-          { plugin: plugin.manifest.name, reason: err.message, path: ctx.info.path },
-          'plugin route failed',
-        );
-        throw internalError();
-      }
-      throw err;
+      const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
+      throw body?.refusal() ?? routeFailure(err, { ...where, log: ctx.log });
     }
-    const head: Record<string, string> = {};
-    for (const [key, value] of answer.headers) if (!FRAMING_HEADERS.has(key.toLowerCase())) head[key] = value;
-    head['Content-Length'] = String(answer.body.byteLength);
-    ctx.res.writeHead(answer.status, head);
-    ctx.res.end(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+    const tooLarge = body?.refusal();
+    if (tooLarge) throw tooLarge;
+    await writeAnswer(ctx.res, answer, ctx.log);
+    // A body the handler did not read is drained, so that the connection can serve the next request.
+    if (!ctx.req.readableEnded) ctx.req.resume();
   }
 
   /** Takes the plugin's routes and models out of service and ends its worker. */
@@ -442,24 +538,26 @@ export class PluginHost {
    * `plugin.yaml`, keeping the stored `spec.enabled`: a plugin disabled through
    * the API stays disabled across restarts.
    */
-  private async savePluginObject(manifest: PluginManifest): Promise<void> {
+  private async savePluginObject(manifest: PluginManifest): Promise<ApiObject> {
     const store = this.pluginStore();
     try {
-      await store.patch(manifest.name, (current) => {
+      const { object } = await store.patch(manifest.name, (current) => {
         const enabled = (current.spec as Record<string, unknown> | undefined)?.enabled;
         return {
           ...current,
           spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled },
         };
       });
+      return object;
     } catch (err) {
       if (!(err instanceof StatusError) || err.code !== 404) throw err;
-      await store.create({
+      const { object } = await store.create({
         apiVersion: PLUGIN_API_VERSION,
         kind: 'Plugin',
         metadata: { name: manifest.name },
         spec: manifest.spec,
       });
+      return object;
     }
   }
 
@@ -504,3 +602,11 @@ export class PluginHost {
     return plugin.statusWrites;
   }
 }
+
+function removeUnpacked(plugin: LoadedPlugin): void {
+  if (plugin.unpackedDir) rmSync(plugin.unpackedDir, { recursive: true, force: true });
+  plugin.unpackedDir = undefined;
+}
+
+const sameParams = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listPluginFolders, ManifestError, readPluginFolder, unmetRequirement } from './manifest';
+import { ManifestError, readPluginFolder, unmetRequirement } from './manifest';
 
 const MANIFEST =
   'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: people}\nspec:\n  version: 1.0.0\n';
@@ -144,13 +144,5 @@ describe('readPluginFolder', () => {
     const manifest = readPluginFolder(folder({ 'plugin.yaml': `${MANIFEST}  requires: ">=2.0.0"\n` }));
     expect(unmetRequirement(manifest, '0.1.0')).toBe('requires platform version >=2.0.0, this is 0.1.0');
     expect(unmetRequirement(manifest, '2.1.0')).toBeUndefined();
-  });
-
-  it('lists the plugin folders of a directory, ignoring files and hidden folders', () => {
-    folder({ 'plugin.yaml': MANIFEST }, 'b');
-    folder({ 'plugin.yaml': MANIFEST }, 'a');
-    folder({ x: '' }, '.cache');
-    writeFileSync(join(root, 'notes.txt'), '');
-    expect(listPluginFolders(root)).toEqual([join(root, 'a'), join(root, 'b')]);
   });
 });

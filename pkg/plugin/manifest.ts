@@ -46,14 +46,6 @@ export class ManifestError extends Error {
   }
 }
 
-/** The plugin folders in `pluginsDir` (every directory; other entries are ignored), sorted by name. */
-export function listPluginFolders(pluginsDir: string): string[] {
-  return readdirSync(pluginsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-    .map((entry) => join(pluginsDir, entry.name))
-    .sort();
-}
-
 /**
  * Reads one plugin folder (API.md §11): `plugin.yaml` (exactly one document,
  * `apiVersion: plugin.svc.run/v1alpha1`, `kind: Plugin`, a DNS-label name, a
@@ -63,6 +55,27 @@ export function listPluginFolders(pluginsDir: string): string[] {
  */
 export function readPluginFolder(dir: string): PluginManifest {
   const file = join(dir, 'plugin.yaml');
+  const doc = readManifestDocument(file);
+  const name = nameOf(file, doc);
+  const spec = isRecord(doc.spec) ? doc.spec : undefined;
+  if (!spec) throw new ManifestError(file, 'spec must be a mapping');
+  const { version, requires, enabled, settings } = checkedSpec(file, spec);
+  const main = join(dir, 'index.js');
+  return {
+    dir,
+    name,
+    version,
+    requires,
+    enabled,
+    settings,
+    spec: { ...spec, requires, enabled, settings },
+    main: existsSync(main) ? main : undefined,
+    extensions: readExtensions(join(dir, 'extensions')),
+  };
+}
+
+/** `plugin.yaml`'s one document, a mapping with the Plugin's apiVersion and kind. */
+function readManifestDocument(file: string): Record<string, unknown> {
   if (!existsSync(file)) throw new ManifestError(file, 'missing: every plugin folder needs a plugin.yaml');
   const docs = loadYaml(file);
   if (docs.length !== 1) throw new ManifestError(file, `must hold exactly one document, not ${docs.length}`);
@@ -71,6 +84,10 @@ export function readPluginFolder(dir: string): PluginManifest {
   if (doc.apiVersion !== PLUGIN_API_VERSION)
     throw new ManifestError(file, `apiVersion must be "${PLUGIN_API_VERSION}"`);
   if (doc.kind !== 'Plugin') throw new ManifestError(file, 'kind must be "Plugin"');
+  return doc;
+}
+
+function nameOf(file: string, doc: Record<string, unknown>): string {
   const name = isRecord(doc.metadata) ? doc.metadata.name : undefined;
   if (typeof name !== 'string' || !isDns1123Name(name) || name.length > 63) {
     throw new ManifestError(
@@ -78,8 +95,10 @@ export function readPluginFolder(dir: string): PluginManifest {
       'metadata.name must be a DNS label (lowercase letters, digits and "-"), e.g. "people"',
     );
   }
-  const spec = isRecord(doc.spec) ? doc.spec : undefined;
-  if (!spec) throw new ManifestError(file, 'spec must be a mapping');
+  return name;
+}
+
+function checkedSpec(file: string, spec: Record<string, unknown>) {
   if (typeof spec.version !== 'string' || !parseVersion(spec.version)) {
     throw new ManifestError(
       file,
@@ -97,18 +116,7 @@ export function readPluginFolder(dir: string): PluginManifest {
   if (typeof enabled !== 'boolean') throw new ManifestError(file, 'spec.enabled must be true or false');
   const settings = spec.settings ?? {};
   if (!isRecord(settings)) throw new ManifestError(file, 'spec.settings must be a mapping');
-  const main = join(dir, 'index.js');
-  return {
-    dir,
-    name,
-    version: spec.version,
-    requires,
-    enabled,
-    settings,
-    spec: { ...spec, requires, enabled, settings },
-    main: existsSync(main) ? main : undefined,
-    extensions: readExtensions(join(dir, 'extensions')),
-  };
+  return { version: spec.version, requires, enabled, settings };
 }
 
 /** Why the platform at `platformVersion` cannot run the plugin, or undefined when `spec.requires` holds. */

@@ -8,12 +8,19 @@ import type {
   WorkerMessage,
 } from './protocol';
 import { newPluginWorker } from './worker-entry';
+import { ResponseStream } from './response-stream';
+import type { RequestBodyStream } from './request-body';
+
+/** A handler's answer as the host gets it: whole, or its first chunk and a stream of the rest. */
+export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
 
 /** What a plugin's worker asks of the host; a throw (or rejection) refuses it and fails the plugin. */
 export interface PluginWorkerHost {
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
   registerModel(model: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void>;
-  registerRoute(routeId: number, method: string, path: string): void;
+  registerRoute(routeId: number, method: string, path: string, accept?: string): void;
+  /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
+  warn(message: string): void;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -31,7 +38,10 @@ export class PluginTimeoutError extends Error {}
  */
 export class PluginWorker {
   private worker?: Worker;
-  private readonly answers = new Map<number, { resolve: (r: ForwardedResponse) => void; reject: (e: Error) => void }>();
+  private readonly answers = new Map<number, { resolve: (r: PluginAnswer) => void; reject: (e: Error) => void }>();
+  private readonly streams = new Map<number, ResponseStream>();
+  /** The streamed request bodies of requests under way, by request id. */
+  private readonly bodies = new Map<number, RequestBodyStream>();
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -76,6 +86,8 @@ export class PluginWorker {
         const wasEnded = this.ended;
         this.ended = true;
         this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
+        for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
+        this.streams.clear();
         this.onStop?.();
         if (wasEnded) return;
         if (this.started) this.host.crashed(`the plugin's worker exited (code ${code})`);
@@ -85,11 +97,17 @@ export class PluginWorker {
   }
 
   /** Forwards a request to route `routeId`; rejects with PluginHandlerError or PluginTimeoutError. */
-  request(request: ForwardedRequest, timeoutMs: number): Promise<ForwardedResponse> {
+  request(request: ForwardedRequest, timeoutMs: number, body?: RequestBodyStream): Promise<PluginAnswer> {
+    const id = this.nextId + 1;
+    if (body) this.bodies.set(id, body);
+    return this.forward({ ...request, streamed: body !== undefined }, timeoutMs).finally(() => this.bodies.delete(id));
+  }
+
+  private forward(request: ForwardedRequest, timeoutMs: number): Promise<PluginAnswer> {
     const worker = this.worker;
     if (!worker || this.ended) return Promise.reject(new PluginHandlerError('the plugin is not running'));
     const id = ++this.nextId;
-    return new Promise<ForwardedResponse>((resolve, reject) => {
+    return new Promise<PluginAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.answers.delete(id);
         reject(new PluginTimeoutError(`the plugin did not answer within ${timeoutMs / 1000}s`));
@@ -133,36 +151,80 @@ export class PluginWorker {
       case 'log':
         this.host.log(message.level, message.message, message.fields);
         break;
+      case 'warning':
+        this.host.warn(message.message);
+        break;
       case 'register-model':
         this.host.registerModel(message.model, message.indexes).then(
           () => this.reply(message.id),
-          (err: Error) => {
-            this.reply(message.id, err.message);
-            fail(err.message);
-          },
+          (err: Error) => this.refuse(message.id, err, fail),
         );
         break;
       case 'register-route':
-        try {
-          this.host.registerRoute(message.routeId, message.method, message.path);
-          this.reply(message.id);
-        } catch (err) {
-          this.reply(message.id, (err as Error).message);
-          fail((err as Error).message);
-        }
+        this.registerRoute(message, fail);
         break;
-      case 'response': {
-        const answer = this.answers.get(message.id);
-        this.answers.delete(message.id);
-        if ('error' in message) answer?.reject(new PluginHandlerError(message.error));
-        else answer?.resolve({ status: message.status, headers: message.headers, body: message.body });
-        break;
-      }
       case 'stopped':
         if (message.error) this.host.log('warn', `stop failed: ${message.error}`);
         void this.terminate();
         break;
+      default:
+        this.receiveAnswer(message);
     }
+  }
+
+  /** A handler's answer, or a chunk or the end of a streamed one, or its ask for the request body's next chunk. */
+  private receiveAnswer(message: WorkerMessage): void {
+    if (message.type === 'pull') {
+      void this.sendBody(message.id);
+    } else if (message.type === 'response') {
+      this.answer(message);
+    } else if (message.type === 'chunk') {
+      this.streams.get(message.id)?.push(message.chunk);
+    } else if (message.type === 'end') {
+      this.streams.get(message.id)?.end(message.error);
+      this.streams.delete(message.id);
+    }
+  }
+
+  private registerRoute(message: Extract<WorkerMessage, { type: 'register-route' }>, fail: (m: string) => void) {
+    try {
+      this.host.registerRoute(message.routeId, message.method, message.path, message.accept);
+      this.reply(message.id);
+    } catch (err) {
+      this.refuse(message.id, err as Error, fail);
+    }
+  }
+
+  private refuse(id: number, err: Error, fail: (message: string) => void): void {
+    this.reply(id, err.message);
+    fail(err.message);
+  }
+
+  private answer(message: Extract<WorkerMessage, { type: 'response' }>): void {
+    const answer = this.answers.get(message.id);
+    this.answers.delete(message.id);
+    if ('error' in message) {
+      answer?.reject(new PluginHandlerError(message.error));
+      return;
+    }
+    const { status, headers, body } = message;
+    if (!message.streamed) return answer?.resolve({ status, headers, body });
+    const id = message.id;
+    const post = (m: HostMessage) => !this.ended && this.worker?.postMessage(m);
+    const stream = new ResponseStream(
+      () => post({ type: 'ack', id }),
+      () => post({ type: 'cancel', id }),
+    );
+    if (answer) this.streams.set(id, stream);
+    else stream.cancel();
+    answer?.resolve({ status, headers, body, stream });
+  }
+
+  private async sendBody(id: number): Promise<void> {
+    const body = this.bodies.get(id);
+    const pulled = body ? await body.pull() : { done: true, error: 'the request is over' };
+    const transfer = pulled.chunk ? [pulled.chunk.buffer as ArrayBuffer] : [];
+    if (!this.ended) this.worker?.postMessage({ type: 'body', id, ...pulled } satisfies HostMessage, transfer);
   }
 
   private reply(id: number, error?: string): void {

@@ -17,10 +17,11 @@ export interface PluginApiAccess {
   insecureSkipTlsVerify?: boolean;
 }
 
-/** A declarative index as a plugin declares it (this increment: paths only, see docs/plugins.md). */
+/** An index as a plugin declares it: a path (`spec.email`), or the source text of its `indexFunc` (ADR 0014). */
 export interface DeclaredIndex {
   name: string;
-  path: string;
+  path?: string;
+  source?: string;
   unique?: boolean;
   order?: 'ASC' | 'DESC';
 }
@@ -33,6 +34,8 @@ export interface ForwardedRequest {
   url: string;
   headers: [string, string][];
   body?: Uint8Array;
+  /** The body follows on demand: the worker sends `pull`, the host answers with `body`. */
+  streamed?: boolean;
   params: Record<string, string>;
   user: { name: string; groups: string[] };
 }
@@ -41,22 +44,34 @@ export interface ForwardedRequest {
 export interface ForwardedResponse {
   status: number;
   headers: [string, string][];
+  /** The whole body; with `streamed`, its first chunk, the others following as `chunk` messages until `end`. */
   body: Uint8Array;
+  streamed?: boolean;
 }
 
 /** Messages from the host to a worker. */
 export type HostMessage =
   | { type: 'reply'; id: number; error?: string }
   | ({ type: 'request'; id: number } & ForwardedRequest)
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** The host wrote the last chunk of response `id`: the worker may send the next. */
+  | { type: 'ack'; id: number }
+  /** The client of response `id` went away: the worker cancels its body stream. */
+  | { type: 'cancel'; id: number }
+  /** The next chunk of request `id`'s body (or its end, or why it stopped). */
+  | { type: 'body'; id: number; chunk?: Uint8Array; done: boolean; error?: string };
 
 /** Messages from a worker to the host. */
 export type WorkerMessage =
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }
   | { type: 'register-model'; id: number; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-  | { type: 'register-route'; id: number; routeId: number; method: string; path: string }
+  | { type: 'register-route'; id: number; routeId: number; method: string; path: string; accept?: string }
+  | { type: 'warning'; message: string }
   | { type: 'started' }
   | { type: 'start-failed'; message: string }
   | ({ type: 'response'; id: number } & ForwardedResponse)
   | { type: 'response'; id: number; error: string }
-  | { type: 'stopped'; error?: string };
+  | { type: 'stopped'; error?: string }
+  | { type: 'chunk'; id: number; chunk: Uint8Array }
+  | { type: 'end'; id: number; error?: string }
+  | { type: 'pull'; id: number };

@@ -33,6 +33,12 @@ export function parseRoutePath(path: string, allowPlatformGroup = false): RouteP
   }
   if (isPlatformGroup(group) && !allowPlatformGroup)
     throw new Error(`route ${path}: group "${group}" belongs to the platform`);
+  checkSegments(path, segments);
+  return { path, group, version, resource: segments[0], segments };
+}
+
+/** Each segment is a literal or a `{param}`, and no parameter appears twice. */
+function checkSegments(path: string, segments: string[]): void {
   const names = new Set<string>();
   for (const segment of segments) {
     const param = PARAM.exec(segment)?.[1];
@@ -41,7 +47,6 @@ export function parseRoutePath(path: string, allowPlatformGroup = false): RouteP
     else if (!LITERAL.test(segment))
       throw new Error(`route ${path}: segment "${segment}" is neither a literal nor a {param}`);
   }
-  return { path, group, version, resource: segments[0], segments };
 }
 
 /** The path parameters when `parts` (the decoded segments after the version) match the pattern; else undefined. */

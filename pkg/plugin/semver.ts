@@ -43,27 +43,24 @@ function comparators(range: string): ((v: SemVer) => boolean)[] | undefined {
   return tests;
 }
 
+/** What each operator asks of `compare(version, base)` (and, for ^ and ~, of the ceiling). */
+const OPERATORS: Record<string, (v: SemVer, base: SemVer) => boolean> = {
+  '>=': (v, base) => compare(v, base) >= 0,
+  '>': (v, base) => compare(v, base) > 0,
+  '<=': (v, base) => compare(v, base) <= 0,
+  '<': (v, base) => compare(v, base) < 0,
+  '^': (v, base) => compare(v, base) >= 0 && compare(v, caretCeiling(base)) < 0,
+  '~': (v, base) => compare(v, base) >= 0 && compare(v, { major: base.major, minor: base.minor + 1, patch: 0 }) < 0,
+  '=': (v, base) => compare(v, base) === 0,
+};
+
 function comparator(part: string): ((v: SemVer) => boolean) | undefined {
   if (part === '*' || part === 'x') return () => true;
   const m = /^(>=|<=|>|<|=|\^|~)?(.*)$/.exec(part);
   const base = m && parseVersion(m[2]);
   if (!m || !base) return undefined;
-  switch (m[1]) {
-    case '>=':
-      return (v) => compare(v, base) >= 0;
-    case '>':
-      return (v) => compare(v, base) > 0;
-    case '<=':
-      return (v) => compare(v, base) <= 0;
-    case '<':
-      return (v) => compare(v, base) < 0;
-    case '^':
-      return (v) => compare(v, base) >= 0 && compare(v, caretCeiling(base)) < 0;
-    case '~':
-      return (v) => compare(v, base) >= 0 && compare(v, { major: base.major, minor: base.minor + 1, patch: 0 }) < 0;
-    default:
-      return (v) => compare(v, base) === 0;
-  }
+  const test = OPERATORS[m[1] ?? '='];
+  return (v) => test(v, base);
 }
 
 /** `^1.2.3` < 2.0.0, `^0.2.3` < 0.3.0, `^0.0.3` < 0.0.4 (npm's rule: the first non-zero part is fixed). */

@@ -18,7 +18,8 @@ export function newPluginWorker(workerData: PluginWorkerData, resourceLimits: Re
   if (existsSync(compiled)) return new Worker(compiled, { workerData, resourceLimits });
   const entry = join(__dirname, 'worker.ts');
   const code = workerData.main?.endsWith('.ts') ? [workerData.main] : [];
-  for (const file of [entry, ...code]) transpileTree(file);
+  // sdk.ts is required by name ('svc/plugin', worker-sdk-alias.ts), not imported: transpiled explicitly.
+  for (const file of [entry, join(__dirname, 'sdk.ts'), ...code]) transpileTree(file);
   return new Worker(loaderCode(entry), { eval: true, workerData, resourceLimits });
 }
 

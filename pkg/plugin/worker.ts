@@ -5,6 +5,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
 import { pluginClient } from './worker-client';
+import { controllerRoutes } from './worker-controllers';
+import { ResponseSender } from './worker-response';
+import { RequestBodies } from './worker-request';
+import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
 interface PluginModule {
@@ -21,12 +25,14 @@ let nextId = 0;
 let plugin: PluginModule = {};
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
+const responses = new ResponseSender(post);
+const bodies = new RequestBodies(post);
 
 /** Asks the host for something; resolves when it agrees. */
 function ask(
   message:
     | { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-    | { type: 'register-route'; routeId: number; method: string; path: string },
+    | { type: 'register-route'; routeId: number; method: string; path: string; accept?: string },
 ): Promise<void> {
   const id = ++nextId;
   const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
@@ -48,28 +54,33 @@ function declaredIndexes(indexes: unknown): DeclaredIndex[] {
     });
   else if (Array.isArray(indexes)) declared.push(...(indexes as unknown[]));
   else if (indexes !== undefined) throw new Error('indexes must be an array or a function (ix) => ix.add({...})');
-  return declared.map((spec) => {
-    const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
-    if (indexFunc !== undefined || typeof path !== 'string') {
-      throw new Error(
-        `index ${String(name)}: declare {name, path} (e.g. path: 'spec.email'); index functions are not supported yet`,
-      );
-    }
-    return {
-      name: String(name),
-      path,
-      unique: unique === true,
-      order: order === 'DESC' ? 'DESC' : 'ASC',
-    } as DeclaredIndex;
-  });
+  return declared.map(declaredIndex);
 }
 
-function addRoute(method: string, path: string, handler: Handler): void {
+function declaredIndex(spec: unknown): DeclaredIndex {
+  const { name, path, unique, order, indexFunc } = (spec ?? {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '') throw new Error('every index needs a name');
+  const common = { name, unique: unique === true, order: order === 'DESC' ? ('DESC' as const) : ('ASC' as const) };
+  if (typeof indexFunc === 'function') return { ...common, source: indexFunc.toString() };
+  if (typeof path === 'string') return { ...common, path };
+  throw new Error(`index ${name}: declare indexFunc: (object) => string | string[], or a path such as 'spec.email'`);
+}
+
+function addRoute(method: string, path: string, handler: Handler, accept?: string): void {
   if (typeof handler !== 'function') throw new Error(`route ${method} ${path}: the handler must be a function`);
+  if (accept !== undefined && typeof accept !== 'string')
+    throw new Error(`route ${method} ${path}: accept must be a media type`);
   handlers.push(handler);
-  void ask({ type: 'register-route', routeId: handlers.length - 1, method: method.toUpperCase(), path }).catch(
+  const routeId = handlers.length - 1;
+  void ask({ type: 'register-route', routeId, method: String(method).toUpperCase(), path, accept }).catch(
     () => undefined,
   );
+}
+
+function addController(instance: unknown): void {
+  const found = controllerRoutes(instance);
+  if ('warning' in found) post({ type: 'warning', message: found.warning });
+  else for (const route of found.routes) addRoute(route.method, route.path, route.handler, route.accept);
 }
 
 const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: unknown, fields?: Record<string, unknown>) => {
@@ -94,7 +105,9 @@ const ctx = Object.freeze({
     put: (path: string, handler: Handler) => addRoute('PUT', path, handler),
     patch: (path: string, handler: Handler) => addRoute('PATCH', path, handler),
     delete: (path: string, handler: Handler) => addRoute('DELETE', path, handler),
-    add: (route: { method: string; path: string }, handler: Handler) => addRoute(route.method, route.path, handler),
+    add: (route: { method: string; path: string; accept?: string }, handler: Handler) =>
+      addRoute(route.method, route.path, handler, route.accept),
+    controller: addController,
   }),
   client: pluginClient(data),
 });
@@ -118,6 +131,7 @@ async function answer(message: Extract<HostMessage, { type: 'request' }>): Promi
   try {
     const init: RequestInit = { method: message.method, headers: message.headers };
     if (message.body && message.method !== 'GET' && message.method !== 'HEAD') init.body = message.body;
+    if (message.streamed) Object.assign(init, { body: bodies.stream(message.id), duplex: 'half' });
     const request = new Request(`http://plugin.invalid${message.url}`, init);
     Object.defineProperties(request, {
       params: { value: Object.freeze({ ...message.params }), enumerable: true },
@@ -133,10 +147,7 @@ async function answer(message: Extract<HostMessage, { type: 'request' }>): Promi
         : result === undefined
           ? new Response(null, { status: 204 })
           : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
-    const body = new Uint8Array(await response.arrayBuffer());
-    post({ type: 'response', id: message.id, status: response.status, headers: [...response.headers], body }, [
-      body.buffer,
-    ]);
+    await responses.send(message.id, response);
   } catch (err) {
     post({ type: 'response', id: message.id, error: messageOf(err) });
   }
@@ -161,6 +172,12 @@ port?.on('message', (message: HostMessage) => {
     void answer(message);
   } else if (message.type === 'stop') {
     void stop();
+  } else if (message.type === 'ack') {
+    responses.ack(message.id);
+  } else if (message.type === 'cancel') {
+    responses.cancel(message.id);
+  } else if (message.type === 'body') {
+    bodies.received(message);
   }
 });
 void start();

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../pkg/util/free-port';
+import { createMany } from './load';
+import { MODELS, person, writeBenchPlugins, type Variant } from './plugins';
+
+// Writes to a plugin model with two index functions (run in the apiserver's vm sandbox, ADR 0014) against the same
+// model with the same two indexes declared as paths (the apiserver's own code), in one apiserver, alternating runs.
+// Goal (issue 9): function indexes reach at least 70% of the path indexes' write throughput.
+const GOAL = 0.7;
+
+interface Options {
+  store: string;
+  writes: number;
+  runs: number;
+  inFlight: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { store: 'memory://', writes: 4000, runs: 5, inFlight: 16 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === '--store') options.store = value;
+    else if (flag === '--writes') options.writes = Number(value);
+    else if (flag === '--runs') options.runs = Number(value);
+    else if (flag === '--in-flight') options.inFlight = Number(value);
+    else throw new Error(`unknown flag ${flag}; flags: --store <url> --writes <n> --runs <n> --in-flight <n>`);
+  }
+  return options;
+}
+
+async function startApiserver(pluginsDir: string, store: string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      join(__dirname, '..', '..', 'cmd', 'apiserver', 'main.js'),
+      ...['--listen', `127.0.0.1:${port}`, '--store', store, '--authorization-mode', 'AlwaysAllow'],
+      ...['--plugins-dir', pluginsDir],
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SVC_LOG_LEVEL: 'warn' } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ready = await Promise.all(
+      Object.values(MODELS).map((m) =>
+        fetch(`${url}/apis/${m.group}/v1/${m.plural}?limit=1`).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
+      ),
+    );
+    if (ready.every(Boolean)) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill();
+      throw new Error('the apiserver or its bench plugins did not start within 30s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-plugin-index-'));
+  writeBenchPlugins(dir);
+  const server = await startApiserver(dir, options.store);
+  try {
+    const rates: Record<Variant, number[]> = { paths: [], functions: [] };
+    const round = async (variant: Variant, run: number) => {
+      const { group, plural } = MODELS[variant];
+      const rate = await createMany(`${server.url}/apis/${group}/v1/${plural}`, options.writes, options.inFlight, (i) =>
+        person(variant, run, i),
+      );
+      rates[variant].push(rate);
+      process.stderr.write(`run ${run} ${variant}: ${rate.toFixed(0)} writes/s\n`);
+    };
+    await round('paths', 0); // warm-up, not counted
+    await round('functions', 0);
+    rates.paths = [];
+    rates.functions = [];
+    for (let run = 1; run <= options.runs; run++) {
+      // Alternate which goes first, so that neither always meets a fuller store.
+      const order: Variant[] = run % 2 ? ['paths', 'functions'] : ['functions', 'paths'];
+      for (const variant of order) await round(variant, run);
+    }
+    const [paths, functions] = [median(rates.paths), median(rates.functions)];
+    const ratio = functions / paths;
+    // Each run's two rounds ran back to back: their ratio is less exposed to a machine whose load changes.
+    const paired = median(rates.functions.map((f, i) => f / rates.paths[i]));
+    console.log(
+      `Plugin index functions: ${options.writes} creates per run, ${options.inFlight} in flight, median of ${options.runs} runs, store ${options.store}`,
+    );
+    console.log(`  path indexes (baseline)   ${paths.toFixed(0).padStart(7)} writes/s`);
+    console.log(`  function indexes          ${functions.toFixed(0).padStart(7)} writes/s`);
+    console.log(
+      `  ratio                     ${(ratio * 100).toFixed(0).padStart(6)}%   goal >= ${GOAL * 100}%  ${ratio >= GOAL ? 'OK' : 'MISS'}`,
+    );
+    console.log(`  median of per-run ratios  ${(paired * 100).toFixed(0).padStart(6)}%`);
+  } finally {
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

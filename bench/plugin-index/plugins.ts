@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The two models compared: the same schema and two indexes (one unique), declared as paths or as functions. */
+export const MODELS = {
+  paths: { group: 'paths.bench.example.com', plural: 'people' },
+  functions: { group: 'functions.bench.example.com', plural: 'people' },
+} as const;
+export type Variant = keyof typeof MODELS;
+
+const INDEXES: Record<Variant, string> = {
+  paths: `(ix) => ix
+    .add({ name: 'spec.name', path: 'spec.name' })
+    .add({ name: 'spec.email', unique: true, path: 'spec.email' })`,
+  functions: `(ix) => ix
+    .add({ name: 'spec.name', indexFunc: (person) => person.spec.name })
+    .add({ name: 'spec.email', unique: true, indexFunc: (person) => person.spec.email })`,
+};
+
+/** Writes one plugin per variant into `pluginsDir`, each registering its model. */
+export function writeBenchPlugins(pluginsDir: string): void {
+  for (const variant of Object.keys(MODELS) as Variant[]) {
+    const dir = join(pluginsDir, `bench-${variant}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'plugin.yaml'),
+      `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: bench-${variant}}\nspec: {version: 1.0.0}\n`,
+    );
+    writeFileSync(
+      join(dir, 'index.js'),
+      `module.exports = { async start(ctx) {
+  await ctx.schemes.register({
+    group: '${MODELS[variant].group}', version: 'v1',
+    names: { kind: 'Person', singular: 'person', plural: 'people' },
+    schema: { type: 'object', properties: { spec: { type: 'object', properties: {
+      name: { type: 'string' }, email: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } },
+    } } } },
+  }, ${INDEXES[variant]});
+} };
+`,
+    );
+  }
+}
+
+/** The i-th person of a run (names unique across runs through `run`). */
+export function person(variant: Variant, run: number, i: number): string {
+  const name = `p-${run}-${i}`;
+  return JSON.stringify({
+    apiVersion: `${MODELS[variant].group}/v1`,
+    kind: 'Person',
+    metadata: { name, labels: { 'bench.example.com/run': String(run) } },
+    spec: { name: `Person ${i % 1000}`, email: `${name}@example.com`, age: 20 + (i % 50), tags: ['a', 'b', 'c'] },
+  });
+}

@@ -1,0 +1,60 @@
+// The People plugin: a Person model with two indexes, a public read-only API and a console API.
+
+/**
+ * The console API, in the annotation style (plain JavaScript: static fields; in TypeScript, the decorators
+ * @ApiVersion and @Post from 'svc/plugin'): POST /apis/console.api.people.example.com/v1alpha1/checks
+ * checks a Person before it is saved and says what is wrong with it.
+ */
+class PersonChecks {
+  static apiVersion = 'console.api.people.example.com/v1alpha1';
+  static routes = [{ method: 'POST', path: '/checks', handler: 'check' }];
+
+  async check(req) {
+    const person = await req.json();
+    const spec = (person && person.spec) || {};
+    const problems = [];
+    if (!spec.name) problems.push('spec.name is missing');
+    if (!/^[^@\s]+@[^@\s]+$/.test(spec.email || '')) problems.push('spec.email is not an email address');
+    return { valid: problems.length === 0, problems, checkedBy: req.user.name };
+  }
+}
+
+module.exports = {
+  async start(ctx) {
+    // Generated APIs at /apis/people.example.com/v1alpha1/persons. Index functions are shipped to the apiserver
+    // and run there on every write: pure, synchronous, using nothing but their argument.
+    await ctx.schemes.register(
+      {
+        group: 'people.example.com',
+        version: 'v1alpha1',
+        names: { kind: 'Person', singular: 'person', plural: 'persons', shortNames: ['ps'] },
+        schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              required: ['name', 'email'],
+              properties: { name: { type: 'string' }, email: { type: 'string' } },
+            },
+          },
+        },
+        printerColumns: [
+          { name: 'Name', type: 'string', jsonPath: '.spec.name' },
+          { name: 'Email', type: 'string', jsonPath: '.spec.email' },
+        ],
+      },
+      (ix) =>
+        ix
+          .add({ name: 'spec.name', indexFunc: (person) => person.spec.name.toLowerCase() })
+          .add({ name: 'spec.email', unique: true, indexFunc: (person) => person.spec.email.toLowerCase() }),
+    );
+
+    // The public, read-only API: GET /apis/api.people.example.com/v1alpha1/greetings/{name}.
+    ctx.routes.get('/apis/api.people.example.com/v1alpha1/greetings/{name}', (req) => ({
+      greeting: `${ctx.plugin.settings.greeting}, ${req.params.name}!`,
+    }));
+
+    ctx.routes.controller(new PersonChecks());
+    ctx.log.info('people is ready');
+  },
+};

@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { makeTgz } from '../support/tgz';
+import { waitFor } from '../support/wait-for';
+
+// Hot reload (API.md §11): a plugin added to, changed in or removed from the plugins folder of a running apiserver
+// is installed, reloaded or uninstalled (its extension objects deleted by the controller first); a .tgz plugin is
+// unpacked, one with a link or a path leaving its folder is FAILED.
+const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
+const ROLES = '/api/v1alpha1/roles';
+const admin = { Authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}` };
+const token = 'controller-manager-token-for-the-reload-test';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-plugin-reload-'));
+const pluginsDir = join(dir, 'plugins');
+mkdirSync(pluginsDir);
+
+const manifest = (name: string, version = '1.0.0') =>
+  `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: ${version}}\n`;
+const code = (name: string, answer: string) =>
+  `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/answers', () => ({ answer: '${answer}' })); } };`;
+const role = (name: string) =>
+  `apiVersion: v1alpha1\nkind: Role\nmetadata:\n  name: ${name}-reader\n  labels: {svc.run/role-template: "true"}\nrules: []\n`;
+
+/** Writes a plugin folder next to the plugins folder, then moves it in at once, as an installer would. */
+function addPlugin(name: string, answer: string) {
+  const staging = join(dir, `staging-${name}`);
+  mkdirSync(join(staging, 'extensions'), { recursive: true });
+  writeFileSync(join(staging, 'plugin.yaml'), manifest(name));
+  writeFileSync(join(staging, 'index.js'), code(name, answer));
+  writeFileSync(join(staging, 'extensions', 'roles.yaml'), role(name));
+  renameSync(staging, join(pluginsDir, name));
+}
+
+let server: RunningApiServer;
+const api = () => rawClient(server.url);
+const read = (path: string) => api()('GET', path, undefined, admin);
+const pluginWhen = (name: string, check: (plugin: any) => boolean, what: string) =>
+  waitFor(
+    async () => {
+      const res = await read(`${PLUGINS}/${name}`);
+      return res.status === 200 && check(res.body) ? res.body : undefined;
+    },
+    { timeoutMs: 20_000, what },
+  );
+const answerIs = (name: string, answer: string) =>
+  waitFor(async () => (await read(`/apis/${name}.example.com/v1alpha1/answers`)).body?.answer === answer, {
+    timeoutMs: 20_000,
+    what: `${name} to answer ${answer}`,
+  });
+
+beforeAll(async () => {
+  addPlugin('early', 'one');
+  const tokenFile = join(dir, 'token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  server = await startTestApiServer({
+    authorizationMode: 'RBAC',
+    controllerManagerTokenFile: tokenFile,
+    pluginsDir,
+    pluginRescanSeconds: 1,
+  });
+  await startTestControllerManager(server.url, { token });
+});
+afterAll(async () => {
+  await stopTestControllerManagers();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a running apiserver following its plugins folder', () => {
+  it('installs a plugin folder added after the start, with its extension objects', async () => {
+    await answerIs('early', 'one');
+    addPlugin('late', 'first');
+    await pluginWhen('late', (p) => p.status?.phase === 'STARTED', 'late to be STARTED');
+    await answerIs('late', 'first');
+    await pluginWhen('late', (p) => p.status?.extensions?.length === 1, "late's role to be applied");
+    expect((await read(`${ROLES}/late-reader`)).status).toBe(200);
+  });
+
+  it('reloads a plugin whose code or plugin.yaml changed', async () => {
+    await answerIs('late', 'first');
+    writeFileSync(join(pluginsDir, 'late', 'index.js'), code('late', 'second'));
+    await answerIs('late', 'second');
+    writeFileSync(join(pluginsDir, 'late', 'plugin.yaml'), manifest('late', '2.0.0'));
+    const plugin = await pluginWhen(
+      'late',
+      (p) => p.spec.version === '2.0.0' && p.status?.phase === 'STARTED',
+      'late to be STARTED at 2.0.0',
+    );
+    expect(plugin.status.message).toBe('');
+    await answerIs('late', 'second');
+  });
+
+  it('uninstalls a removed plugin: its routes go, its extension objects are deleted, then its Plugin object', async () => {
+    await pluginWhen('early', (p) => p.status?.extensions?.length === 1, "early's role to be applied");
+    rmSync(join(pluginsDir, 'early'), { recursive: true });
+    await waitFor(async () => (await read(`${PLUGINS}/early`)).status === 404, {
+      timeoutMs: 20_000,
+      what: 'the early Plugin to be deleted',
+    });
+    expect((await read(`${ROLES}/early-reader`)).status).toBe(404);
+    expect((await read('/apis/early.example.com/v1alpha1/answers')).status).toBe(404);
+    await answerIs('late', 'second');
+  });
+
+  it('installs a .tgz plugin (with one top-level folder), and reloads it when the archive changes', async () => {
+    const archive = (answer: string) =>
+      makeTgz([
+        { path: 'packed/' },
+        { path: 'packed/plugin.yaml', content: manifest('packed') },
+        { path: 'packed/index.js', content: code('packed', answer) },
+      ]);
+    writeFileSync(join(dir, 'packed.tgz'), archive('zipped'));
+    renameSync(join(dir, 'packed.tgz'), join(pluginsDir, 'packed.tgz'));
+    await answerIs('packed', 'zipped');
+    writeFileSync(join(dir, 'packed.tgz'), archive('rezipped'));
+    renameSync(join(dir, 'packed.tgz'), join(pluginsDir, 'packed.tgz'));
+    await answerIs('packed', 'rezipped');
+  });
+
+  it('is FAILED, naming the entries, for a .tgz with a symbolic link or a path leaving its folder', async () => {
+    writeFileSync(
+      join(pluginsDir, 'sneaky.tgz'),
+      makeTgz([
+        { path: 'plugin.yaml', content: manifest('sneaky') },
+        { path: 'index.js', content: code('sneaky', 'never') },
+        { path: 'passwd', link: '/etc/passwd' },
+        { path: '../../outside.js', content: 'x' },
+      ]),
+    );
+    const plugin = await pluginWhen('sneaky', (p) => p.status?.phase === 'FAILED', 'sneaky to be FAILED');
+    expect(plugin.status.message).toContain('passwd: a symbolic link is not allowed');
+    expect(plugin.status.message).toContain("../../outside.js: the path leaves the plugin's folder");
+    expect((await read('/apis/sneaky.example.com/v1alpha1/answers')).status).toBe(404);
+  });
+});
