@@ -51,37 +51,33 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   return true;
 }
 
-function route(
-  path: string,
-  ctx: RequestContext,
-  deps: NonResourceDeps,
-  json: (body: unknown) => void,
-): (() => void | Promise<void>) | undefined {
-  switch (path) {
-    case '/':
-      return () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() });
-    case '/healthz':
-    case '/livez':
-      return () => sendText(ctx, 200, 'ok');
-    case '/readyz':
-      return () => readyz(ctx, deps);
-    case '/metrics':
-      return async () => {
-        const text = await deps.metrics.registry.metrics();
-        ctx.res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
-        ctx.res.end(text);
-      };
-    case '/version':
-      return () => json(versionInfo());
-    case '/api':
-      return () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''));
-    case '/apis':
-      return () => json(deps.discovery.groupList());
-    case '/openapi/v3':
-      return () => json(deps.openapi.index());
-  }
+type Json = (body: unknown) => void;
+type Handler = () => void | Promise<void>;
+
+/** The fixed paths and what answers each. */
+const FIXED_ROUTES = new Map<string, (ctx: RequestContext, deps: NonResourceDeps, json: Json) => Handler>([
+  ['/', (_ctx, deps, json) => () => json({ paths: [...deps.discovery.paths(), ...NON_RESOURCE_PATHS].sort() })],
+  ['/healthz', (ctx) => () => sendText(ctx, 200, 'ok')],
+  ['/livez', (ctx) => () => sendText(ctx, 200, 'ok')],
+  ['/readyz', (ctx, deps) => () => readyz(ctx, deps)],
+  ['/metrics', (ctx, deps) => () => serveMetrics(ctx, deps)],
+  ['/version', (_ctx, _deps, json) => () => json(versionInfo())],
+  ['/api', (ctx, deps, json) => () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''))],
+  ['/apis', (_ctx, deps, json) => () => json(deps.discovery.groupList())],
+  ['/openapi/v3', (_ctx, deps, json) => () => json(deps.openapi.index())],
+]);
+
+function route(path: string, ctx: RequestContext, deps: NonResourceDeps, json: Json): Handler | undefined {
+  const fixed = FIXED_ROUTES.get(path);
+  if (fixed) return fixed(ctx, deps, json);
   if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return () => serveConsole(ctx, path);
   return discoveryRoute(path, deps, json);
+}
+
+async function serveMetrics(ctx: RequestContext, deps: NonResourceDeps): Promise<void> {
+  const text = await deps.metrics.registry.metrics();
+  ctx.res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+  ctx.res.end(text);
 }
 
 /** The OpenAPI documents and the discovery of each version and group (`/openapi/v3/…`, `/api/v1`, `/apis/<group>[/<version>]`). */

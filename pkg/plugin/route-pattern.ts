@@ -21,13 +21,7 @@ const LITERAL = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
  * Throws an Error whose message says why.
  */
 export function parseRoutePath(path: string, allowPlatformGroup = false): RoutePattern {
-  if (path.startsWith('/api/') || path === '/api')
-    throw new Error(`route ${path}: paths under /api/ belong to the platform`);
-  const parts = path.split('/');
-  if (parts[0] !== '' || parts[1] !== 'apis' || parts.length < 5 || parts.slice(2).some((p) => p === '')) {
-    throw new Error(`route ${path}: must be /apis/<group>/<version>/<resource>[/…]`);
-  }
-  const [group, version, ...segments] = parts.slice(2);
+  const [group, version, ...segments] = pathParts(path);
   if ([group, version, segments[0]].some((p) => !LITERAL.test(p) || PARAM.test(p))) {
     throw new Error(`route ${path}: the group, version and first resource segment must be literal`);
   }
@@ -35,6 +29,17 @@ export function parseRoutePath(path: string, allowPlatformGroup = false): RouteP
     throw new Error(`route ${path}: group "${group}" belongs to the platform`);
   checkSegments(path, segments);
   return { path, group, version, resource: segments[0], segments };
+}
+
+/** The parts after `/apis/` of a path of the form `/apis/<group>/<version>/<resource>[/…]`; throws otherwise. */
+function pathParts(path: string): string[] {
+  if (path.startsWith('/api/') || path === '/api')
+    throw new Error(`route ${path}: paths under /api/ belong to the platform`);
+  const parts = path.split('/');
+  if (parts[0] !== '' || parts[1] !== 'apis' || parts.length < 5 || parts.slice(2).some((p) => p === '')) {
+    throw new Error(`route ${path}: must be /apis/<group>/<version>/<resource>[/…]`);
+  }
+  return parts.slice(2);
 }
 
 /** Each segment is a literal or a `{param}`, and no parameter appears twice. */
