@@ -95,17 +95,25 @@ describe('newDraft', () => {
 });
 
 describe('editedPost', () => {
-  it("takes title, slug and content from the body, keeps the owner and publish, and carries the body's version", () => {
-    const edited = editedPost(post('PENDING_REVIEW'), {
+  it('takes title, slug and content from the body, keeps the owner and publish, conditional on the version read', () => {
+    const edited = editedPost(post('PENDING_REVIEW', false, { resourceVersion: '17' }), {
       metadata: { version: 3 },
       spec: { title: 'New', slug: 'new', content: 'New.', owner: 'eve', publish: true },
     });
     expect(edited).toEqual({
       apiVersion: 'content.svc.run/v1alpha1',
       kind: 'Post',
-      metadata: { name: 'hello', version: 3 },
+      metadata: { name: 'hello', resourceVersion: '17' },
       spec: { title: 'New', slug: 'new', content: 'New.', owner: 'ada', publish: false },
     });
+  });
+
+  it('refuses a body whose version or resourceVersion is older than the post', () => {
+    const current = post('DRAFT', false, { resourceVersion: '17' });
+    expect(isRefusal(editedPost(current, { metadata: { version: 2 }, spec: { title: 'x', slug: 'x' } }))).toBe(true);
+    expect(
+      isRefusal(editedPost(current, { metadata: { resourceVersion: '16' }, spec: { title: 'x', slug: 'x' } })),
+    ).toBe(true);
   });
 
   it('refuses to edit a published post', () => {

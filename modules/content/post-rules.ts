@@ -81,23 +81,30 @@ export function newDraft(body: unknown, owner: string): Post {
 
 /**
  * The post after a user centre `PUT` of `body`: its title, slug and content
- * taken from the body, its owner and `publish` kept, and the body's
- * `metadata.version`/`resourceVersion` carried for the optimistic lock.
+ * taken from the body, its owner and `publish` kept, conditional on the
+ * version that was read (a body whose `metadata.version`/`resourceVersion`
+ * is older is refused).
  * A published post is refused: unpublish it first, so that what is public
  * changes only through someone allowed to publish.
  */
 export function editedPost(current: Post, body: unknown): Post | Refusal {
   if (phaseOf(current) === 'PUBLISHED') return { refused: 'the post is published: unpublish it before editing it' };
   const { metadata, spec } = postInput(body);
-  const lock: Record<string, unknown> = {};
-  if (metadata.version !== undefined) lock.version = metadata.version;
-  if (metadata.resourceVersion !== undefined) lock.resourceVersion = metadata.resourceVersion;
+  if (isStale(current, metadata)) return { refused: 'the post has been changed meanwhile: read it again' };
   return {
     apiVersion: API_VERSION,
     kind: 'Post',
-    metadata: { name: current.metadata.name, ...lock },
+    // Always the version whose owner and phase were checked: a post changed or re-created since is never overwritten.
+    metadata: { name: current.metadata.name, resourceVersion: current.metadata.resourceVersion },
     spec: { ...editableSpec(spec), owner: current.spec.owner, publish: current.spec.publish === true } as PostSpec,
   };
+}
+
+/** Whether the body carries a lock token (`version`, `resourceVersion`) that the current post no longer has. */
+function isStale(current: Post, metadata: Record<string, unknown>): boolean {
+  const { version, resourceVersion } = metadata;
+  if (version !== undefined && version !== current.metadata.version) return true;
+  return resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion;
 }
 
 function postInput(body: unknown): { metadata: Record<string, unknown>; spec: Record<string, unknown> } {

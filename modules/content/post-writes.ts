@@ -30,8 +30,14 @@ export async function act(
   const outcome = applyAction(post, action, now);
   if (isRefusal(outcome)) return outcome;
   const name = post.metadata.name!;
+  // Every write is conditional on the version whose owner and phase were checked (409 if it changed meanwhile).
+  let resourceVersion = post.metadata.resourceVersion;
   if ((post.spec.publish === true) !== outcome.publish) {
-    await client.patch(POSTS, name, { spec: { publish: outcome.publish } });
+    const patched = await client.patch<Post>(POSTS, name, {
+      metadata: { resourceVersion },
+      spec: { publish: outcome.publish },
+    });
+    resourceVersion = patched.metadata.resourceVersion;
   }
-  return writeStatus(client, name, outcome.status);
+  return writeStatus(client, name, outcome.status, resourceVersion);
 }

@@ -28,7 +28,9 @@ export function registerUserCentreRoutes(ctx: PluginContext): void {
   ctx.routes.get(BASE, (req) =>
     answering(async () => {
       const list = await client.list<Post>(POSTS, { fieldSelector: `spec.owner=${req.user.name}` });
-      return json({ apiVersion: 'uc.api.content.svc.run/v1alpha1', kind: 'PostList', items: list.items });
+      // The selector narrows the read; the owner check decides (a name with selector syntax cannot widen it).
+      const items = list.items.filter((post) => isOwnedBy(post, req.user.name));
+      return json({ apiVersion: 'uc.api.content.svc.run/v1alpha1', kind: 'PostList', items });
     }),
   );
 
@@ -61,7 +63,9 @@ export function registerUserCentreRoutes(ctx: PluginContext): void {
     answering(async () => {
       const post = await ownPost(req);
       if (!post) return postNotFound(req.params.name);
-      const deleted = await client.delete<Post>(POSTS, req.params.name);
+      const deleted = await client.delete<Post>(POSTS, req.params.name, {
+        preconditions: { uid: post.metadata.uid, resourceVersion: post.metadata.resourceVersion },
+      });
       return deleted.removed ? json(deleted.status) : json(deleted.object);
     }),
   );
