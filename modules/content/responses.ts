@@ -1,3 +1,4 @@
+import { badRequest, conflict, notFound, type StatusError } from '../../pkg/api/errors';
 import { ApiError } from '../../pkg/client/errors';
 import { BadInput } from './post-rules';
 
@@ -5,30 +6,17 @@ import { BadInput } from './post-rules';
 export const json = (body: unknown, status = 200): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** A Kubernetes `Status` failure, as every svc API answers errors. */
-export function failure(
-  code: number,
-  reason: string,
-  message: string,
-  details: Record<string, unknown> = {},
-): Response {
-  return json(
-    { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code },
-    code,
-  );
-}
+/** The platform's error as the `Status` answer every svc API gives. */
+const statusAnswer = (err: StatusError): Response => json(err.toStatus(), err.code);
+
+const subject = (name: string) => ({ group: 'content.svc.run', resource: 'posts', name });
 
 /** 404 for a post that does not exist or that the caller may not see: the two look the same. */
-export const postNotFound = (name: string): Response =>
-  failure(404, 'NotFound', `posts.content.svc.run "${name}" not found`, {
-    name,
-    group: 'content.svc.run',
-    kind: 'posts',
-  });
+export const postNotFound = (name: string): Response => statusAnswer(notFound(subject(name)));
 
 /** 409 for an action the post's phase does not allow. */
 export const refused = (name: string, message: string): Response =>
-  failure(409, 'Conflict', `post "${name}": ${message}`, { name, group: 'content.svc.run', kind: 'posts' });
+  statusAnswer(conflict(subject(name), `post "${name}": ${message}`));
 
 /**
  * Runs a handler, answering the apiserver's refusals of the module's own
@@ -40,7 +28,7 @@ export async function answering(handle: () => Promise<Response>): Promise<Respon
     return await handle();
   } catch (err) {
     if (err instanceof ApiError) return json(err.status, err.code);
-    if (err instanceof BadInput) return failure(400, 'BadRequest', err.message);
+    if (err instanceof BadInput) return statusAnswer(badRequest(err.message));
     throw err;
   }
 }
