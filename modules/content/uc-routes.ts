@@ -1,3 +1,4 @@
+import { retryOnConflict } from '../../pkg/client/retry';
 import type { PluginContext, RouteRequest } from './plugin-context';
 import { POSTS, type Post } from './post-model';
 import { editedPost, isOwnedBy, isRefusal, newDraft, type PostAction } from './post-rules';
@@ -51,33 +52,41 @@ export function registerUserCentreRoutes(ctx: PluginContext): void {
   ctx.routes.put(`${BASE}/{name}`, (req) =>
     answering(async () => {
       const body = await jsonBody(req);
-      const post = await ownPost(req);
-      if (!post) return postNotFound(req.params.name);
-      const edited = editedPost(post, body);
-      if (isRefusal(edited)) return refused(req.params.name, edited.refused);
-      return json(await client.update<Post>(POSTS, edited));
+      // Each try reads the post again: its writes are conditional on what was checked (the module's own
+      // status sync may write in between).
+      return retryOnConflict(async () => {
+        const post = await ownPost(req);
+        if (!post) return postNotFound(req.params.name);
+        const edited = editedPost(post, body);
+        if (isRefusal(edited)) return refused(req.params.name, edited.refused);
+        return json(await client.update<Post>(POSTS, edited));
+      });
     }),
   );
 
   ctx.routes.delete(`${BASE}/{name}`, (req) =>
-    answering(async () => {
-      const post = await ownPost(req);
-      if (!post) return postNotFound(req.params.name);
-      const deleted = await client.delete<Post>(POSTS, req.params.name, {
-        preconditions: { uid: post.metadata.uid, resourceVersion: post.metadata.resourceVersion },
-      });
-      return deleted.removed ? json(deleted.status) : json(deleted.object);
-    }),
+    answering(() =>
+      retryOnConflict(async () => {
+        const post = await ownPost(req);
+        if (!post) return postNotFound(req.params.name);
+        const deleted = await client.delete<Post>(POSTS, req.params.name, {
+          preconditions: { uid: post.metadata.uid, resourceVersion: post.metadata.resourceVersion },
+        });
+        return deleted.removed ? json(deleted.status) : json(deleted.object);
+      }),
+    ),
   );
 
   for (const action of ['submit', 'publish', 'unpublish'] as PostAction[]) {
     ctx.routes.put(`${BASE}/{name}/${action}`, (req) =>
-      answering(async () => {
-        const post = await ownPost(req);
-        if (!post) return postNotFound(req.params.name);
-        const done = await act(client, post, action);
-        return isRefusal(done) ? refused(req.params.name, done.refused) : json(done);
-      }),
+      answering(() =>
+        retryOnConflict(async () => {
+          const post = await ownPost(req);
+          if (!post) return postNotFound(req.params.name);
+          const done = await act(client, post, action);
+          return isRefusal(done) ? refused(req.params.name, done.refused) : json(done);
+        }),
+      ),
     );
   }
 }

@@ -4,6 +4,7 @@
  */
 export { ApiClient, type ApiClientConfig } from './api-client';
 export { WatchStream } from './watch-stream';
+export { retryOnConflict } from './retry';
 export type { DiscoveredResource } from './discovery';
 export type { HttpRequest } from './transport';
 export { apiVersionOf, collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
