@@ -8,8 +8,9 @@ STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
 # The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
 METRICS_LISTEN ?= 127.0.0.1:0
-# TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
-TLS ?=
+# HTTPS beside the plain HTTP of LISTEN, with a self-signed certificate made once in ./data/tls (kubectl sends
+# tokens only over HTTPS); TLS_LISTEN=off for none.
+TLS_LISTEN ?= 127.0.0.1:8443
 
 .PHONY: install build run test bench bench-scale lint format clean console-build console-install chromium
 
@@ -39,7 +40,8 @@ chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y --no-install-recommends chromium)
 
 run: build
-	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN) $(if $(TLS),--tls)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --tls-listen $(TLS_LISTEN) \
+		--metrics-listen $(METRICS_LISTEN)
 
 test: build chromium
 	cd console && npx vitest run

@@ -53,6 +53,12 @@ const program = new Command('svc-apiserver')
       .preset(DEFAULT_SELF_SIGNED_DIR),
   )
   .addOption(
+    new Option(
+      '--tls-listen <host:port>',
+      'serve HTTPS here with the certificate of the flags above, and plain HTTP on --listen (else --listen serves HTTPS)',
+    ).env('SVC_TLS_LISTEN'),
+  )
+  .addOption(
     new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
       .env('SVC_STORE')
       .default('memory://'),
@@ -173,6 +179,7 @@ async function main(): Promise<void> {
     tlsCertFile?: string;
     tlsPrivateKeyFile?: string;
     tlsSelfSigned?: string;
+    tlsListen?: string;
     pluginsDir?: string;
     pluginStartTimeout: number;
     pluginRouteTimeout: number;
@@ -195,6 +202,7 @@ async function main(): Promise<void> {
       tlsCertFile: opts.tlsCertFile,
       tlsPrivateKeyFile: opts.tlsPrivateKeyFile,
       tlsSelfSignedDir: opts.tlsSelfSigned,
+      tlsListen: opts.tlsListen,
       pluginsDir: opts.pluginsDir,
       pluginStartTimeoutSeconds: opts.pluginStartTimeout,
       pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
@@ -204,7 +212,8 @@ async function main(): Promise<void> {
     logger,
   );
   // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
-  process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());
+  const listening = { listening: running.url, listeningSecure: running.secureUrl, caFile: running.caFile };
+  process.send?.(listening, undefined, {}, () => process.disconnect?.());
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
     running.stop().then(
