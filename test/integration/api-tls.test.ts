@@ -150,6 +150,11 @@ describe('--tls-listen: HTTPS beside plain HTTP, one process', () => {
       const listed = await secure.as(bearer(token))('GET', PERSONS);
       expect(listed.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toEqual(['dora']);
       expect((await plain.as(bearer(token))('GET', PERSONS)).status).toBe(200);
+      // A client given the CA (a context logged in over HTTPS) still reaches the plain listener: the CA is for https://.
+      for (const url of [server.url, server.secureUrl!]) {
+        const items = (await new ApiClient({ server: url, token, ca }).list(PERSON_RES)).items;
+        expect(items.map((p) => p.metadata.name)).toEqual(['dora']);
+      }
 
       await server.stop();
       stopped = true;
