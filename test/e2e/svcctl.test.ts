@@ -359,6 +359,38 @@ test('get -w prints the list, then the row of each change as the watch carries i
   expect((await names.done).code).toBe(0);
 });
 
+test('get -l and --field-selector list the selected objects; delete -l removes those and waits until they are gone', async () => {
+  await loginAsAdmin();
+  expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
+  const file = join(dir, 'selected.yaml');
+  writeFileSync(
+    file,
+    [
+      person('sel-a', 'e2e: sel, team: drop', 1),
+      person('sel-b', 'e2e: sel, team: drop', 2),
+      person('sel-c', 'e2e: sel, team: keep', 3),
+    ].join('---\n'),
+  );
+  expect((await svcctl(['apply', '-f', file])).code).toBe(0);
+  const selected = await svcctl(['get', 'persons', '-l', 'e2e=sel,team=drop', '--sort-by', 'spec.name,asc']);
+  expect(selected.stdout).toMatch(
+    /^NAME +FULL NAME +YEARS +AGE\nsel-a +sel-a Doe +1 +\S+\nsel-b +sel-b Doe +2 +\S+\n$/,
+  );
+  expect((await svcctl(['get', 'persons', '--field-selector', 'spec.name=sel-c Doe', '-o', 'name'])).stdout).toBe(
+    'persons/sel-c\n',
+  );
+
+  const deleted = await svcctl(['delete', 'persons', '-l', 'e2e=sel,team=drop']);
+  expect(deleted.code).toBe(0);
+  expect(deleted.stdout.split('\n').filter(Boolean).sort()).toEqual(['persons/sel-a deleted', 'persons/sel-b deleted']);
+  expect((await svcctl(['get', 'persons', '-l', 'e2e=sel', '-o', 'name'])).stdout).toBe('persons/sel-c\n');
+  expect(await svcctl(['delete', 'persons', '-l', 'e2e=nothing'])).toMatchObject({
+    code: 0,
+    stdout: '',
+    stderr: 'No resources found.\n',
+  });
+});
+
 test('apply --prune -l deletes the selected objects that left the files, and only those; a dry run deletes nothing', async () => {
   await loginAsAdmin();
   expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
