@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { client, startTestApiServer } from '../support/apiserver';
-import { kubectlOk, writeKubeconfig } from '../support/kubectl';
+import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 
@@ -64,4 +64,15 @@ it('kubectl explain describes a type and a field; api-versions lists every group
   expect(versions).toEqual(
     expect.arrayContaining(['example.com/v1alpha1', 'apiextensions.svc.run/v1alpha1', 'v1alpha1']),
   );
+});
+
+it('kubectl apply of an invalid object names its kind, its name and the failing field, exit 1', async () => {
+  const file = join(dir, 'invalid.yaml');
+  writeFileSync(
+    file,
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: old}\nspec: {name: Old, age: 500}\n',
+  );
+  const run = await runKubectl(join(dir, 'config'), 'apply', '-f', file);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/^The Person "old" is invalid: spec\.age: Invalid value: 500: /);
 });
