@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { freePort } from '../../pkg/util/free-port';
-import { kubectlOk } from '../support/kubectl';
+import { kubectlOk, writeKubeconfig } from '../support/kubectl';
 import { waitFor } from '../support/wait-for';
 
 const LOCAL_UP_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'local-up', 'main.js');
@@ -151,7 +151,16 @@ describe('local-up (make run)', () => {
       const login = ['login', '--server', printed.server, '--certificate-authority', caFile, '--username', 'admin'];
       await svcctl(config, [...login, '--password-stdin'], ADMIN_PASSWORD);
       await svcctl(config, ['apply', '-f', join(EXAMPLES, 'person-model.yaml'), '-f', join(EXAMPLES, 'person.yaml')]);
-      await svcctl(config, ['config', 'kubeconfig', '-o', kubeconfig]);
+      // Written into a kubeconfig that already names another cluster: that one is kept.
+      writeKubeconfig(kubeconfig, { server: 'https://elsewhere.example:6443', token: 'other' });
+      expect(await svcctl(config, ['config', 'kubeconfig', '-o', kubeconfig])).toBe(
+        `Context "admin@${https}" written to ${kubeconfig} and made current.\n`,
+      );
+      expect((await kubectlOk(kubeconfig, 'config', 'get-contexts', '-o', 'name')).split('\n').sort()).toEqual([
+        '',
+        `admin@${https}`,
+        'svc',
+      ]);
       expect(await kubectlOk(kubeconfig, 'auth', 'whoami')).toMatch(/^Username\s+admin$/m);
       expect(await kubectlOk(kubeconfig, 'get', 'persons')).toMatch(/^ada\s+Ada Lovelace\s+36\s/m);
 
