@@ -6,7 +6,8 @@ NPM_STAMP := node_modules/.package-lock.json
 CONSOLE_STAMP := console/node_modules/.package-lock.json
 STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
-# The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
+# The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist
+# (given each its own LISTEN and TLS_LISTEN).
 METRICS_LISTEN ?= 127.0.0.1:0
 # HTTPS beside the plain HTTP of LISTEN, with a self-signed certificate made once in ./data/tls (kubectl sends
 # tokens only over HTTPS); TLS_LISTEN=off for none.
