@@ -17,15 +17,15 @@ TLS_LISTEN ?= 127.0.0.1:8443
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
-# A node_modules that is a link points at an install shared with other checkouts (git worktrees): npm ci would
-# empty it for all of them, so it is left alone.
+# A node_modules (or console/node_modules) that is a link points at an install shared with other checkouts (git
+# worktrees): npm ci would empty it for all of them, so it is left alone.
 $(NPM_STAMP): package.json package-lock.json
 	@if [ -L node_modules ]; then echo "node_modules is a link to a shared install: not reinstalled"; \
 	else npm ci --no-audit --no-fund && touch $@; fi
 
 $(CONSOLE_STAMP): console/package.json console/package-lock.json
-	cd console && npm ci --no-audit --no-fund
-	@touch $@
+	@if [ -L console/node_modules ]; then echo "console/node_modules is a link to a shared install: not reinstalled"; \
+	else cd console && npm ci --no-audit --no-fund && touch node_modules/.package-lock.json; fi
 
 console-install: $(CONSOLE_STAMP)
 
