@@ -25,7 +25,7 @@ const positiveDuration = (value: string) => {
   return seconds;
 };
 
-/** Where `--tls-self-signed` without a directory keeps its files (where `make run TLS=1` keeps them). */
+/** Where `--tls-self-signed` without a directory keeps its files (where `make run` keeps them). */
 const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
 
 const program = new Command('svc-apiserver')
