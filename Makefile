@@ -6,24 +6,26 @@ NPM_STAMP := node_modules/.package-lock.json
 CONSOLE_STAMP := console/node_modules/.package-lock.json
 STORE ?= file://./data
 LISTEN ?= 127.0.0.1:8080
-# The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist.
+# The controller-manager's /metrics and /healthz: port 0 takes a free port (logged), so that two `make run`s coexist
+# (given each its own LISTEN and TLS_LISTEN).
 METRICS_LISTEN ?= 127.0.0.1:0
-# TLS=1: serve HTTPS with a self-signed certificate in ./data/tls (kubectl sends tokens only over HTTPS)
-TLS ?=
+# HTTPS beside the plain HTTP of LISTEN, with a self-signed certificate made once in ./data/tls (kubectl sends
+# tokens only over HTTPS); TLS_LISTEN=off for none.
+TLS_LISTEN ?= 127.0.0.1:8443
 
 .PHONY: install build run test bench bench-scale lint format clean console-build console-install chromium
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
-# A node_modules that is a link points at an install shared with other checkouts (git worktrees): npm ci would
-# empty it for all of them, so it is left alone.
+# A node_modules (or console/node_modules) that is a link points at an install shared with other checkouts (git
+# worktrees): npm ci would empty it for all of them, so it is left alone.
 $(NPM_STAMP): package.json package-lock.json
 	@if [ -L node_modules ]; then echo "node_modules is a link to a shared install: not reinstalled"; \
 	else npm ci --no-audit --no-fund && touch $@; fi
 
 $(CONSOLE_STAMP): console/package.json console/package-lock.json
-	cd console && npm ci --no-audit --no-fund
-	@touch $@
+	@if [ -L console/node_modules ]; then echo "console/node_modules is a link to a shared install: not reinstalled"; \
+	else cd console && npm ci --no-audit --no-fund && touch node_modules/.package-lock.json; fi
 
 console-install: $(CONSOLE_STAMP)
 
@@ -39,7 +41,8 @@ chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y --no-install-recommends chromium)
 
 run: build
-	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --metrics-listen $(METRICS_LISTEN) $(if $(TLS),--tls)
+	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --tls-listen $(TLS_LISTEN) \
+		--metrics-listen $(METRICS_LISTEN)
 
 test: build chromium
 	cd console && npx vitest run

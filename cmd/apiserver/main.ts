@@ -25,7 +25,7 @@ const positiveDuration = (value: string) => {
   return seconds;
 };
 
-/** Where `--tls-self-signed` without a directory keeps its files (where `make run TLS=1` keeps them). */
+/** Where `--tls-self-signed` without a directory keeps its files (where `make run` keeps them). */
 const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
 
 const program = new Command('svc-apiserver')
@@ -51,6 +51,12 @@ const program = new Command('svc-apiserver')
     )
       .env('SVC_TLS_SELF_SIGNED')
       .preset(DEFAULT_SELF_SIGNED_DIR),
+  )
+  .addOption(
+    new Option(
+      '--tls-listen <host:port>',
+      'serve HTTPS here with the certificate of the flags above, and plain HTTP on --listen (else --listen serves HTTPS)',
+    ).env('SVC_TLS_LISTEN'),
   )
   .addOption(
     new Option('--store <url>', 'storage: memory://, file://<dir> (durable, embedded) or redis://host:port/db')
@@ -173,6 +179,7 @@ async function main(): Promise<void> {
     tlsCertFile?: string;
     tlsPrivateKeyFile?: string;
     tlsSelfSigned?: string;
+    tlsListen?: string;
     pluginsDir?: string;
     pluginStartTimeout: number;
     pluginRouteTimeout: number;
@@ -195,6 +202,7 @@ async function main(): Promise<void> {
       tlsCertFile: opts.tlsCertFile,
       tlsPrivateKeyFile: opts.tlsPrivateKeyFile,
       tlsSelfSignedDir: opts.tlsSelfSigned,
+      tlsListen: opts.tlsListen,
       pluginsDir: opts.pluginsDir,
       pluginStartTimeoutSeconds: opts.pluginStartTimeout,
       pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
@@ -204,7 +212,8 @@ async function main(): Promise<void> {
     logger,
   );
   // A parent that started this process with an IPC channel (cmd/local-up) learns where it serves, once bound.
-  process.send?.({ listening: running.url }, undefined, {}, () => process.disconnect?.());
+  const listening = { listening: running.url, listeningSecure: running.secureUrl, caFile: running.caFile };
+  process.send?.(listening, undefined, {}, () => process.disconnect?.());
   setupSignalHandler().addEventListener('abort', () => {
     logger.info('draining');
     running.stop().then(

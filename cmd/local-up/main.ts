@@ -1,20 +1,34 @@
 #!/usr/bin/env node
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { sleep } from '../../pkg/util/backoff';
 import { logger } from '../../pkg/util/log';
 import { setupSignalHandler } from '../../pkg/util/signals';
 
 /**
  * `make run`: the apiserver and the controller-manager as two processes, wired
- * together; Ctrl-C stops both. If either dies, the other is stopped too.
+ * together; Ctrl-C stops both. If either dies, the other is stopped too. The
+ * apiserver serves plain HTTP on --listen (curl, the controller-manager) and
+ * HTTPS on --tls-listen with a self-signed certificate kept in <data-dir>/tls
+ * (kubectl sends a token over HTTPS only).
  */
 const program = new Command('svc-local-up')
   .description('Runs the apiserver and the controller-manager together for local work.')
-  .addOption(new Option('--listen <host:port>', 'apiserver address').env('SVC_LISTEN').default('127.0.0.1:8080'))
+  .addOption(
+    new Option('--listen <host:port>', "the apiserver's plain HTTP address")
+      .env('SVC_LISTEN')
+      .default('127.0.0.1:8080'),
+  )
+  .addOption(
+    new Option(
+      '--tls-listen <host:port>',
+      'the apiserver\'s HTTPS address, with a self-signed certificate kept in <data-dir>/tls; "off" for none',
+    )
+      .env('SVC_TLS_LISTEN')
+      .default('127.0.0.1:8443'),
+  )
   .addOption(
     new Option('--store <url>', 'storage: file://<dir> (kept), memory:// (throwaway) or redis://host:port/db')
       .env('SVC_STORE')
@@ -33,26 +47,36 @@ const program = new Command('svc-local-up')
       .env('SVC_METRICS_LISTEN')
       .default('127.0.0.1:0'),
   )
-  .addOption(
-    new Option('--tls', 'serve HTTPS with a self-signed certificate kept in <data-dir>/tls (for kubectl with a token)'),
+  .addHelpText(
+    'after',
+    `
+Example:
+  svc-local-up --listen 127.0.0.1:8080 --tls-listen 127.0.0.1:8443
+  svcctl login --server https://127.0.0.1:8443 --certificate-authority data/tls/ca.crt --username admin`,
   )
   .parse();
 
-const { listen, store, dataDir, metricsListen, tls } = program.opts<{
+const { listen, tlsListen, store, dataDir, metricsListen } = program.opts<{
   listen: string;
+  tlsListen: string;
   store: string;
   dataDir: string;
   metricsListen: string;
-  tls?: boolean;
 }>();
+const serveTls = tlsListen !== 'off';
+
+/** The children's environment: local-up's own `SVC_TLS_LISTEN` (it may be "off") is not the apiserver's flag. */
+const childEnv = (): NodeJS.ProcessEnv => {
+  const { SVC_TLS_LISTEN: _ours, ...env } = process.env;
+  return env;
+};
+
 const node = (script: string, args: string[]): ChildProcess =>
   // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver).
   spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: childEnv(),
   });
-
-/** `args`, with `tlsArgs` added under `--tls`. */
-const withTls = (args: string[], tlsArgs: string[]): string[] => (tls ? [...args, ...tlsArgs] : args);
 
 /** Resolves with a child's exit code (1 when a signal ended it). */
 const exitCodeOf = (child: ChildProcess): Promise<number> =>
@@ -61,23 +85,23 @@ const exitCodeOf = (child: ChildProcess): Promise<number> =>
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = resolve(dataDir, 'controller-manager.token');
-  const tlsDir = resolve(dataDir, 'tls');
-  const caFile = join(tlsDir, 'ca.crt');
-  const apiserver = node(
-    'apiserver',
-    withTls(
-      ['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile],
-      ['--tls-self-signed', tlsDir],
-    ),
-  );
+  const tlsArgs = serveTls ? ['--tls-listen', tlsListen, '--tls-self-signed', resolve(dataDir, 'tls')] : [];
+  const apiserver = node('apiserver', [
+    ...['--listen', listen, '--store', store, '--controller-manager-token-file', tokenFile],
+    ...tlsArgs,
+  ]);
   const children: ChildProcess[] = [apiserver];
   const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   const exited = [exitCodeOf(apiserver)];
   const signal = setupSignalHandler();
   signal.addEventListener('abort', stopAll);
-  const url = await readyApiserver(apiserver, signal, caFile);
-  if (url !== undefined) {
-    const cm = startControllerManager(url, tokenFile, caFile);
+  const listening = await readyApiserver(apiserver, signal);
+  if (listening !== undefined) {
+    if (listening.secureUrl) tellWhereHttpsIs(listening.secureUrl, listening.caFile);
+    const cm = node('controller-manager', [
+      ...['--server', listening.url, '--token-file', tokenFile, '--leader-elect=false'],
+      ...['--metrics-listen', metricsListen],
+    ]);
     children.push(cm);
     exited.push(exitCodeOf(cm));
   }
@@ -88,48 +112,62 @@ async function main(): Promise<void> {
   process.exit(signal.aborted ? 0 : Math.max(...codes, 1));
 }
 
+/** Where the apiserver child serves: its plain HTTP URL, and its HTTPS one with the CA file to trust. */
+interface Listening {
+  url: string;
+  secureUrl?: string;
+  caFile?: string;
+}
+
 /**
- * The URL this machine reaches the apiserver at, once it has reported where it
- * serves and answers /readyz; undefined when it exits first or the user stops.
+ * Where the apiserver serves, once it has reported it and answers /readyz on
+ * its plain HTTP listener; undefined when it exits first or the user stops.
  */
-async function readyApiserver(
-  apiserver: ChildProcess,
-  signal: AbortSignal,
-  caFile: string,
-): Promise<string | undefined> {
+async function readyApiserver(apiserver: ChildProcess, signal: AbortSignal): Promise<Listening | undefined> {
   const reported = await apiserverUrl(apiserver, signal);
   if (reported === undefined) return undefined;
-  const url = reachable(reported);
-  await waitUntilReady(`${url}/readyz`, tls ? caFile : undefined, signal, apiserver);
-  return !signal.aborted && apiserver.exitCode === null ? url : undefined;
+  const url = reachable(reported.url);
+  await waitUntilReady(`${url}/readyz`, signal, apiserver);
+  if (signal.aborted || apiserver.exitCode !== null) return undefined;
+  return { ...reported, url, secureUrl: reported.secureUrl && reachable(reported.secureUrl) };
 }
 
-/** Starts the controller-manager against the apiserver at `url`, with its token (and the CA under `--tls`). */
-function startControllerManager(url: string, tokenFile: string, caFile: string): ChildProcess {
-  if (tls)
-    logger.info(
-      { server: url, certificateAuthority: caFile },
-      'serving HTTPS: docs/kubectl.md shows how to point kubectl at it',
-    );
-  const args = ['--server', url, '--token-file', tokenFile, '--leader-elect=false', '--metrics-listen', metricsListen];
-  return node('controller-manager', withTls(args, ['--certificate-authority', caFile]));
+/** Logs the HTTPS address, the CA file, and the command that logs svcctl in there. */
+function tellWhereHttpsIs(secureUrl: string, caFile: string | undefined): void {
+  const ca = caFile && shortPath(caFile);
+  logger.info(
+    {
+      server: secureUrl,
+      certificateAuthority: ca,
+      login: `svcctl login --server ${secureUrl} --certificate-authority ${ca} --username admin`,
+      then: 'svcctl config kubeconfig -o kubeconfig && KUBECONFIG=kubeconfig kubectl get models',
+    },
+    'serving HTTPS for kubectl and svcctl (docs/kubectl.md)',
+  );
+}
+
+/** A path relative to the working directory when it lies beneath it (`data/tls/ca.crt`), else as given. */
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 /**
- * The URL the apiserver child serves on, as it reports it once it has bound
- * its port; undefined when it exits first (e.g. the port is taken) or the
+ * Where the apiserver child serves, as it reports it once it has bound
+ * its ports; undefined when it exits first (e.g. the port is taken) or the
  * user stops. Whatever else answers on that address is never mistaken for it.
  */
-function apiserverUrl(apiserver: ChildProcess, signal: AbortSignal): Promise<string | undefined> {
+function apiserverUrl(apiserver: ChildProcess, signal: AbortSignal): Promise<Listening | undefined> {
   return new Promise((resolve) => {
-    const done = (url: string | undefined) => {
+    const done = (listening: Listening | undefined) => {
       apiserver.off('message', onMessage);
       apiserver.off('exit', onExit);
       signal.removeEventListener('abort', onExit);
-      resolve(url);
+      resolve(listening);
     };
-    const onMessage = (message: { listening?: string }) => {
-      if (typeof message?.listening === 'string') done(message.listening);
+    const onMessage = (message: { listening?: string; listeningSecure?: string; caFile?: string }) => {
+      if (typeof message?.listening === 'string')
+        done({ url: message.listening, secureUrl: message.listeningSecure, caFile: message.caFile });
     };
     const onExit = () => done(undefined);
     apiserver.on('message', onMessage);
@@ -148,25 +186,16 @@ function reachable(url: string): string {
   return parsed.origin;
 }
 
-/**
- * Polls the apiserver's /readyz until it answers 200, the user stops, or the
- * apiserver exits. Over HTTPS, trusting `caFile` (once the apiserver has written it).
- */
-async function waitUntilReady(
-  url: string,
-  caFile: string | undefined,
-  signal: AbortSignal,
-  apiserver: ChildProcess,
-): Promise<void> {
+/** Polls the apiserver's /readyz until it answers 200, the user stops, or the apiserver exits. */
+async function waitUntilReady(url: string, signal: AbortSignal, apiserver: ChildProcess): Promise<void> {
   while (!signal.aborted && apiserver.exitCode === null) {
-    if (await isReady(url, caFile)) return;
+    if (await isReady(url)) return;
     await sleep(100, signal);
   }
 }
 
-async function isReady(url: string, caFile: string | undefined): Promise<boolean> {
-  const get = () => (caFile ? trustingFetch(readFileSync(caFile))(url, {}) : fetch(url));
-  return new Promise<Response>((r) => r(get())).then(
+async function isReady(url: string): Promise<boolean> {
+  return fetch(url).then(
     async (res) => {
       await res.arrayBuffer();
       return res.ok;

@@ -161,12 +161,17 @@ export const unsupportedMediaType = (type: string, supported: string[]) =>
     `the media type "${type}" is not supported; use one of: ${supported.join(', ')}`,
   );
 
-/** A validation failure: one cause per failing field, all of them. */
+/**
+ * A validation failure: one cause per failing field, all of them. As in Kubernetes, `details.kind` is the
+ * object's kind when given (kubectl prints `The Person "bad" is invalid: …` from it), else the resource.
+ */
 export const invalid = (subject: ErrorSubject & { kind?: string }, causes: StatusCause[]) => {
   const what = subject.kind ?? qualifiedResource(subject);
   const summary = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ');
+  const details = detailsOf(subject);
+  if (subject.kind) details.kind = subject.kind;
   return new StatusError(422, 'Invalid', `${what} "${subject.name ?? ''}" is invalid: ${summary}`, {
-    ...detailsOf(subject),
+    ...details,
     causes,
   });
 };

@@ -10,7 +10,12 @@ import type { HandlerSettings } from './handlers/deps';
 import { registerCoreV1Routes } from './core-v1';
 import { RouteTable } from './routes';
 import { setupSecurity, type SecurityConfig } from './security/setup';
-import { resolveServingCertificate, type TlsConfig } from './tls/serving-certificate';
+import {
+  resolveServingCertificate,
+  type ResolvedTls,
+  type ServingCertificate,
+  type TlsConfig,
+} from './tls/serving-certificate';
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
 import { PluginIdentities } from '../plugin/plugin-identities';
@@ -45,8 +50,10 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
 
 /** A running apiserver: its bound address and how to drain it. */
 export interface RunningApiServer {
-  /** `http://host:port`, or `https://…` when serving TLS. */
+  /** `http://host:port` of `--listen`, or `https://…` when it serves TLS. */
   url: string;
+  /** With `--tls-listen`: `https://host:port` of that second listener (`url` is then plain HTTP). */
+  secureUrl?: string;
   /** With `--tls-self-signed`: the CA file that clients (a kubeconfig's `certificate-authority`) trust. */
   caFile?: string;
   port: number;
@@ -65,7 +72,7 @@ export interface RunningApiServer {
  */
 export async function startApiServer(config: ApiServerConfig, log: Logger): Promise<RunningApiServer> {
   const [host, port] = splitHostPort(config.listen);
-  const tls = await resolveServingCertificate(config, host);
+  const { secure, tls } = await servingTls(config, host, log);
   const storage = await openStorage(config.store, {
     watchRetention: config.watchRetention,
     log: log.child({ component: 'storage' }),
@@ -103,19 +110,18 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authenticators: [identities, ...security.authenticators],
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
-    tls: tls && { cert: tls.cert, key: tls.key },
   });
-  const bound = await server.listen(port, host);
-  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);
   log.info(
-    { url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
+    { url, secureUrl, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
     'apiserver listening',
   );
   const plugins = startPlugins(config, schemes, routes, storage, log, { url: selfUrl(url), identities });
   return {
     url,
+    secureUrl,
     caFile: tls?.caFile,
-    port: bound,
+    port: Number(new URL(url).port),
     server,
     schemes,
     storage,
@@ -165,15 +171,48 @@ function startPlugins(
   return { host, started };
 }
 
-/** `127.0.0.1:8080` → ['127.0.0.1', 8080]; `[::1]:80` → ['::1', 80]. */
-export function splitHostPort(listen: string): [string, number] {
+/** `127.0.0.1:8080` → ['127.0.0.1', 8080]; `[::1]:80` → ['::1', 80]. `flag` names the address in an error. */
+export function splitHostPort(listen: string, flag = '--listen'): [string, number] {
   const at = listen.lastIndexOf(':');
   const port = Number(listen.slice(at + 1));
   if (at < 0 || listen.slice(at + 1) === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--listen must be HOST:PORT, got "${listen}"`);
+    throw new Error(`${flag} must be HOST:PORT, got "${listen}"`);
   }
   return [listen.slice(0, at).replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port];
 }
+
+/** The `--tls-listen` address, when given, and the certificate (a self-signed one made now is logged). */
+async function servingTls(
+  config: ApiServerConfig,
+  listenHost: string,
+  log: Logger,
+): Promise<{ secure?: [string, number]; tls?: ResolvedTls }> {
+  const secure = config.tlsListen === undefined ? undefined : splitHostPort(config.tlsListen, '--tls-listen');
+  const tls = await resolveServingCertificate(config, secure?.[0] ?? listenHost);
+  if (tls?.created?.length)
+    log.info({ dir: config.tlsSelfSignedDir, files: tls.created }, 'made a self-signed certificate');
+  return { secure, tls };
+}
+
+/**
+ * Listens on `--listen` and, with `--tls-listen`, on that address too. With both, the certificate is the second
+ * one's and `--listen` stays plain HTTP; with one, `--listen` serves HTTPS when there is a certificate.
+ */
+async function listenOn(
+  server: ApiServer,
+  [host, port]: [string, number],
+  secure: [string, number] | undefined,
+  tls: ServingCertificate | undefined,
+): Promise<{ url: string; secureUrl?: string }> {
+  const pair = tls && { cert: tls.cert, key: tls.key };
+  if (!secure) return { url: urlOf(pair ? 'https' : 'http', host, await server.listen(port, host, pair)) };
+  const url = urlOf('http', host, await server.listen(port, host));
+  return { url, secureUrl: urlOf('https', secure[0], await server.listen(secure[1], secure[0], pair)) };
+}
+
+/** `http://127.0.0.1:8080`, `https://[::1]:8443`. */
+const urlOf = (scheme: 'http' | 'https', host: string, port: number) =>
+  `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** The URL this process reaches its own listener at: loopback when it listens on every address. */
 const selfUrl = (url: string) => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');

@@ -43,17 +43,23 @@ export interface ApiServerDeps {
   routes?: RouteTable;
   log: Logger;
   settings?: Partial<HandlerSettings>;
-  /** Serve HTTPS with this certificate and key (PEM); absent: plain HTTP. */
-  tls?: { cert: Buffer; key: Buffer };
+}
+
+/** A certificate chain and its private key (PEM), for a listener that serves HTTPS. */
+export interface ListenerTls {
+  cert: Buffer;
+  key: Buffer;
 }
 
 /**
  * The HTTP(S) and WebSocket front of the apiserver. Every request goes through
  * one pipeline: request id → request info → authentication → authorisation
  * → non-resource endpoint or resource handler; every error is rendered once.
+ * It may listen on several addresses (plain HTTP beside HTTPS), all served alike.
  */
 export class ApiServer {
-  readonly server: Server;
+  /** One per `listen` call, in that order. */
+  readonly servers: Server[] = [];
   readonly metrics = new ApiMetrics();
   private readonly settings: HandlerSettings;
   private readonly discovery: Discovery;
@@ -73,20 +79,22 @@ export class ApiServer {
     this.routes = deps.routes ?? new RouteTable();
     this.discovery = new Discovery(deps.schemes);
     this.openapi = new OpenApi(deps.schemes);
-    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
-    this.server = deps.tls
-      ? createHttpsServer({ ...httpServerOptions(this.settings), cert: deps.tls.cert, key: deps.tls.key }, handler)
-      : createServer(httpServerOptions(this.settings), handler);
-    this.server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectMalformed(err, socket));
   }
 
-  /** Starts listening; resolves with the bound port. */
-  listen(port: number, host: string): Promise<number> {
+  /** Starts listening on one more address, HTTPS with `tls`, else plain HTTP; resolves with the bound port. */
+  listen(port: number, host: string, tls?: ListenerTls): Promise<number> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    const server = tls
+      ? createHttpsServer({ ...httpServerOptions(this.settings), cert: tls.cert, key: tls.key }, handler)
+      : createServer(httpServerOptions(this.settings), handler);
+    server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectMalformed(err, socket));
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        const address = this.server.address();
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        this.servers.push(server);
+        const address = server.address();
         resolve(typeof address === 'object' && address ? address.port : port);
       });
     });
@@ -95,11 +103,15 @@ export class ApiServer {
   /** Drains: refuses new connections, ends watches cleanly, waits for in-flight requests. */
   async shutdown(): Promise<void> {
     this.draining = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const request of this.inflight) request.abort();
-    this.server.closeIdleConnections();
+    this.closeIdleConnections();
     for (const ws of this.wss.clients) ws.close(1001, 'server shutting down');
-    await closed;
+    await Promise.all(closed);
+  }
+
+  private closeIdleConnections(): void {
+    for (const server of this.servers) server.closeIdleConnections();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -130,7 +142,7 @@ export class ApiServer {
       if (!res.writableFinished) abort.abort();
       this.inflight.delete(abort);
       // While draining, a connection that just went idle is closed now rather than at its keep-alive timeout.
-      if (this.draining) setImmediate(() => this.server.closeIdleConnections());
+      if (this.draining) setImmediate(() => this.closeIdleConnections());
     });
     return {
       id,

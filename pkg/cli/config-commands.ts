@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import yaml from 'js-yaml';
 import { configPath, currentContext, kubeconfigOf, loadConfig, redactedConfig, saveConfig } from './config';
 import { UsageError } from './errors';
+import { mergeKubeconfig } from './kubeconfig-merge';
 import type { CliIo } from './io';
 
 /** `svcctl config view | use-context NAME | kubeconfig [-o FILE]`. */
@@ -35,17 +36,23 @@ export function registerConfig(program: Command, io: CliIo): void {
   config
     .command('kubeconfig')
     .description('Prints a kubeconfig for the current context (server, CA, token) for kubectl')
-    .option('-o, --output <file>', 'write it to this file (mode 0600) instead of stdout')
+    .option(
+      '-o, --output <file>',
+      'write it into this kubeconfig (made with mode 0600; an existing one keeps its other entries) instead of stdout',
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  svcctl config kubeconfig -o ~/.kube/svc && KUBECONFIG=~/.kube/svc kubectl get persons',
+      '\nExamples:\n  svcctl config kubeconfig -o ~/.kube/svc && KUBECONFIG=~/.kube/svc kubectl get persons\n  svcctl config kubeconfig -o ~/.kube/config     # added beside your other clusters, made current',
     )
     .action((opts: { output?: string }, command: Command) => {
       const name = command.optsWithGlobals<{ context?: string }>().context;
       const context = currentContext(loadConfig(path()), name);
       if (!context) throw new UsageError('no current context: run "svcctl login" first');
-      const text = yaml.dump(kubeconfigOf(context), { lineWidth: -1 });
-      if (opts.output) writeFileSync(opts.output, text, { mode: 0o600 });
-      else io.stdout(text);
+      const kubeconfig = kubeconfigOf(context);
+      if (!opts.output) return io.stdout(yaml.dump(kubeconfig, { lineWidth: -1 }));
+      const existing = existsSync(opts.output) ? readFileSync(opts.output, 'utf8') : '';
+      const merged = mergeKubeconfig(existing, kubeconfig, opts.output);
+      writeFileSync(opts.output, yaml.dump(merged, { lineWidth: -1, noRefs: true }), { mode: 0o600 });
+      io.stdout(`Context "${context.name}" written to ${opts.output} and made current.\n`);
     });
 }

@@ -38,8 +38,8 @@ describe('the svcctl config', () => {
       kind: 'Config',
       preferences: {},
       clusters: [{ name: 'admin@h:1', cluster: { server: 'https://h:1', 'certificate-authority-data': 'Q0E=' } }],
-      users: [{ name: 'admin', user: { token: 'svc_secret' } }],
-      contexts: [{ name: 'admin@h:1', context: { cluster: 'admin@h:1', user: 'admin' } }],
+      users: [{ name: 'admin@h:1', user: { token: 'svc_secret' } }],
+      contexts: [{ name: 'admin@h:1', context: { cluster: 'admin@h:1', user: 'admin@h:1' } }],
       'current-context': 'admin@h:1',
     });
   });

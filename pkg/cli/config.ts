@@ -90,7 +90,9 @@ export function kubeconfigOf(context: CliContext): Record<string, unknown> {
   if (context['certificate-authority-data'])
     cluster['certificate-authority-data'] = context['certificate-authority-data'];
   if (context['insecure-skip-tls-verify']) cluster['insecure-skip-tls-verify'] = true;
-  const user = context.user ?? context.name;
+  // Named like the context (admin@host:port), not after the user alone: merged into a kubeconfig of several
+  // clusters, it must not replace another cluster's `admin`.
+  const user = context.name;
   return {
     apiVersion: 'v1',
     kind: 'Config',

@@ -26,6 +26,15 @@ export function describeApiError(err: ApiError): string {
 export function describeFailure(err: unknown): { code: number; text: string } {
   if (err instanceof ApiError) return { code: 1, text: describeApiError(err) };
   if (err instanceof UsageError) return { code: 2, text: `error: ${err.message}` };
-  if (isNetworkError(err)) return { code: 1, text: `error: cannot reach the server: ${err.message}` };
+  if (isNetworkError(err)) return { code: 1, text: `error: cannot reach the server: ${err.message}${tlsHint(err)}` };
   return { code: 1, text: `error: ${(err as Error).message ?? String(err)}` };
+}
+
+/** What to do about the TLS failures a newcomer meets: a private CA not given, or https:// to a plain HTTP port. */
+function tlsHint(err: Error): string {
+  const text = `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}`;
+  if (/certificate|self[- ]signed/i.test(text))
+    return "\n  the server's certificate is not one svcctl trusts: give its CA with --certificate-authority FILE (make run writes data/tls/ca.crt)";
+  if (/wrong version number/i.test(text)) return '\n  the server answers plain HTTP there: use an http:// URL';
+  return '';
 }

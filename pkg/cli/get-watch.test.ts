@@ -1,5 +1,4 @@
 import {
-  ApiError,
   ExpiredError,
   NetworkError,
   type ApiClient,
@@ -9,19 +8,9 @@ import {
 } from '../client';
 import { followWatch, TableRowPrinter } from './get-watch';
 import type { CliIo } from './io';
-import type { Table } from './output';
+import { TABLE_ACCEPT, type Table } from './output';
 
 const PERSONS = { group: 'example.com', version: 'v1alpha1', plural: 'persons' } as DiscoveredResource;
-
-const NOT_FOUND = {
-  kind: 'Status',
-  apiVersion: 'v1',
-  status: 'Failure',
-  code: 404,
-  reason: 'NotFound',
-  message: 'not found',
-  metadata: {},
-} as const;
 
 const event = (type: WatchEvent['type'], name: string, resourceVersion: string): WatchEvent => ({
   type,
@@ -59,7 +48,7 @@ describe('followWatch', () => {
     const printed: string[] = [];
     await followWatch(
       client,
-      { res: PERSONS, resourceVersion: '10', labelSelector: 'team=engines' },
+      { res: PERSONS, resourceVersion: '10', labelSelector: 'team=engines', accept: TABLE_ACCEPT },
       (e) => {
         printed.push(`${e.type} ${e.object.metadata?.name ?? ''}`);
         return Promise.resolve();
@@ -67,10 +56,10 @@ describe('followWatch', () => {
       new AbortController().signal,
     );
     expect(printed).toEqual(['ADDED ada', 'MODIFIED ada']);
-    expect(asked.map((o) => [o.resourceVersion, o.labelSelector])).toEqual([
-      ['10', 'team=engines'],
-      ['15', 'team=engines'],
-      ['16', 'team=engines'],
+    expect(asked.map((o) => [o.resourceVersion, o.labelSelector, o.accept])).toEqual([
+      ['10', 'team=engines', TABLE_ACCEPT],
+      ['15', 'team=engines', TABLE_ACCEPT],
+      ['16', 'team=engines', TABLE_ACCEPT],
     ]);
   });
 
@@ -128,36 +117,44 @@ describe('TableRowPrinter', () => {
     columnDefinitions: columns,
     rows: rows.map((cells) => ({ cells })),
   });
+  /** A watch event as the server sends it to a client that asked for Tables: the object's row. */
+  const rowEvent = (type: WatchEvent['type'], cells: unknown[]): WatchEvent => ({
+    type,
+    object: { ...table([cells]), metadata: { resourceVersion: '7' } } as unknown as WatchEvent['object'],
+  });
 
-  function printer(
-    first: Table,
-    answers: Record<string, unknown[]>,
-  ): { print: TableRowPrinter['print']; out: () => string } {
+  function printer(first: Table, wide = false): { print: TableRowPrinter['print']; out: () => string } {
     let out = '';
-    const client = {
-      request: ({ path }: { path: string }) => {
-        const cells = answers[path.split('/').pop() ?? ''];
-        return cells ? Promise.resolve(table([cells])) : Promise.reject(new ApiError(NOT_FOUND));
-      },
-    } as unknown as ApiClient;
     const io = {
       stdout: (text: string) => {
         out += text;
       },
     } as unknown as CliIo;
-    return { print: new TableRowPrinter(client, PERSONS, first, false, io).print, out: () => out };
+    return { print: new TableRowPrinter(first, wide, io).print, out: () => out };
   }
 
-  it('prints each change as a row in the columns and widths of the first table; a deleted object keeps its last row', async () => {
-    const { print, out } = printer(table([['ada-lovelace', 'Ada', 'x']]), { grace: ['grace', 'Grace Hopper', 'y'] });
-    await print(event('ADDED', 'grace', '2'));
-    await print(event('DELETED', 'ada-lovelace', '3'));
-    expect(out()).toBe('grace          Grace Hopper\nada-lovelace   Ada\n');
+  it("prints each event's row in the columns and widths of the first table; a deleted object's row as it comes", async () => {
+    const { print, out } = printer(table([['ada-lovelace', 'Ada', 'x']]));
+    await print(rowEvent('ADDED', ['grace', 'Grace Hopper', 'y']));
+    await print(rowEvent('DELETED', ['ada-lovelace', 'Ada L.', 'x']));
+    expect(out()).toBe('grace          Grace Hopper\nada-lovelace   Ada L.\n');
+  });
+
+  it('prints the wide columns with -o wide, and <none> for an empty cell', async () => {
+    const { print, out } = printer(table([['ada', 'Ada', 'x']]), true);
+    await print(rowEvent('MODIFIED', ['ada', 'Ada', null]));
+    expect(out()).toBe('ada    Ada         <none>\n');
   });
 
   it('prints the header with the first row when the first table was empty', async () => {
-    const { print, out } = printer(table([]), { ada: ['ada', 'Ada'] });
-    await print(event('ADDED', 'ada', '2'));
+    const { print, out } = printer(table([]));
+    await print(rowEvent('ADDED', ['ada', 'Ada']));
     expect(out()).toBe('NAME   FULL NAME\nada    Ada\n');
+  });
+
+  it('prints the name of an object that came without a Table (a server that does not print)', async () => {
+    const { print, out } = printer(table([['bob', 'Bob']]));
+    await print(event('ADDED', 'ada', '2'));
+    expect(out()).toMatch(/^ada {4}<unknown>\n$/);
   });
 });

@@ -2,8 +2,6 @@ import type { ApiObject } from '../api/object';
 import {
   isExpired,
   isNetworkError,
-  isNotFound,
-  objectPath,
   type ApiClient,
   type DiscoveredResource,
   type WatchEvent,
@@ -11,9 +9,9 @@ import {
 } from '../client';
 import type { CliIo } from './io';
 import {
+  fallbackTable,
   renderDocument,
   rowTexts,
-  TABLE_ACCEPT,
   tableLayout,
   tableLine,
   type OutputFormat,
@@ -21,12 +19,16 @@ import {
   type TableLayout,
 } from './output';
 
-/** What `get -w` watches: the type, the revision its list was read at, and the list's selectors. */
+/**
+ * What `get -w` watches: the type, the revision its list was read at, the list's selectors, and the Accept
+ * header (`TABLE_ACCEPT` for the table formats: each event then carries the object's row).
+ */
 export interface WatchTarget {
   res: DiscoveredResource;
   resourceVersion: string;
   labelSelector?: string;
   fieldSelector?: string;
+  accept?: string;
 }
 
 /** Prints one watch event. */
@@ -69,6 +71,7 @@ async function watchOnce(
     labelSelector: target.labelSelector,
     fieldSelector: target.fieldSelector,
     allowWatchBookmarks: true,
+    accept: target.accept,
     signal,
   });
   position.watched = true;
@@ -102,65 +105,38 @@ export function documentPrinter(res: DiscoveredResource, format: OutputFormat, i
 }
 
 /**
- * The printer of the table formats: one row per event, with the columns and
- * widths of the table `get` printed first (its header printed with the first
- * row when that table was empty). A row shows the object as the server's Table
- * prints it when the event arrives; a deleted object keeps its last row.
+ * The printer of the table formats: the rows each event carries (the watch
+ * asked for Tables: one row of the server's printer columns per event, as
+ * `kubectl get -w` prints them), in the columns and widths of the table `get`
+ * printed first (its header printed with the first row when that table was
+ * empty). A deleted object's row is its last state, printed like any other.
  */
 export class TableRowPrinter {
   private readonly layout: TableLayout;
   private headerShown: boolean;
-  private readonly lastCells = new Map<string, unknown[]>();
 
   constructor(
-    private readonly client: ApiClient,
-    private readonly res: DiscoveredResource,
     first: Table,
     wide: boolean,
     private readonly io: CliIo,
   ) {
     this.layout = tableLayout(first, wide);
     this.headerShown = first.rows.length > 0;
-    first.rows.forEach((row) => this.remember(row.cells));
   }
 
-  /** Prints the event's row. */
-  readonly print: EventPrinter = async (event) => {
-    const name = event.object.metadata?.name ?? '';
-    const cells =
-      event.type === 'DELETED'
-        ? (this.lastCells.get(name) ?? this.bare(event.object))
-        : await this.cellsOf(event.object);
-    if (event.type === 'DELETED') this.lastCells.delete(name);
-    else this.remember(cells);
-    if (!this.headerShown) this.io.stdout(`${tableLine(this.layout.header, this.layout.widths)}\n`);
-    this.headerShown = true;
-    this.io.stdout(`${tableLine(rowTexts(cells, this.layout.columns), this.layout.widths)}\n`);
-  };
-
-  private async cellsOf(object: ApiObject): Promise<unknown[]> {
-    const name = object.metadata?.name ?? '';
-    try {
-      const answer = await this.client.request<Partial<Table>>({
-        method: 'GET',
-        path: objectPath(this.res, name),
-        accept: TABLE_ACCEPT,
-      });
-      const row = answer.kind === 'Table' ? answer.rows?.[0] : undefined;
-      if (row) return row.cells;
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
+  /** Prints the event's rows. */
+  readonly print: EventPrinter = (event) => {
+    for (const cells of rowsOf(event.object)) {
+      if (!this.headerShown) this.io.stdout(`${tableLine(this.layout.header, this.layout.widths)}\n`);
+      this.headerShown = true;
+      this.io.stdout(`${tableLine(rowTexts(cells, this.layout.columns), this.layout.widths)}\n`);
     }
-    return this.lastCells.get(name) ?? this.bare(object);
-  }
+    return Promise.resolve();
+  };
+}
 
-  /** A row naming the object when the server has none for it (first column: the name). */
-  private bare(object: ApiObject): unknown[] {
-    return [object.metadata?.name ?? ''];
-  }
-
-  private remember(cells: unknown[]): void {
-    const name = cells[0];
-    if (typeof name === 'string') this.lastCells.set(name, cells);
-  }
+/** The rows an event's object carries: a Table's, else (a server that sent the object itself) its NAME and AGE. */
+function rowsOf(object: ApiObject | Partial<Table>): unknown[][] {
+  if (object.kind === 'Table') return ((object as Partial<Table>).rows ?? []).map((row) => row.cells);
+  return fallbackTable([object as ApiObject]).rows.map((row) => row.cells);
 }

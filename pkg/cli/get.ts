@@ -73,24 +73,32 @@ Examples:
       const printed = await (names.length
         ? getNamed(client, res, names, format, io)
         : getList(client, res, flags, format, io));
-      if (!flags.watch) return;
-      const print: EventPrinter = printed.table
-        ? new TableRowPrinter(client, res, printed.table, format.kind === 'wide', io).print
-        : documentPrinter(res, format, io);
-      const fieldSelector = names[0] ? `metadata.name=${names[0]}` : flags.fieldSelector;
-      const interrupted = io.interrupts?.() ?? new AbortController().signal;
-      await followWatch(
-        client,
-        {
-          res,
-          resourceVersion: printed.resourceVersion,
-          labelSelector: names[0] ? undefined : flags.selector,
-          fieldSelector,
-        },
-        print,
-        interrupted,
-      );
+      if (flags.watch) await watchAfter(client, res, { names, flags, format, printed }, io);
     });
+}
+
+/**
+ * `-w`: follows the changes after what `get` printed, one row (the watch asks for Tables) or one document per
+ * change, until Ctrl-C.
+ */
+async function watchAfter(
+  client: ApiClient,
+  res: DiscoveredResource,
+  got: { names: string[]; flags: GetFlags; format: OutputFormat; printed: Printed },
+  io: CliIo,
+): Promise<void> {
+  const { names, flags, format, printed } = got;
+  const print: EventPrinter = printed.table
+    ? new TableRowPrinter(printed.table, format.kind === 'wide', io).print
+    : documentPrinter(res, format, io);
+  const target = {
+    res,
+    resourceVersion: printed.resourceVersion,
+    labelSelector: names[0] ? undefined : flags.selector,
+    fieldSelector: names[0] ? `metadata.name=${names[0]}` : flags.fieldSelector,
+    accept: printed.table ? TABLE_ACCEPT : undefined,
+  };
+  await followWatch(client, target, print, io.interrupts?.() ?? new AbortController().signal);
 }
 
 async function getNamed(

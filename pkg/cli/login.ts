@@ -21,7 +21,8 @@ export function registerLogin(program: Command, io: CliIo): void {
       `
 The server comes from --server (or SVC_SERVER). The context is named <user>@<host:port>.
 
-Example:
+Examples:
+  svcctl login --server https://127.0.0.1:8443 --certificate-authority data/tls/ca.crt --username admin
   echo "$PASSWORD" | svcctl login --server http://127.0.0.1:8080 --username admin --password-stdin`,
     )
     .action(async (opts: { username: string; passwordStdin?: boolean }, command: Command) => {

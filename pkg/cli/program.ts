@@ -25,7 +25,12 @@ export async function runSvcctl(argv: string[], io: CliIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .addOption(new Option('--server <url>', 'the apiserver, e.g. https://127.0.0.1:8080 (env SVC_SERVER)'))
+    .addOption(
+      new Option(
+        '--server <url>',
+        'the apiserver, e.g. http://127.0.0.1:8080 or https://127.0.0.1:8443 (env SVC_SERVER)',
+      ),
+    )
     .addOption(new Option('--token <token>', 'the bearer token to send (env SVC_TOKEN)'))
     .addOption(new Option('--certificate-authority <file>', 'PEM file of the CA to trust for an https:// server'))
     .addOption(new Option('--insecure-skip-tls-verify', 'accept any server certificate (throwaway local servers only)'))
@@ -38,7 +43,7 @@ Connection: a flag beats its environment variable, which beats the current conte
 Exit status: 0 success; 1 an error from the server or a failed document; 2 a usage error.
 
 Example:
-  svcctl login --server http://127.0.0.1:8080 --username admin
+  svcctl login --server https://127.0.0.1:8443 --certificate-authority data/tls/ca.crt --username admin
   svcctl get persons`,
     );
   registerConfig(program, io);

@@ -171,6 +171,7 @@ export class ApiClient {
       query,
       signal,
       stream: true,
+      accept: options.accept,
     });
     if (!response.body) throw new Error(`watch ${describeResource(res)}: the answer has no body`);
     return new WatchStream<T>(response.body, abort, describeResource(res), options.signal);

@@ -58,10 +58,11 @@ export class Transport {
     }
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch =
-      config.ca || config.insecureSkipTlsVerify
-        ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
-        : (url, init) => fetch(url, init);
+    // The CA and the skip are about certificates: a plain http:// server is reached as without them.
+    const tls = /^https:/i.test(this.base) && (config.ca || config.insecureSkipTlsVerify);
+    this.fetch = tls
+      ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
+      : (url, init) => fetch(url, init);
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */

@@ -39,6 +39,11 @@ export interface WatchOptions extends RequestOptions {
   timeoutSeconds?: number;
   /** Ask for BOOKMARK events carrying the current `resourceVersion`. */
   allowWatchBookmarks?: boolean;
+  /**
+   * The Accept header: e.g. `application/json;as=Table;v=v1;g=meta.k8s.io` makes each event's object a one-row
+   * `Table` of the model's printer columns (what `kubectl get -w` asks for); absent: the objects themselves.
+   */
+  accept?: string;
 }
 
 /** A watch event type as the wire carries it. `ERROR` never reaches a consumer: it is thrown. */

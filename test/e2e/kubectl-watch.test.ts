@@ -90,3 +90,23 @@ it('kubectl get prints every object of more than 500 (it reads them in chunks of
     .map((line) => line.split(/\s+/)[0]);
   expect(printed.sort()).toEqual(names);
 });
+
+it('kubectl get -l lists the selected objects, and delete -l removes those, waiting until they are gone', async () => {
+  for (const [name, team] of [
+    ['sel-a', 'drop'],
+    ['sel-b', 'drop'],
+    ['sel-c', 'keep'],
+  ])
+    expect((await suite.api('POST', PERSONS, person(name, {}, { suite: 'sel', team }))).status).toBe(201);
+  const listed = await kubectlOk(kubeconfig, 'get', 'persons', '-l', 'suite=sel,team=drop', '-o', 'name');
+  expect(listed.trim().split('\n').sort()).toEqual(['person.example.com/sel-a', 'person.example.com/sel-b']);
+
+  const deleted = await kubectlOk(kubeconfig, 'delete', 'persons', '-l', 'suite=sel,team=drop', '--timeout=60s');
+  expect(deleted.trim().split('\n').sort()).toEqual([
+    'person.example.com "sel-a" deleted',
+    'person.example.com "sel-b" deleted',
+  ]);
+  expect(await kubectlOk(kubeconfig, 'get', 'persons', '-l', 'suite=sel', '-o', 'name')).toBe(
+    'person.example.com/sel-c\n',
+  );
+});

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import yaml from 'js-yaml';
 import { client, startTestApiServer } from '../support/apiserver';
-import { kubectlOk, writeKubeconfig } from '../support/kubectl';
+import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
 
@@ -35,4 +36,43 @@ it('applies, gets, patches and deletes a Person with kubectl unchanged', async (
   );
   await kubectl('delete', 'person', 'ada', '--wait=false');
   expect(await kubectl('get', 'ps', 'ada', '-o', 'jsonpath={.metadata.deletionTimestamp}')).not.toBe('');
+});
+
+it('kubectl apply --server-side creates, then changes the applied fields; get -o yaml prints the object', async () => {
+  const file = join(dir, 'ssa.yaml');
+  const manifest = (age: number) =>
+    `apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: ssa}\nspec: {name: Server Side, age: ${age}}\n`;
+  writeFileSync(file, manifest(5));
+  expect(await kubectl('apply', '--server-side', '-f', file)).toBe('person.example.com/ssa serverside-applied\n');
+  writeFileSync(file, manifest(6));
+  expect(await kubectl('apply', '--server-side', '-f', file)).toBe('person.example.com/ssa serverside-applied\n');
+  const printed = yaml.load(await kubectl('get', 'person', 'ssa', '-o', 'yaml'));
+  expect(printed).toMatchObject({
+    apiVersion: 'example.com/v1alpha1',
+    kind: 'Person',
+    metadata: { name: 'ssa' },
+    spec: { name: 'Server Side', age: 6 },
+  });
+});
+
+it('kubectl explain describes a type and a field; api-versions lists every group-version', async () => {
+  const type = await kubectl('explain', 'persons');
+  expect(type).toMatch(/^GROUP:\s+example\.com\nKIND:\s+Person\nVERSION:\s+v1alpha1\n/);
+  expect(type).toMatch(/^ {2}spec\t<Object> -required-$/m);
+  expect(await kubectl('explain', 'persons.spec.age')).toMatch(/^FIELD: age <integer>$/m);
+  const versions = (await kubectl('api-versions')).trim().split('\n');
+  expect(versions).toEqual(
+    expect.arrayContaining(['example.com/v1alpha1', 'apiextensions.svc.run/v1alpha1', 'v1alpha1']),
+  );
+});
+
+it('kubectl apply of an invalid object names its kind, its name and the failing field, exit 1', async () => {
+  const file = join(dir, 'invalid.yaml');
+  writeFileSync(
+    file,
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: old}\nspec: {name: Old, age: 500}\n',
+  );
+  const run = await runKubectl(join(dir, 'config'), 'apply', '-f', file);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/^The Person "old" is invalid: spec\.age: Invalid value: 500: /);
 });

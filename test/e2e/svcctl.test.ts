@@ -319,7 +319,7 @@ test('usage errors exit 2; flags beat the config file', async () => {
 const person = (name: string, labels: string, age: number) =>
   `apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: ${name}, labels: {${labels}}}\nspec: {name: ${name} Doe, age: ${age}}\n`;
 
-test('get -w prints the list, then a row per change, with the same columns; SIGINT ends it with exit 0', async () => {
+test('get -w prints the list, then the row of each change as the watch carries it, deletions too; SIGINT ends it with exit 0', async () => {
   await loginAsAdmin();
   expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
   const file = join(dir, 'linus.yaml');
@@ -337,8 +337,19 @@ test('get -w prints the list, then a row per change, with the same columns; SIGI
   expect((await svcctl(['apply', '-f', file])).stdout).toBe('persons/linus configured\n');
   writeFileSync(join(dir, 'other.yaml'), person('linda', 'e2e: elsewhere', 40));
   expect((await svcctl(['apply', '-f', join(dir, 'other.yaml')])).code).toBe(0);
-  await waitFor(() => /\nlinus +linus Doe +31 +\S+\n$/.test(watch.output.stdout), { what: 'the changed row' });
-  await waitFor(() => names.output.stdout === 'persons/linus\npersons/linus\n', { what: 'the name of the change' });
+  writeFileSync(file, person('linus', 'e2e: watch', 32));
+  expect((await svcctl(['apply', '-f', file])).stdout).toBe('persons/linus configured\n');
+  // Each change has its own row, with the values of that change (the watch carries the rows).
+  await waitFor(() => /\nlinus +linus Doe +31 +\S+\nlinus +linus Doe +32 +\S+\n$/.test(watch.output.stdout), {
+    what: 'a row per change',
+  });
+  await waitFor(() => names.output.stdout === 'persons/linus\n'.repeat(3), { what: 'the name of each change' });
+
+  // Deleting marks the object, then the gc removes it: a row for each, in the last state.
+  expect((await svcctl(['delete', 'persons', 'linus'])).code).toBe(0);
+  await waitFor(() => watch.output.stdout.match(/^linus +linus Doe +32 +\S+$/gm)?.length === 3, {
+    what: 'the rows of the deletion',
+  });
 
   watch.child.kill('SIGINT');
   names.child.kill('SIGTERM');
@@ -346,6 +357,38 @@ test('get -w prints the list, then a row per change, with the same columns; SIGI
   expect(ended).toMatchObject({ code: 0, stderr: '' });
   expect(ended.stdout).not.toContain('linda');
   expect((await names.done).code).toBe(0);
+});
+
+test('get -l and --field-selector list the selected objects; delete -l removes those and waits until they are gone', async () => {
+  await loginAsAdmin();
+  expect((await svcctl(['apply', '-f', join(EXAMPLES, 'person-model.yaml')])).code).toBe(0);
+  const file = join(dir, 'selected.yaml');
+  writeFileSync(
+    file,
+    [
+      person('sel-a', 'e2e: sel, team: drop', 1),
+      person('sel-b', 'e2e: sel, team: drop', 2),
+      person('sel-c', 'e2e: sel, team: keep', 3),
+    ].join('---\n'),
+  );
+  expect((await svcctl(['apply', '-f', file])).code).toBe(0);
+  const selected = await svcctl(['get', 'persons', '-l', 'e2e=sel,team=drop', '--sort-by', 'spec.name,asc']);
+  expect(selected.stdout).toMatch(
+    /^NAME +FULL NAME +YEARS +AGE\nsel-a +sel-a Doe +1 +\S+\nsel-b +sel-b Doe +2 +\S+\n$/,
+  );
+  expect((await svcctl(['get', 'persons', '--field-selector', 'spec.name=sel-c Doe', '-o', 'name'])).stdout).toBe(
+    'persons/sel-c\n',
+  );
+
+  const deleted = await svcctl(['delete', 'persons', '-l', 'e2e=sel,team=drop']);
+  expect(deleted.code).toBe(0);
+  expect(deleted.stdout.split('\n').filter(Boolean).sort()).toEqual(['persons/sel-a deleted', 'persons/sel-b deleted']);
+  expect((await svcctl(['get', 'persons', '-l', 'e2e=sel', '-o', 'name'])).stdout).toBe('persons/sel-c\n');
+  expect(await svcctl(['delete', 'persons', '-l', 'e2e=nothing'])).toMatchObject({
+    code: 0,
+    stdout: '',
+    stderr: 'No resources found.\n',
+  });
 });
 
 test('apply --prune -l deletes the selected objects that left the files, and only those; a dry run deletes nothing', async () => {

@@ -25,7 +25,7 @@ describe('draining on shutdown', () => {
       });
       req.on('error', reject);
     });
-    const arrived = new Promise((resolve) => server.server.server.once('request', resolve));
+    const arrived = new Promise((resolve) => server.server.servers[0]?.once('request', resolve));
     req.write(body.slice(0, 10));
     await arrived;
     const stopped = server.stop();

@@ -115,3 +115,68 @@ describe('--tls-self-signed', () => {
     }
   });
 });
+
+describe('--tls-listen: HTTPS beside plain HTTP, one process', () => {
+  it('serves the same objects on both listeners, a watch over HTTPS sees a write over HTTP, and drains both', async () => {
+    const tlsDir = join(dir, 'two-listeners');
+    const server = await startTestApiServer({
+      authorizationMode: 'RBAC',
+      tlsSelfSignedDir: tlsDir,
+      tlsListen: '127.0.0.1:0',
+    });
+    const ca = readFileSync(join(tlsDir, 'ca.crt'));
+    let stopped = false;
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.secureUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.caFile).toBe(join(tlsDir, 'ca.crt'));
+      const plain = rbacApi(server);
+      const secure = rbacApi({ ...server, url: server.secureUrl! }, ca);
+      await applyPersonModel(plain.admin);
+      const ada = await createUser(plain, 'ada');
+      await createRole(plain, 'person-reader', [
+        { apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list', 'watch'] },
+      ]);
+      await bind(plain, 'ada', 'person-reader');
+      const { token } = await createToken(ada);
+
+      const watch = await wsWatch(`${server.secureUrl}${PERSONS}?watch=true`, { headers: bearer(token), ca });
+      try {
+        expect((await plain.admin('POST', PERSONS, person('dora'))).status).toBe(201);
+        expect((await watch.events.take(1)).map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED dora']);
+      } finally {
+        watch.close();
+      }
+      const listed = await secure.as(bearer(token))('GET', PERSONS);
+      expect(listed.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toEqual(['dora']);
+      expect((await plain.as(bearer(token))('GET', PERSONS)).status).toBe(200);
+      // A client given the CA (a context logged in over HTTPS) still reaches the plain listener: the CA is for https://.
+      for (const url of [server.url, server.secureUrl!]) {
+        const items = (await new ApiClient({ server: url, token, ca }).list(PERSON_RES)).items;
+        expect(items.map((p) => p.metadata.name)).toEqual(['dora']);
+      }
+
+      await server.stop();
+      stopped = true;
+      for (const url of [server.url, server.secureUrl!]) {
+        const after = await client(
+          url,
+          {},
+          ca,
+        )('GET', '/healthz').then(
+          () => 'answered',
+          () => 'closed',
+        );
+        expect(after).toBe('closed');
+      }
+    } finally {
+      if (!stopped) await server.stop();
+    }
+  });
+
+  it('refuses to start without a certificate for it', async () => {
+    await expect(startTestApiServer({ tlsListen: '127.0.0.1:0' })).rejects.toThrow(
+      '--tls-listen needs a certificate: --tls-self-signed, or --tls-cert-file and --tls-private-key-file',
+    );
+  });
+});

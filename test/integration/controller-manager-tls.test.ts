@@ -6,8 +6,8 @@ import { person, PERSONS } from '../support/person';
 import { expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// The built controller-manager (`npm run build` first) against an RBAC apiserver serving its self-signed
-// certificate: what `make run TLS=1` wires. It trusts the CA through --certificate-authority and authenticates with its token.
+// The built controller-manager (`npm run build` first) against an RBAC apiserver serving HTTPS only, with its
+// self-signed certificate. It trusts the CA through --certificate-authority and authenticates with its token.
 const dir = mkdtempSync(join(tmpdir(), 'svc-cm-tls-'));
 const tokenFile = join(dir, 'controller-manager.token');
 const api = useRbacApi({ tlsSelfSignedDir: join(dir, 'tls'), controllerManagerTokenFile: tokenFile });

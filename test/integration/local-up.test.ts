@@ -1,12 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { freePort } from '../../pkg/util/free-port';
+import { kubectlOk, writeKubeconfig } from '../support/kubectl';
 import { waitFor } from '../support/wait-for';
 
 const LOCAL_UP_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'local-up', 'main.js');
+const SVCCTL_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
+const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
+const ADMIN_PASSWORD = 'local-up-admin-password';
 
 interface LocalUp {
   child: ChildProcess;
@@ -18,15 +23,29 @@ interface LocalUp {
 const running: LocalUp[] = [];
 const dirs: string[] = [];
 
-/** Starts `make run`'s process (dist/cmd/local-up) on a throwaway store and data directory. */
-function localUp(args: string[]): LocalUp {
+/** A throwaway folder, removed after the test. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-local-up-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/**
+ * Starts `make run`'s process (dist/cmd/local-up) on a memory store and a throwaway data directory, unless
+ * `args` name others; no HTTPS listener unless `args` ask for one (its default port is fixed).
+ */
+function localUp(args: string[], dataDir = tempDir()): LocalUp {
   if (!existsSync(LOCAL_UP_BIN))
     throw new Error(`${LOCAL_UP_BIN} is missing: run \`npm run build\` (make test does) before this test`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-local-up-'));
-  dirs.push(dataDir);
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'json' };
-  delete env.SVC_METRICS_LISTEN;
-  const child = spawn(process.execPath, [LOCAL_UP_BIN, '--store', 'memory://', '--data-dir', dataDir, ...args], {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SVC_LOG_LEVEL: 'info',
+    SVC_LOG_FORMAT: 'json',
+    SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  };
+  for (const name of ['SVC_METRICS_LISTEN', 'SVC_TLS_LISTEN', 'SVC_LISTEN', 'SVC_STORE']) delete env[name];
+  const defaults = ['--store', 'memory://', '--tls-listen', 'off', '--data-dir', dataDir];
+  const child = spawn(process.execPath, [LOCAL_UP_BIN, ...defaults, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -56,6 +75,25 @@ function localUp(args: string[]): LocalUp {
 
 const metricsUrl = (up: LocalUp) =>
   up.lines().find((l) => l.msg === 'serving /metrics and /healthz')?.url as string | undefined;
+
+/** What local-up printed about its HTTPS listener, once it has. */
+const httpsLine = (up: LocalUp) =>
+  up.lines().find((l) => l.msg === 'serving HTTPS for kubectl and svcctl (docs/kubectl.md)') as
+    { server: string; certificateAuthority: string; login: string } | undefined;
+
+/** Runs the built svcctl with its own config file; rejects with its stderr when it exits non-zero. */
+function svcctl(configFile: string, args: string[], stdin = ''): Promise<string> {
+  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...env } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [SVCCTL_BIN, ...args],
+      { env: { ...env, SVC_CONFIG: configFile } },
+      (err, stdout, stderr) => (err ? reject(new Error(`svcctl ${args.join(' ')}: ${stderr}`)) : resolve(stdout)),
+    );
+    child.stdin?.end(stdin);
+  });
+}
 
 afterEach(async () => {
   for (const up of running.splice(0)) {
@@ -89,6 +127,58 @@ describe('local-up (make run)', () => {
       what: 'the controller-manager to serve metrics',
     });
     expect(url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  describe('HTTPS beside plain HTTP (the default of make run)', () => {
+    it('serves both, says where the CA is, and kubectl with the kubeconfig svcctl writes is the logged-in user', async () => {
+      const dataDir = tempDir();
+      const [http, https] = [`127.0.0.1:${await freePort()}`, `127.0.0.1:${await freePort()}`];
+      const args = ['--listen', http, '--tls-listen', https, '--store', `file://${join(dataDir, 'store')}`];
+      const first = localUp(args, dataDir);
+      const printed = await waitFor(() => httpsLine(first), { timeoutMs: 20_000, what: 'the HTTPS address' });
+      const caFile = join(dataDir, 'tls', 'ca.crt');
+      expect(printed).toMatchObject({ server: `https://${https}`, certificateAuthority: caFile });
+      expect(printed.login).toBe(
+        `svcctl login --server https://${https} --certificate-authority ${caFile} --username admin`,
+      );
+      expect(first.lines().some((l) => l.msg === 'made a self-signed certificate')).toBe(true);
+      const ca = readFileSync(caFile);
+      expect((await fetch(`http://${http}/healthz`)).status).toBe(200);
+      expect((await trustingFetch(ca)(`https://${https}/healthz`, {})).status).toBe(200);
+
+      const config = join(dataDir, 'svcctl-config');
+      const kubeconfig = join(dataDir, 'kubeconfig');
+      const login = ['login', '--server', printed.server, '--certificate-authority', caFile, '--username', 'admin'];
+      await svcctl(config, [...login, '--password-stdin'], ADMIN_PASSWORD);
+      await svcctl(config, ['apply', '-f', join(EXAMPLES, 'person-model.yaml'), '-f', join(EXAMPLES, 'person.yaml')]);
+      // Written into a kubeconfig that already names another cluster: that one is kept.
+      writeKubeconfig(kubeconfig, { server: 'https://elsewhere.example:6443', token: 'other' });
+      expect(await svcctl(config, ['config', 'kubeconfig', '-o', kubeconfig])).toBe(
+        `Context "admin@${https}" written to ${kubeconfig} and made current.\n`,
+      );
+      expect((await kubectlOk(kubeconfig, 'config', 'get-contexts', '-o', 'name')).split('\n').sort()).toEqual([
+        '',
+        `admin@${https}`,
+        'svc',
+      ]);
+      expect(await kubectlOk(kubeconfig, 'auth', 'whoami')).toMatch(/^Username\s+admin$/m);
+      expect(await kubectlOk(kubeconfig, 'get', 'persons')).toMatch(/^ada\s+Ada Lovelace\s+36\s/m);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      const second = localUp(args, dataDir);
+      await waitFor(() => httpsLine(second), { timeoutMs: 20_000, what: 'the HTTPS address after the restart' });
+      expect(readFileSync(caFile).equals(ca)).toBe(true);
+      expect(second.lines().some((l) => l.msg === 'made a self-signed certificate')).toBe(false);
+      expect(await kubectlOk(kubeconfig, 'get', 'person', 'ada', '-o', 'jsonpath={.spec.name}')).toBe('Ada Lovelace');
+    });
+
+    it('--tls-listen off serves plain HTTP only, and says nothing about HTTPS', async () => {
+      const up = localUp(['--listen', `127.0.0.1:${await freePort()}`, '--tls-listen', 'off']);
+      await waitFor(() => metricsUrl(up), { timeoutMs: 20_000, what: 'the controller-manager to serve metrics' });
+      expect(httpsLine(up)).toBeUndefined();
+      expect(up.lines().find((l) => l.msg === 'apiserver listening')?.secureUrl).toBeUndefined();
+    });
   });
 
   describe("when something else holds the apiserver's port", () => {

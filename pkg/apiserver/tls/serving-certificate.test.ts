@@ -41,6 +41,12 @@ describe('resolveServingCertificate', () => {
     await expect(resolveServingCertificate(config, '127.0.0.1')).rejects.toThrow(message);
   });
 
+  it('refuses --tls-listen without a certificate for it', async () => {
+    await expect(resolveServingCertificate({ tlsListen: '127.0.0.1:8443' }, '127.0.0.1')).rejects.toThrow(
+      '--tls-listen needs a certificate: --tls-self-signed, or --tls-cert-file and --tls-private-key-file',
+    );
+  });
+
   it('refuses files and --tls-self-signed together', async () => {
     await expect(
       resolveServingCertificate(
@@ -77,5 +83,9 @@ describe('resolveServingCertificate', () => {
     const tls = await resolveServingCertificate({ tlsSelfSignedDir: join(dir, 'self') }, '192.0.2.1');
     expect(tls?.caFile).toBe(join(dir, 'self', 'ca.crt'));
     expect(tls?.cert).toEqual(readFileSync(join(dir, 'self', 'server.crt')));
+    expect(tls?.created?.sort()).toEqual(['ca.crt', 'ca.key', 'server.crt', 'server.key']);
+    expect((await resolveServingCertificate({ tlsSelfSignedDir: join(dir, 'self') }, '192.0.2.1'))?.created).toEqual(
+      [],
+    );
   });
 });
