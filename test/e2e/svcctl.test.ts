@@ -107,6 +107,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+test('a reader that closes the pipe early (svcctl … | head) ends svcctl quietly, with exit code 0', async () => {
+  const started = start(['--help']);
+  // The read end closes before the new process has written anything, so its first write meets a closed pipe.
+  started.child.stdout.destroy();
+  const run = await started.done;
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe('');
+});
+
 test("login with a wrong password fails with the server's reason and writes no config", async () => {
   const run = await login('admin', 'wrong\n');
   expect(run.code).toBe(1);
