@@ -15,6 +15,7 @@ import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
 import { PluginIdentities } from '../plugin/plugin-identities';
 import { builtinPluginManifests } from '../plugin/builtin';
+import { ConsolePlugins, registerConsolePluginRoute } from './console-plugins';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -94,6 +95,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     log.child({ component: 'security' }),
   );
   const identities = new PluginIdentities();
+  const consolePlugins = new ConsolePlugins();
+  registerConsolePluginRoute(routes, consolePlugins);
   const server = new ApiServer({
     storage,
     schemes,
@@ -104,6 +107,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
     tls: tls && { cert: tls.cert, key: tls.key },
+    consolePlugins,
   });
   const bound = await server.listen(port, host);
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
@@ -111,7 +115,10 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     { url, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
     'apiserver listening',
   );
-  const plugins = startPlugins(config, schemes, routes, storage, log, { url: selfUrl(url), identities });
+  const plugins = startPlugins(config, schemes, routes, storage, log, {
+    api: { url: selfUrl(url), identities },
+    consolePlugins,
+  });
   return {
     url,
     caFile: tls?.caFile,
@@ -144,7 +151,7 @@ function startPlugins(
   routes: RouteTable,
   storage: Storage,
   log: Logger,
-  api: { url: string; identities: PluginIdentities },
+  { api, consolePlugins }: { api: { url: string; identities: PluginIdentities }; consolePlugins: ConsolePlugins },
 ): { host: PluginHost; started: Promise<void> } | undefined {
   const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
   if (!config.pluginsDir && builtins.length === 0) return undefined;
@@ -156,6 +163,7 @@ function startPlugins(
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
     api,
+    consolePlugins,
     rescanIntervalMs: (config.pluginRescanSeconds ?? 5) * 1000,
     indexFunctionTimeoutMs: (config.pluginIndexTimeoutSeconds ?? 0.5) * 1000,
   });

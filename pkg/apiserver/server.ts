@@ -25,6 +25,7 @@ import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
 import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
 import { RouteTable, type Route } from './routes';
+import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
@@ -45,6 +46,8 @@ export interface ApiServerDeps {
   settings?: Partial<HandlerSettings>;
   /** Serve HTTPS with this certificate and key (PEM); absent: plain HTTP. */
   tls?: { cert: Buffer; key: Buffer };
+  /** Plugins' console pages, whose files are served under `/console/plugin-files/`. */
+  consolePlugins?: ConsolePlugins;
 }
 
 /**
@@ -191,6 +194,7 @@ export class ApiServer {
         openapi: this.openapi,
         metrics: this.metrics,
         draining: () => this.draining,
+        consolePlugins: this.deps.consolePlugins,
       });
       if (!served) throw routeNotFound();
       return;
