@@ -5,7 +5,7 @@ import { loadSession, saveSession, type Session } from './api/session';
 import { Layout } from './components/layout';
 import { LoginPage } from './pages/login';
 import { NO_PERMISSIONS, PermissionsContext, type Permissions } from './permissions/permissions';
-import { fetchPermissions, keepPermissionsFresh } from './permissions/refresh';
+import { keepPermissionsFresh, permissionsReader } from './permissions/refresh';
 import { loadPluginRoutes } from './plugins/load';
 import { PluginPage } from './plugins/plugin-page';
 import type { RouteDefinition } from './router/router';
@@ -27,7 +27,12 @@ export function App() {
 
   useEffect(() => {
     if (!session) return undefined;
-    const refresh = () => void fetchPermissions().then(setPermissions, () => undefined);
+    const read = permissionsReader();
+    const refresh = () =>
+      void read().then(
+        (p) => p && setPermissions(p),
+        () => undefined,
+      );
     refresh();
     return keepPermissionsFresh(refresh);
   }, [session]);
