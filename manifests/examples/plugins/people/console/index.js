@@ -30,8 +30,10 @@ function renderPersons(root, ctx) {
   };
   const reload = () =>
     ctx.api('GET', `${PERSONS}?limit=100`).then((list) => {
-      body.replaceChildren(...list.items.map((person) => row(person)));
-      if (list.items.length === 0) body.append(el('tr', {}, el('td', { colspan: manage ? '3' : '2' }, 'No persons.')));
+      // A deleted person is marked first, and gone once its finalizers are done: leave marked ones out.
+      const persons = list.items.filter((person) => !person.metadata.deletionTimestamp);
+      body.replaceChildren(...persons.map((person) => row(person)));
+      if (persons.length === 0) body.append(el('tr', {}, el('td', { colspan: manage ? '3' : '2' }, 'No persons.')));
     }, show);
   const remove = (name) => ctx.api('DELETE', `${PERSONS}/${encodeURIComponent(name)}`).then(reload, show);
   const row = (person) =>
