@@ -171,7 +171,7 @@ it('lists a model live, creates from a schema form with the cause on its field, 
 
   // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
-  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Edit YAML' }).click();
   const patched = await api.admin(
     'PATCH',
     `${PERSONS}/ada`,
@@ -199,6 +199,52 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   await page.getByRole('link', { name: 'Contributor' }).click();
   await page.getByRole('heading', { name: 'Effective rules' }).waitFor();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it('edits an existing object with the generated form: a list and a nested object, causes on their fields, a stale version refused', async () => {
+  expectStatus(await api.admin('POST', PERSONS, person('hopper', { tags: ['navy'] })), 201, 'creating hopper');
+  const page = await open('/console/models/example.com/v1alpha1/persons/hopper', [PERSONS]);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Edit with a form' }).click();
+  expect(await page.getByRole('textbox', { name: 'spec.tags[0]' }).inputValue()).toBe('navy');
+  await page.getByRole('button', { name: 'Add to spec.tags' }).click();
+  await page.getByRole('textbox', { name: 'spec.tags[1]' }).fill('cobol');
+  await page.getByRole('button', { name: 'Add spec.otherPerson' }).click();
+  await page.getByRole('button', { name: 'Add spec.otherPerson.spec' }).click();
+  await page.getByRole('spinbutton', { name: 'spec.otherPerson.spec.age' }).fill('200');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // The nested field's cause lands on it, not on the outer spec.age.
+  await page.locator('#field-spec\\.otherPerson\\.spec\\.age-error').waitFor();
+  expect(await page.getByRole('spinbutton', { name: 'spec.otherPerson.spec.age' }).getAttribute('aria-invalid')).toBe(
+    'true',
+  );
+  expect(await page.getByRole('spinbutton', { name: 'spec.age', exact: true }).getAttribute('aria-invalid')).toBeNull();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'edit-form-nested-error');
+  await page.getByRole('spinbutton', { name: 'spec.otherPerson.spec.age' }).fill('80');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Edit with a form' }).waitFor();
+  const saved = (await api.admin('GET', `${PERSONS}/hopper`)).body;
+  expect(saved.spec.tags).toEqual(['navy', 'cobol']);
+  expect(saved.spec.otherPerson).toEqual({ spec: { age: 80 } });
+
+  // Someone else changes it while the form is open: the save is refused, said so, and Reload shows theirs.
+  await page.getByRole('button', { name: 'Edit with a form' }).click();
+  await page.getByRole('button', { name: 'Remove spec.tags[0]' }).click();
+  const patched = await api.admin(
+    'PATCH',
+    `${PERSONS}/hopper`,
+    { spec: { age: 85 } },
+    {
+      'Content-Type': 'application/merge-patch+json',
+    },
+  );
+  expectStatus(patched, 200, 'changing hopper meanwhile');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await page.getByText('age: 85').waitFor();
+  expect((await api.admin('GET', `${PERSONS}/hopper`)).body.spec.tags).toEqual(['navy', 'cobol']);
 });
 
 it('shows a contributor Posts and not Users: they write and submit a draft, with no publish or delete button', async () => {
