@@ -22,8 +22,8 @@ $(NPM_STAMP): package.json package-lock.json
 	else npm ci --no-audit --no-fund && touch $@; fi
 
 $(CONSOLE_STAMP): console/package.json console/package-lock.json
-	cd console && npm ci --no-audit --no-fund
-	@touch $@
+	@if [ -L console/node_modules ]; then echo "console/node_modules is a link to a shared install: not reinstalled"; \
+	else cd console && npm ci --no-audit --no-fund && touch ../$@; fi
 
 console-install: $(CONSOLE_STAMP)
 
