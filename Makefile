@@ -48,13 +48,14 @@ test: build chromium
 	cd console && npx vitest run
 	npx jest --ci
 
-bench: build
+bench: build chromium
 	node dist/bench/storage/main.js
 	node dist/bench/backends/main.js
 	node dist/bench/apiserver/main.js
 	node dist/bench/controllers/main.js
 	node dist/bench/rbac/main.js
 	node dist/bench/plugins/main.js
+	node dist/bench/console/main.js
 
 bench-scale: build
 	node dist/bench/scale/main.js

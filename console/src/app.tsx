@@ -5,26 +5,44 @@ import { loadSession, saveSession, type Session } from './api/session';
 import { Layout } from './components/layout';
 import { LoginPage } from './pages/login';
 import { NO_PERMISSIONS, PermissionsContext, type Permissions } from './permissions/permissions';
-import { fetchPermissions, keepPermissionsFresh } from './permissions/refresh';
+import { keepPermissionsFresh, permissionsReader } from './permissions/refresh';
+import { loadPluginRoutes } from './plugins/load';
+import { PluginPage } from './plugins/plugin-page';
+import type { RouteDefinition } from './router/router';
 
 /** The console: the login until there is a session, then the menu and pages the caller's permissions allow. */
 export function App() {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
   const [permissions, setPermissions] = useState<Permissions | undefined>();
+  const [pluginRoutes, setPluginRoutes] = useState<RouteDefinition[] | undefined>();
 
   const end = useCallback(() => {
     saveSession(undefined);
     setApiToken(undefined);
     setPermissions(undefined);
+    setPluginRoutes(undefined);
     setSession(undefined);
   }, []);
   setApiToken(session?.token, end);
 
   useEffect(() => {
     if (!session) return undefined;
-    const refresh = () => void fetchPermissions().then(setPermissions, () => undefined);
+    const read = permissionsReader();
+    const refresh = () =>
+      void read().then(
+        (p) => p && setPermissions(p),
+        () => undefined,
+      );
     refresh();
     return keepPermissionsFresh(refresh);
+  }, [session]);
+  useEffect(() => {
+    if (!session) return;
+    const page = (route: Parameters<typeof PluginPage>[0]['route']) => (props: { params: Record<string, string> }) => (
+      <PluginPage route={route} params={props.params} username={session.username} />
+    );
+    // Without them (an older server, a failure), the console's own pages still work.
+    void loadPluginRoutes(page).then(setPluginRoutes, () => setPluginRoutes([]));
   }, [session]);
 
   if (!session) {
@@ -40,7 +58,12 @@ export function App() {
   const onLogout = () => void logout(session).finally(end);
   return (
     <PermissionsContext.Provider value={permissions ?? NO_PERMISSIONS}>
-      <Layout username={session.username} ready={permissions !== undefined} onLogout={onLogout} />
+      <Layout
+        username={session.username}
+        ready={permissions !== undefined && pluginRoutes !== undefined}
+        pluginRoutes={pluginRoutes ?? []}
+        onLogout={onLogout}
+      />
     </PermissionsContext.Provider>
   );
 }

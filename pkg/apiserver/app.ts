@@ -20,6 +20,7 @@ import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost } from '../plugin/host';
 import { PluginIdentities } from '../plugin/plugin-identities';
 import { builtinPluginManifests } from '../plugin/builtin';
+import { ConsolePlugins, registerConsolePluginRoute } from './console-plugins';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -101,6 +102,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     log.child({ component: 'security' }),
   );
   const identities = new PluginIdentities();
+  const consolePlugins = new ConsolePlugins();
+  registerConsolePluginRoute(routes, consolePlugins);
   const server = new ApiServer({
     storage,
     schemes,
@@ -110,13 +113,17 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authenticators: [identities, ...security.authenticators],
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
+    consolePlugins,
   });
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);
   log.info(
     { url, secureUrl, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
     'apiserver listening',
   );
-  const plugins = startPlugins(config, schemes, routes, storage, log, { url: selfUrl(url), identities });
+  const plugins = startPlugins(config, schemes, routes, storage, log, {
+    api: { url: selfUrl(url), identities },
+    consolePlugins,
+  });
   return {
     url,
     secureUrl,
@@ -150,7 +157,7 @@ function startPlugins(
   routes: RouteTable,
   storage: Storage,
   log: Logger,
-  api: { url: string; identities: PluginIdentities },
+  { api, consolePlugins }: { api: { url: string; identities: PluginIdentities }; consolePlugins: ConsolePlugins },
 ): { host: PluginHost; started: Promise<void> } | undefined {
   const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
   if (!config.pluginsDir && builtins.length === 0) return undefined;
@@ -162,6 +169,7 @@ function startPlugins(
     startTimeoutMs: (config.pluginStartTimeoutSeconds ?? 60) * 1000,
     routeTimeoutMs: (config.pluginRouteTimeoutSeconds ?? 30) * 1000,
     api,
+    consolePlugins,
     rescanIntervalMs: (config.pluginRescanSeconds ?? 5) * 1000,
     indexFunctionTimeoutMs: (config.pluginIndexTimeoutSeconds ?? 0.5) * 1000,
   });

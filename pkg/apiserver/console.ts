@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { StatusError } from '../api/errors';
 import type { RequestContext } from './context';
+import { PLUGIN_FILES_PATH, type ConsolePlugins } from './console-plugins';
 
 /** Where the console is served: `/console/` (its client routes live below it). */
 export const CONSOLE_PATH = '/console';
@@ -42,12 +43,13 @@ export function consoleDir(): string | undefined {
  * for a year, `index.html` never cached, and `index.html` for every other
  * path without a file extension (the app's own routes, e.g. `/console/users`).
  */
-export async function serveConsole(ctx: RequestContext, path: string): Promise<void> {
+export async function serveConsole(ctx: RequestContext, path: string, plugins?: ConsolePlugins): Promise<void> {
   if (path === CONSOLE_PATH && !ctx.url.pathname.endsWith('/')) {
     ctx.res.writeHead(301, { Location: `${CONSOLE_PATH}/${ctx.url.search}` });
     ctx.res.end();
     return;
   }
+  if (path.startsWith(`${PLUGIN_FILES_PATH}/`)) return servePluginFile(ctx, path, plugins);
   const root = consoleDir();
   if (!root) throw new StatusError(404, 'NotFound', 'the console is not built: run `make build` (or `make run`)');
   const relative = decodedPath(ctx.url.pathname.slice(CONSOLE_PATH.length)).replace(/^\/+/, '');
@@ -56,6 +58,17 @@ export async function serveConsole(ctx: RequestContext, path: string): Promise<v
   // A missing file is a 404; any other path is one of the app's routes, answered by the app.
   if (extname(relative)) throw new StatusError(404, 'NotFound', `the console has no file "${path}"`);
   return sendFile(ctx, join(root, 'index.html'), 'no-cache');
+}
+
+/**
+ * A file of a running plugin's console folder (`/console/plugin-files/<plugin>/console/…`),
+ * revalidated on every use: a plugin may change while the apiserver runs.
+ */
+async function servePluginFile(ctx: RequestContext, path: string, plugins?: ConsolePlugins): Promise<void> {
+  const relative = decodedPath(ctx.url.pathname.slice(PLUGIN_FILES_PATH.length + 1));
+  const file = await plugins?.file(relative);
+  if (!file) throw new StatusError(404, 'NotFound', `no plugin serves the console file "${path}"`);
+  return sendFile(ctx, file, 'no-cache');
 }
 
 /** The file a path below the console names, when it exists inside the build (never outside it). */

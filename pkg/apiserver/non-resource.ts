@@ -9,6 +9,7 @@ import type { ApiMetrics } from './metrics';
 import { sendJson } from './respond';
 import { versionInfo } from './version';
 import { CONSOLE_PATH, serveConsole } from './console';
+import type { ConsolePlugins } from './console-plugins';
 
 /** What the non-resource endpoints read. */
 export interface NonResourceDeps {
@@ -19,6 +20,8 @@ export interface NonResourceDeps {
   metrics: ApiMetrics;
   /** True once the server is draining: `/readyz` answers 503 so that load balancers move on. */
   draining: () => boolean;
+  /** The console pages of running plugins, whose files are served under `/console/plugin-files/`. */
+  consolePlugins?: ConsolePlugins;
 }
 
 /** The non-resource endpoints `GET /` lists besides discovery. */
@@ -70,7 +73,8 @@ const FIXED_ROUTES = new Map<string, (ctx: RequestContext, deps: NonResourceDeps
 function route(path: string, ctx: RequestContext, deps: NonResourceDeps, json: Json): Handler | undefined {
   const fixed = FIXED_ROUTES.get(path);
   if (fixed) return fixed(ctx, deps, json);
-  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return () => serveConsole(ctx, path);
+  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))
+    return () => serveConsole(ctx, path, deps.consolePlugins);
   return discoveryRoute(path, deps, json);
 }
 

@@ -25,6 +25,7 @@ import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
 import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
 import { RouteTable, type Route } from './routes';
+import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
@@ -43,6 +44,8 @@ export interface ApiServerDeps {
   routes?: RouteTable;
   log: Logger;
   settings?: Partial<HandlerSettings>;
+  /** Plugins' console pages, whose files are served under `/console/plugin-files/`. */
+  consolePlugins?: ConsolePlugins;
 }
 
 /** A certificate chain and its private key (PEM), for a listener that serves HTTPS. */
@@ -203,6 +206,7 @@ export class ApiServer {
         openapi: this.openapi,
         metrics: this.metrics,
         draining: () => this.draining,
+        consolePlugins: this.deps.consolePlugins,
       });
       if (!served) throw routeNotFound();
       return;

@@ -25,6 +25,7 @@ import { isMediaType, pickByAccept } from './accept';
 import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
 import type { PluginIdentities } from './plugin-identities';
+import type { ConsolePlugins } from '../apiserver/console-plugins';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
@@ -49,6 +50,8 @@ export interface PluginHostOptions {
   indexFunctionTimeoutMs?: number;
   /** How often the plugins folder is scanned besides on file system events; default 5 s. */
   rescanIntervalMs?: number;
+  /** Where a STARTED plugin's console pages (`spec.console`) are made known, until it stops. */
+  consolePlugins?: ConsolePlugins;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -283,6 +286,7 @@ export class PluginHost {
   private async halt(plugin: LoadedPlugin): Promise<void> {
     const worker = plugin.worker;
     plugin.worker = undefined;
+    this.options.consolePlugins?.delete(plugin.manifest.name);
     // Its identity outlives the routes and models until stop(ctx) is done: stop may still use ctx.client.
     this.unload(plugin, { keepIdentity: true });
     await worker?.stop(this.options.stopTimeoutMs ?? 5000);
@@ -320,7 +324,21 @@ export class PluginHost {
     await this.indexesBuilt(plugin);
     if (plugin.worker !== worker) return;
     this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
+    this.publishConsole(manifest);
     await this.setPhase(plugin, 'STARTED', plugin.warnings.join('; '));
+  }
+
+  /** Makes a started plugin's console pages known (listed, and their files served). */
+  private publishConsole(manifest: PluginManifest): void {
+    if (!manifest.console) return;
+    const displayName = manifest.spec.displayName;
+    this.options.consolePlugins?.set({
+      name: manifest.name,
+      version: manifest.version,
+      displayName: typeof displayName === 'string' ? displayName : undefined,
+      dir: manifest.dir,
+      ...manifest.console,
+    });
   }
 
   /** Resolves once the indexes of the plugin's models are built over the stored objects (it is STARTING until then). */

@@ -71,6 +71,29 @@ describe('readPluginFolder', () => {
     expect(names).toEqual(['Menu/m', 'Role/people-viewer', 'Role/people-editor', 'Setting/a']);
   });
 
+  it('reads spec.console: the entry module and the folder served to browsers', () => {
+    const dir = folder({
+      'plugin.yaml': `${MANIFEST}  console: {entry: console/pages/index.js}\n`,
+      'console/pages/index.js': 'export const routes = [];',
+    });
+    const manifest = readPluginFolder(dir);
+    expect(manifest.console).toEqual({ entry: 'console/pages/index.js', folder: 'console' });
+    expect(manifest.spec.console).toEqual({ entry: 'console/pages/index.js' });
+    expect(readPluginFolder(folder({ 'plugin.yaml': MANIFEST }, 'plain')).console).toBeUndefined();
+  });
+
+  it.each([
+    ['a console that is no mapping', 'console: console/index.js', 'spec.console must be a mapping with an entry'],
+    ['an entry in the plugin folder itself', 'console: {entry: index.js}', 'in a subfolder of the plugin'],
+    ['an entry leaving the folder', 'console: {entry: console/../../x.js}', 'in a subfolder of the plugin'],
+    ['an entry under extensions/', 'console: {entry: extensions/a.js}', 'in a subfolder of the plugin'],
+    ['an entry that is not JavaScript', 'console: {entry: console/index.html}', 'a .js or .mjs file'],
+    ['a missing entry', 'console: {entry: console/missing.js}', 'console/missing.js is not a file of the plugin'],
+  ])('refuses %s', (_what, line, cause) => {
+    const dir = folder({ 'plugin.yaml': `${MANIFEST}  ${line}\n`, 'console/index.js': '', 'index.js': '' });
+    expect(failure(dir).message).toContain(cause);
+  });
+
   it.each([
     ['a missing plugin.yaml', {}, 'plugin.yaml', 'missing'],
     ['two documents', { 'plugin.yaml': `${MANIFEST}---\n${MANIFEST}` }, 'plugin.yaml', 'exactly one document, not 2'],

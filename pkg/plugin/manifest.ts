@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { isDns1123Name } from '../api/validation/dns';
 import { isValidRange, parseVersion, satisfies } from './semver';
+import { readConsoleEntry, type PluginConsole } from './console-entry';
 
 /** The API group and version of `plugin.yaml` and of the `Plugin` kind. */
 export const PLUGIN_API_VERSION = 'plugin.svc.run/v1alpha1';
@@ -30,6 +31,8 @@ export interface PluginManifest {
   /** The absolute path of `index.js`, when the plugin has code. */
   main?: string;
   extensions: ExtensionObject[];
+  /** Its console pages (`spec.console`), when it ships some. */
+  console?: PluginConsole;
   /** A module of the platform itself (pkg/plugin/builtin.ts): it may serve the platform's groups. */
   builtin?: boolean;
 }
@@ -50,8 +53,8 @@ export class ManifestError extends Error {
  * Reads one plugin folder (API.md §11): `plugin.yaml` (exactly one document,
  * `apiVersion: plugin.svc.run/v1alpha1`, `kind: Plugin`, a DNS-label name, a
  * semver `spec.version`, an optional `spec.requires` range), the optional
- * `index.js` and every `extensions/*.yaml|yml|json` (YAML may hold several
- * documents). Throws a ManifestError naming the file and the cause.
+ * `index.js`, every `extensions/*.yaml|yml|json` (YAML may hold several
+ * documents) and the console module `spec.console.entry` names. Throws a ManifestError naming the file and the cause.
  */
 export function readPluginFolder(dir: string): PluginManifest {
   const file = join(dir, 'plugin.yaml');
@@ -71,6 +74,7 @@ export function readPluginFolder(dir: string): PluginManifest {
     spec: { ...spec, requires, enabled, settings },
     main: existsSync(main) ? main : undefined,
     extensions: readExtensions(join(dir, 'extensions')),
+    console: readConsoleEntry(file, dir, spec.console),
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { PERSONS } from '../support/person';
+import { waitFor } from '../support/wait-for';
 import { openStorage } from '../../pkg/storage';
 import { CREDENTIALS_TYPE, passwordCredentialName } from '../../pkg/registry/security/credentials';
 import {
@@ -65,6 +66,29 @@ describe('permissions', () => {
       roles: ['people-view'],
       uiPermissions: ['plugin:people:person:view'],
     });
+  });
+
+  it('answers an unchanged poll with 304 and no body (If-None-Match), and a role change with the new answer', async () => {
+    const nora = await createUser(suite, 'nora');
+    const first = await nora('GET', MY_PERMISSIONS);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const unchanged = await nora('GET', MY_PERMISSIONS, undefined, { 'If-None-Match': etag });
+    expect([unchanged.status, unchanged.text]).toEqual([304, '']);
+    await createRole(suite, 'nora-viewer', [], {
+      annotations: { 'rbac.authorization.svc.run/ui-permissions': '["system:users:view"]' },
+    });
+    await bind(suite, 'nora', 'nora-viewer');
+    await waitFor(
+      async () => (await nora('GET', MY_PERMISSIONS, undefined, { 'If-None-Match': etag })).status === 200,
+      {
+        what: "nora's new role to change her permissions",
+      },
+    );
+    const changed = await nora('GET', MY_PERMISSIONS, undefined, { 'If-None-Match': etag });
+    expect(changed.body.uiPermissions).toEqual(['system:users:view']);
+    expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
   it("replaces a user's bindings with POST …/users/{name}/permissions", async () => {

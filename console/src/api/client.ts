@@ -55,3 +55,22 @@ export async function api<T = unknown>(method: string, path: string, options: Re
 }
 
 export { ApiError };
+
+/**
+ * A conditional GET (`If-None-Match: etag`): the answer and its `ETag`, or
+ * undefined when the server says it is unchanged (304). For small answers a
+ * console polls (its permissions).
+ */
+export async function getIfChanged<T>(path: string, etag?: string): Promise<{ value: T; etag?: string } | undefined> {
+  const headers = headersFor({});
+  if (etag) headers['If-None-Match'] = etag;
+  // no-store: the 304 comes to us, not to the browser's cache.
+  const res = await fetch(path, { method: 'GET', headers, credentials: 'omit', cache: 'no-store' });
+  if (res.status === 304) return undefined;
+  if (!res.ok) {
+    const error = await errorFromResponse(res);
+    if (res.status === 401 && currentToken) onUnauthorized();
+    throw error;
+  }
+  return { value: (await res.json()) as T, etag: res.headers.get('ETag') ?? undefined };
+}

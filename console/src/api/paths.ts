@@ -22,3 +22,6 @@ export function collectionPath(group: string, version: string, plural: string): 
 
 export const objectPath = (group: string, version: string, plural: string, name: string) =>
   `${collectionPath(group, version, plural)}/${encodeURIComponent(name)}`;
+
+/** The plugins with console pages, for every logged-in user. */
+export const CONSOLE_PLUGINS = '/apis/api.console.svc.run/v1alpha1/consoleplugins';

@@ -13,7 +13,10 @@ export function TextField(props: {
   hint?: string;
 }) {
   const id = `field-${props.name}`;
-  const cause = props.causes?.find((c) => c.field === props.name || c.field?.endsWith(`.${props.name}`));
+  // A field's path (`spec.age`) matches exactly, a plain name (`oldPassword`) also as the last part of a path.
+  const cause = props.causes?.find(
+    (c) => c.field === props.name || (!props.name.includes('.') && c.field?.endsWith(`.${props.name}`)),
+  );
   return (
     <div class="field">
       <label for={id}>{props.label}</label>

@@ -2,19 +2,26 @@ import { useContext, useEffect } from 'preact/hooks';
 import { PermissionsContext } from '../permissions/permissions';
 import { grants } from '../permissions/grants';
 import { Link } from '../router/link';
-import { matchRoute, useLocation } from '../router/router';
+import { matchRoute, useLocation, type RouteDefinition } from '../router/router';
 import { ROUTES } from '../routes';
 
 /** The menu entries the caller may open: routes marked `menu` whose `meta.permissions` they hold one of. */
-export function menuFor(uiPermissions: readonly string[]) {
-  return ROUTES.filter((route) => route.menu && grants(uiPermissions, route.meta.permissions));
+export function menuFor(uiPermissions: readonly string[], routes: readonly RouteDefinition[] = ROUTES) {
+  return routes.filter((route) => route.menu && grants(uiPermissions, route.meta.permissions));
 }
 
 /** The frame of every page: a skip link, the menu, who is logged in, and the page the location names. */
-export function Layout(props: { username: string; ready: boolean; onLogout: () => void }) {
+export function Layout(props: {
+  username: string;
+  ready: boolean;
+  /** The pages plugins add (`/plugins/<plugin>/…`), after the console's own. */
+  pluginRoutes: readonly RouteDefinition[];
+  onLogout: () => void;
+}) {
   const { uiPermissions } = useContext(PermissionsContext);
   const { path } = useLocation();
-  const matched = matchRoute(ROUTES, path);
+  const routes = [...ROUTES, ...props.pluginRoutes];
+  const matched = matchRoute(routes, path);
   useEffect(() => {
     document.title = matched ? `${matched.route.title} · svc console` : 'svc console';
   }, [matched?.route.title]);
@@ -27,7 +34,7 @@ export function Layout(props: { username: string; ready: boolean; onLogout: () =
         <span class="brand">svc console</span>
         <nav aria-label="Main">
           <ul>
-            {menuFor(uiPermissions).map((route) => (
+            {menuFor(uiPermissions, routes).map((route) => (
               <li key={route.path}>
                 <Link to={route.path} current={matched?.route === route}>
                   {route.title}
@@ -55,7 +62,7 @@ export function Layout(props: { username: string; ready: boolean; onLogout: () =
 
 function Page(props: { matched: ReturnType<typeof matchRoute>; ready: boolean; uiPermissions: readonly string[] }) {
   const { matched } = props;
-  if (!matched) return <p>There is no page here.</p>;
+  if (!matched) return props.ready ? <p>There is no page here.</p> : <p>Loading…</p>;
   if (!grants(props.uiPermissions, matched.route.meta.permissions)) {
     return props.ready ? <p role="alert">You do not have access to this page.</p> : <p>Loading…</p>;
   }

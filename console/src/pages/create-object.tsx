@@ -1,17 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { servedModels } from '../api/discovery';
-import { formFields, modelSchema } from '../api/openapi';
+import { modelSchema } from '../api/openapi';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { navigate } from '../router/router';
 import { modelCollection, modelOf, modelRoute } from './model-params';
 import { YamlEditor } from './object';
-import { objectFromForm, SchemaForm } from './schema-form';
+import { SchemaForm } from './schema-form';
 
 /**
- * Creates an object: with a form generated from the model's OpenAPI schema (its
- * plain spec fields), or as YAML. The server's causes land on their fields.
+ * Creates an object: with a form generated from the model's OpenAPI schema, or
+ * as YAML. The server's causes land on their fields.
  */
 export function CreateObjectPage(props: { params: Record<string, string> }) {
   const model = modelOf(props.params);
@@ -20,8 +20,8 @@ export function CreateObjectPage(props: { params: Record<string, string> }) {
     async () => (await servedModels()).find((m) => m.group === model.group && m.plural === model.plural)?.kind ?? '',
     [model.group, model.plural],
   );
-  const fields = useAsync(
-    async () => (kind.value ? formFields(await modelSchema(model.group, model.version, kind.value)) : []),
+  const schema = useAsync(
+    async () => (kind.value ? modelSchema(model.group, model.version, kind.value) : undefined),
     [kind.value],
   );
   const [mode, setMode] = useState<'form' | 'yaml'>('form');
@@ -43,13 +43,16 @@ export function CreateObjectPage(props: { params: Record<string, string> }) {
           <input type="radio" name="mode" checked={mode === 'yaml'} onChange={() => setMode('yaml')} /> YAML
         </label>
       </fieldset>
-      <ErrorBox error={save.error ?? kind.error ?? fields.error} />
-      {mode === 'form' && fields.value && (
+      <ErrorBox error={save.error ?? kind.error ?? schema.error} />
+      {mode === 'form' && schema.value && (
         <SchemaForm
-          fields={fields.value}
+          schema={schema.value}
+          initial={{ apiVersion, kind: kind.value, metadata: { name: '' }, spec: {} }}
+          creating
           causes={save.error?.causes}
           busy={save.busy}
-          onSubmit={(values) => create(objectFromForm(apiVersion, kind.value ?? '', values, fields.value ?? []))}
+          submitLabel="Create"
+          onSubmit={(object) => create(object)}
         />
       )}
       {mode === 'yaml' && <CreateYaml apiVersion={apiVersion} kind={kind.value} busy={save.busy} onSave={create} />}

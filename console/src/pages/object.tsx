@@ -1,35 +1,45 @@
 import { dump } from 'js-yaml';
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
+import type { StatusCause } from '../api/errors';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { navigate } from '../router/router';
-import { modelCollection, modelOf, modelRoute } from './model-params';
+import { modelCollection, modelOf, modelRoute, type ModelParams } from './model-params';
+import { modelSchema } from '../api/openapi';
+import { SchemaForm } from './schema-form';
 
 interface ApiObject {
+  kind?: string;
   metadata: { name: string; deletionTimestamp?: string; finalizers?: string[] };
 }
 
 const YAML = 'application/yaml';
 
-/** One object: its YAML, edited and saved as a whole (a stale version is refused: reload), and deleted. */
+/**
+ * One object: its YAML, edited as YAML or with a form generated from the
+ * model's schema and saved as a whole (a stale version is refused: reload),
+ * and deleted.
+ */
 export function ObjectPage(props: { params: Record<string, string> }) {
   const model = modelOf(props.params);
   const path = `${modelCollection(model)}/${encodeURIComponent(props.params.name)}`;
   const object = useAsync(() => api<ApiObject>('GET', path), [path]);
   const [draft, setDraft] = useState<string | undefined>();
+  const [form, setForm] = useState(false);
   const save = useAction();
   const reload = () => {
     setDraft(undefined);
+    setForm(false);
     save.clear();
     object.reload();
   };
   const text = object.value ? dump(object.value, { noRefs: true, lineWidth: 120 }) : '';
-  const onSave = () =>
+  const onSave = (body = draft, contentType = YAML) =>
     void save.run(async () => {
-      await api('PUT', path, { body: draft, contentType: YAML });
+      await api('PUT', path, { body, contentType });
       reload();
     });
   const onDelete = () =>
@@ -53,12 +63,15 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         </p>
       )}
       <ErrorBox error={save.error} onReload={reload} />
-      {object.value && draft === undefined && (
+      {object.value && draft === undefined && !form && (
         <>
           <HasPermission permissions={['system:models:manage']}>
             <div class="actions">
               <button type="button" onClick={() => setDraft(text)}>
-                Edit
+                Edit YAML
+              </button>
+              <button type="button" onClick={() => setForm(true)}>
+                Edit with a form
               </button>
               <button type="button" class="danger" onClick={onDelete} disabled={save.busy}>
                 Delete
@@ -71,7 +84,47 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         </>
       )}
       {draft !== undefined && (
-        <YamlEditor value={draft} onInput={setDraft} busy={save.busy} onSave={onSave} onCancel={reload} />
+        <YamlEditor value={draft} onInput={setDraft} busy={save.busy} onSave={() => onSave()} onCancel={reload} />
+      )}
+      {form && object.value && (
+        <EditForm
+          model={model}
+          object={object.value}
+          causes={save.error?.causes}
+          busy={save.busy}
+          onSave={(edited) => onSave(JSON.stringify(edited), 'application/json')}
+          onCancel={reload}
+        />
+      )}
+    </>
+  );
+}
+
+/** The object in a form generated from its model's schema; saved whole, with the version it was read at. */
+function EditForm(props: {
+  model: ModelParams;
+  object: ApiObject;
+  causes?: StatusCause[];
+  busy: boolean;
+  onSave: (edited: Record<string, unknown>) => void;
+  onCancel: () => void;
+}) {
+  const { model, object } = props;
+  const schema = useAsync(() => modelSchema(model.group, model.version, object.kind ?? ''), [model.group, object.kind]);
+  return (
+    <>
+      <ErrorBox error={schema.error} />
+      {schema.value && (
+        <SchemaForm
+          schema={schema.value}
+          initial={object as unknown as Record<string, unknown>}
+          creating={false}
+          causes={props.causes}
+          busy={props.busy}
+          submitLabel="Save"
+          onSubmit={props.onSave}
+          onCancel={props.onCancel}
+        />
       )}
     </>
   );

@@ -1,21 +1,38 @@
-import { api } from '../api/client';
+import { api, getIfChanged } from '../api/client';
 import { ACCESS_REVIEWS, MY_PERMISSIONS } from '../api/paths';
 import { openWatch } from '../api/watch';
 import type { Permissions } from './permissions';
 
-/** Without a watch (the caller may not watch bindings and roles), how often permissions are read again. */
-export const POLL_MS = 30_000;
+/**
+ * Without a watch (the caller may not watch bindings and roles), how often
+ * permissions are read again while the tab is visible: a conditional GET,
+ * answered 304 without a body while nothing changed.
+ */
+export const POLL_MS = 3_000;
 /** Changes often come in bursts (a role and its binding): one read after they settle. */
 const SETTLE_MS = 200;
 /** Pause before a watch the server ended is opened again. */
 const RESUME_MS = 1000;
 
-export const fetchPermissions = () => api<Permissions>('GET', MY_PERMISSIONS);
+/**
+ * What reads the caller's permissions: the first call resolves with them,
+ * each next one with them only when they changed since (else undefined).
+ */
+export function permissionsReader(): () => Promise<Permissions | undefined> {
+  let etag: string | undefined;
+  return async () => {
+    const read = await getIfChanged<Permissions>(MY_PERMISSIONS, etag);
+    if (!read) return undefined;
+    etag = read.etag;
+    return read.value;
+  };
+}
 
 /**
  * Keeps the caller's permissions fresh: read again when the window gets the
  * focus or becomes visible, on every change of a binding or role the caller
- * may watch, and every POLL_MS when they may watch neither. Returns what stops it.
+ * may watch, and every POLL_MS while the tab is visible when they may not
+ * watch both. Returns what stops it.
  */
 export function keepPermissionsFresh(refresh: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -28,7 +45,9 @@ export function keepPermissionsFresh(refresh: () => void): () => void {
   document.addEventListener('visibilitychange', onVisible);
   const stops = ['rolebindings', 'roles'].map((resource) => watchChanges(resource, soon));
   const watchingAll = Promise.all(stops.map((s) => s.watching)).then((all) => !all.includes(false));
-  const poll = setInterval(() => void watchingAll.then((all) => all || refresh()), POLL_MS);
+  const poll = setInterval(() => {
+    if (document.visibilityState === 'visible') void watchingAll.then((all) => all || refresh());
+  }, POLL_MS);
   return () => {
     clearTimeout(timer);
     clearInterval(poll);

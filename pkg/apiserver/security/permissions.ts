@@ -12,6 +12,7 @@ import type { UserInfo } from '../../auth/user';
 import { LOGGED_IN_GROUPS } from '../../auth/user';
 import type { RequestContext } from '../context';
 import { sendJson } from '../respond';
+import { sendJsonIfChanged } from '../conditional';
 import type { RouteTable } from '../routes';
 import { readObjectBody, requireVerb, subjectName, type SecurityDeps } from './deps';
 
@@ -45,7 +46,8 @@ export function registerPermissionRoutes(routes: RouteTable, deps: SecurityDeps)
       const name = subjectName(ctx);
       if (ctx.info.verb === 'get') {
         const user = name === ctx.user.name ? ctx.user : { name, groups: [...LOGGED_IN_GROUPS] };
-        sendJson(ctx.res, 200, permissionsOf(user, deps));
+        // Polled by consoles whose user may not watch roles: unchanged, it is a 304 without a body.
+        sendJsonIfChanged(ctx, permissionsOf(user, deps));
         return;
       }
       if (!deps.cache.users.get(name)) throw notFound({ resource: 'users', name });

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import yaml from 'js-yaml';
+import type { Browser, Page } from '../../console/node_modules/playwright-core';
+import { describeMachine, machineInfo } from '../support/machine-info';
+import { PATHS } from '../support/paths';
+import { formatMs, goalsLine, renderTable, say, verdict } from '../support/report';
+import { runBench } from '../support/run-bench';
+import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
+import { median } from '../support/stats';
+import { startApiserverProcess } from '../support/svc-processes';
+
+/**
+ * The console's budgets (issue 13 §4; bench/README.md, "console"), in
+ * headless Chromium against the real apiserver:
+ * - first load of /console/ from a fresh browser context until the login form
+ *   is on screen, beside the same browser loading /version (the floor);
+ * - a model's table with 1,000 objects until its first page is drawn, beside
+ *   the same table with 20 objects (it is paged: the two should be alike);
+ * - the JavaScript the console ships, gzipped.
+ *
+ * @example npm run build && (cd console && npx vite build) && node dist/bench/console/main.js
+ */
+const ROOT = resolve(__dirname, '../../..');
+const RUNS = 7;
+const ADMIN_PASSWORD = 'bench-admin-password';
+const PERSONS = '/apis/example.com/v1alpha1/persons';
+
+runBench('console', async () => {
+  await withBenchSession(await openBenchSession('console'), (session) => run(session));
+});
+
+async function run(session: BenchSession): Promise<void> {
+  say(`svc console benchmark, ${new Date().toISOString()}`);
+  for (const line of describeMachine(await machineInfo(session.client), session.redis.origin)) say(`  ${line}`);
+  const passwordFile = join(session.dir, 'admin-password');
+  writeFileSync(passwordFile, ADMIN_PASSWORD, { mode: 0o600 });
+  const { url } = await startApiserverProcess(session, 'apiserver', {
+    mode: 'RBAC',
+    args: ['--admin-password-file', passwordFile],
+  });
+  const call = caller(url);
+  await call('POST', '/apis/apiextensions.svc.run/v1alpha1/models', yaml.load(readFileSync(PATHS.personModel, 'utf8')));
+  await waitServed(call);
+  const token = (
+    (await call('POST', '/apis/uc.api.security.svc.run/v1alpha1/personalaccesstokens', {
+      metadata: { name: 'console-bench' },
+      spec: {},
+    })) as { metadata: { annotations: Record<string, string> } }
+  ).metadata.annotations['security.svc.run/access-token'];
+
+  const consoleRequire = createRequire(join(ROOT, 'console', 'package.json'));
+  const { chromium } = consoleRequire('playwright-core') as typeof import('../../console/node_modules/playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  session.onClose(() => browser.close());
+
+  const floor = await repeat(() => timeFresh(browser, `${url}/version`, (page) => page.locator('body').waitFor()));
+  const login = await repeat(() =>
+    timeFresh(browser, `${url}/console/`, (page) => page.getByRole('button', { name: 'Log in' }).waitFor()),
+  );
+  await seed(call, 0, 20);
+  const table20 = await repeat(() => timeTable(browser, url, token));
+  await seed(call, 20, 1000);
+  const table1000 = await repeat(() => timeTable(browser, url, token));
+  report({ floor, login, table20, table1000, jsGzip: consoleJsGzipBytes() });
+}
+
+type Call = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+function caller(url: string): Call {
+  const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+  return async (method, path, body) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+}
+
+async function waitServed(call: Call): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (
+    !(await call('GET', PERSONS).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    if (Date.now() > deadline) throw new Error('the persons API is not served after 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Persons `p-<from>` … `p-<to - 1>`, 20 in flight. */
+async function seed(call: Call, from: number, to: number): Promise<void> {
+  for (let at = from; at < to; at += 20) {
+    const batch = Array.from({ length: Math.min(20, to - at) }, (_, i) => at + i);
+    await Promise.all(
+      batch.map((n) =>
+        call('POST', PERSONS, {
+          apiVersion: 'example.com/v1alpha1',
+          kind: 'Person',
+          metadata: { name: `p-${String(n).padStart(4, '0')}` },
+          spec: { name: `Person ${n}`, age: n % 100 },
+        }),
+      ),
+    );
+  }
+}
+
+async function repeat(measure: () => Promise<number>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await measure());
+  return samples;
+}
+
+/** Milliseconds from navigating a fresh browser context (empty cache) to `ready`. */
+async function timeFresh(browser: Browser, url: string, ready: (page: Page) => Promise<void>, token?: string) {
+  const context = await browser.newContext();
+  if (token) {
+    const session = JSON.stringify({ token, username: 'admin' });
+    await context.addInitScript(`sessionStorage.setItem('svc.console.session', ${JSON.stringify(session)})`);
+  }
+  const page = await context.newPage();
+  const started = performance.now();
+  await page.goto(url);
+  await ready(page);
+  const ms = performance.now() - started;
+  await context.close();
+  return ms;
+}
+
+/** A logged-in console opening the persons table, until its first 20 rows are drawn. */
+const timeTable = (browser: Browser, url: string, token: string) =>
+  timeFresh(
+    browser,
+    `${url}/console/models/example.com/v1alpha1/persons`,
+    (page) => page.locator('tbody tr').nth(19).waitFor(),
+    token,
+  );
+
+function consoleJsGzipBytes(): number {
+  const assets = join(ROOT, 'console', 'dist', 'assets');
+  return readdirSync(assets)
+    .filter((f) => f.endsWith('.js'))
+    .reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0);
+}
+
+function report(r: { floor: number[]; login: number[]; table20: number[]; table1000: number[]; jsGzip: number }): void {
+  const row = (what: string, samples: number[]) => [
+    what,
+    formatMs(median(samples)),
+    formatMs(Math.min(...samples)),
+    formatMs(Math.max(...samples)),
+  ];
+  say(`\nHeadless Chromium, fresh browser context each run (empty cache), ${RUNS} runs; milliseconds`);
+  say(
+    renderTable(
+      ['page', 'median', 'min', 'max'],
+      [
+        row('/version (baseline: the browser and server floor)', r.floor),
+        row('/console/ until the login form is on screen', r.login),
+        row('persons table, 20 objects (baseline), first page drawn', r.table20),
+        row('persons table, 1,000 objects, first page drawn', r.table1000),
+      ],
+    ),
+  );
+  const ratio = median(r.table1000) / median(r.table20);
+  say(`Table 1,000 / 20 objects: ${ratio.toFixed(2)}x (paged: 20 rows a page whatever the collection's size)`);
+  say(`Console JavaScript, gzipped: ${(r.jsGzip / 1024).toFixed(1)} KB`);
+  say(
+    `\n${goalsLine([
+      verdict(median(r.login) < 1000),
+      verdict(r.jsGzip < 300 * 1024),
+      verdict(median(r.table1000) < 1000 && ratio < 1.5),
+    ])}  (first load < 1 s; JavaScript < 300 KB gzipped; 1,000-object table as fast as 20, < 1 s)`,
+  );
+}
