@@ -5,7 +5,7 @@ import { internalError, methodNotAllowed, notFound, StatusError } from '../api/e
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
-import { pluginModel } from './plugin-model';
+import { pluginModel, type PluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
 import type { RequestInfo } from '../apiserver/request-info';
@@ -79,6 +79,8 @@ interface LoadedPlugin {
   routeRemovers: Map<string, () => void>;
   /** `group/plural` of each model the plugin registered. */
   models: string[];
+  /** Ends the thread running a registered model's index functions, by `group/plural`. */
+  indexWorkerClosers: Map<string, () => void>;
   logs: LogLimiter;
   statusWrites: Promise<void>;
   /** Whether the plugin should run, as its `Plugin` object last said; undefined until the object was read. */
@@ -199,6 +201,7 @@ export class PluginHost {
       routes: [],
       routeRemovers: new Map(),
       models: [],
+      indexWorkerClosers: new Map(),
       logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
       statusWrites: Promise.resolve(),
       transitions: Promise.resolve(),
@@ -377,11 +380,22 @@ export class PluginHost {
     spec: Record<string, unknown>,
     indexes: DeclaredIndex[],
   ): Promise<void> {
-    const model = this.modelOf(plugin, spec, indexes);
+    const { model, close } = await this.modelOf(plugin, spec, indexes);
+    const key = `${model.group}/${model.plural}`;
+    try {
+      await this.serveModel(plugin, model, key);
+    } catch (err) {
+      close();
+      throw err;
+    }
+    plugin.indexWorkerClosers.get(key)?.();
+    plugin.indexWorkerClosers.set(key, close);
+  }
+
+  private async serveModel(plugin: LoadedPlugin, model: Model, key: string): Promise<void> {
     const what = `model ${model.plural}.${model.group}`;
     if (isPlatformGroup(model.group, plugin))
       throw new Error(`${what}: group "${model.group}" belongs to the platform (empty or *.svc.run)`);
-    const key = `${model.group}/${model.plural}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
     if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
@@ -396,9 +410,13 @@ export class PluginHost {
     if (!plugin.models.includes(key)) plugin.models.push(key);
   }
 
-  private modelOf(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Model {
+  private async modelOf(
+    plugin: LoadedPlugin,
+    spec: Record<string, unknown>,
+    indexes: DeclaredIndex[],
+  ): Promise<PluginModel> {
     try {
-      return pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
+      return await pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
     } catch (err) {
       const names = spec.names as Record<string, unknown> | undefined;
       const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
@@ -515,6 +533,8 @@ export class PluginHost {
       this.modelOwners.delete(key);
     }
     plugin.models = [];
+    for (const close of plugin.indexWorkerClosers.values()) close();
+    plugin.indexWorkerClosers.clear();
     if (!options.keepIdentity) this.options.api?.identities.revoke(plugin.manifest.name);
     void plugin.worker?.terminate();
   }
