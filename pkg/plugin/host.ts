@@ -24,6 +24,7 @@ import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { isMediaType, pickByAccept } from './accept';
 import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
+import { InFlight } from './in-flight';
 import type { PluginIdentities } from './plugin-identities';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
@@ -74,6 +75,8 @@ interface LoadedPlugin {
   /** Where a `.tgz` plugin was unpacked; removed with the plugin. */
   unpackedDir?: string;
   worker?: PluginWorker;
+  /** Route requests being served: a plugin stopped or removed lets them finish before its worker ends. */
+  requests: InFlight;
   routes: PluginRoute[];
   /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
   routeRemovers: Map<string, () => void>;
@@ -198,6 +201,7 @@ export class PluginHost {
       source,
       refused: loaded.refused,
       unpackedDir: loaded.unpackedDir,
+      requests: new InFlight(),
       routes: [],
       routeRemovers: new Map(),
       models: [],
@@ -288,6 +292,13 @@ export class PluginHost {
     plugin.worker = undefined;
     // Its identity outlives the routes and models until stop(ctx) is done: stop may still use ctx.client.
     this.unload(plugin, { keepIdentity: true });
+    // New requests find no route (404); those under way finish first, each bounded by the route timeout anyway.
+    if (!(await plugin.requests.settled(this.options.routeTimeoutMs))) {
+      this.log.warn(
+        { plugin: plugin.manifest.name, requests: plugin.requests.size },
+        'plugin stopped with requests under way',
+      );
+    }
     await worker?.stop(this.options.stopTimeoutMs ?? 5000);
     this.options.api?.identities.revoke(plugin.manifest.name);
     if (worker) this.log.info({ plugin: plugin.manifest.name }, 'plugin stopped');
@@ -459,7 +470,7 @@ export class PluginHost {
         subresource: '*',
         accepts: (info, m) => this.findRoutes(plugin, m, info).length > 0,
       },
-      (ctx) => this.serve(plugin, ctx),
+      (ctx) => plugin.requests.track(() => this.serve(plugin, ctx)),
     );
     plugin.routeRemovers.set(resourceKey, remove);
     this.routeOwners.set(resourceKey, plugin.manifest.name);
