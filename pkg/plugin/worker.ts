@@ -9,6 +9,7 @@ import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
 import { RequestBodies } from './worker-request';
 import { handlerRequest } from './worker-handler-request';
+import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -25,7 +26,8 @@ const handlers: Handler[] = [];
 let nextId = 0;
 let plugin: PluginModule = {};
 
-const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
+const outbox = new MessageBatcher<WorkerMessage>((message, transfer) => port?.postMessage(message, transfer));
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => outbox.post(message, transfer);
 const responses = new ResponseSender(post);
 const bodies = new RequestBodies(post);
 
@@ -155,7 +157,9 @@ async function stop(): Promise<void> {
   }
 }
 
-port?.on('message', (message: HostMessage) => {
+port?.on('message', (received: HostMessage | MessageBatch<HostMessage>) => unbatched(received, receive));
+
+function receive(message: HostMessage): void {
   if (message.type === 'reply') {
     const call = calls.get(message.id);
     calls.delete(message.id);
@@ -172,5 +176,5 @@ port?.on('message', (message: HostMessage) => {
   } else if (message.type === 'body') {
     bodies.received(message);
   }
-});
+}
 void start();
