@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../pkg/util/free-port';
+import { measureCpu } from '../support/process-cpu';
 import { createMany } from './load';
 import { MODELS, person, writeBenchPlugins, type Variant } from './plugins';
 
@@ -31,7 +32,10 @@ function parseOptions(argv: string[]): Options {
   return options;
 }
 
-async function startApiserver(pluginsDir: string, store: string): Promise<{ url: string; stop: () => void }> {
+async function startApiserver(
+  pluginsDir: string,
+  store: string,
+): Promise<{ url: string; pid?: number; stop: () => void }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -60,7 +64,7 @@ async function startApiserver(pluginsDir: string, store: string): Promise<{ url:
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -72,18 +76,27 @@ async function main(): Promise<void> {
   const server = await startApiserver(dir, options.store);
   try {
     const rates: Record<Variant, number[]> = { paths: [], functions: [] };
+    // The apiserver's CPU time per write (all its threads, index workers included), in µs: steadier than writes/s
+    // on a machine whose other work comes and goes.
+    const cpu: Record<Variant, number[]> = { paths: [], functions: [] };
     const round = async (variant: Variant, run: number) => {
       const { group, plural } = MODELS[variant];
-      const rate = await createMany(`${server.url}/apis/${group}/v1/${plural}`, options.writes, options.inFlight, (i) =>
-        person(variant, run, i),
+      const url = `${server.url}/apis/${group}/v1/${plural}`;
+      const measured = await measureCpu({ apiserver: server.pid }, () =>
+        createMany(url, options.writes, options.inFlight, (i) => person(variant, run, i)),
       );
-      rates[variant].push(rate);
-      process.stderr.write(`run ${run} ${variant}: ${rate.toFixed(0)} writes/s\n`);
+      rates[variant].push(measured.result);
+      cpu[variant].push(((measured.cpu.apiserver ?? NaN) * 1000) / options.writes);
+      process.stderr.write(
+        `run ${run} ${variant}: ${measured.result.toFixed(0)} writes/s, ${cpu[variant].at(-1)!.toFixed(0)} µs CPU/write\n`,
+      );
     };
     await round('paths', 0); // warm-up, not counted
     await round('functions', 0);
     rates.paths = [];
     rates.functions = [];
+    cpu.paths = [];
+    cpu.functions = [];
     for (let run = 1; run <= options.runs; run++) {
       // Alternate which goes first, so that neither always meets a fuller store.
       const order: Variant[] = run % 2 ? ['paths', 'functions'] : ['functions', 'paths'];
@@ -102,6 +115,10 @@ async function main(): Promise<void> {
       `  ratio                     ${(ratio * 100).toFixed(0).padStart(6)}%   goal >= ${GOAL * 100}%  ${ratio >= GOAL ? 'OK' : 'MISS'}`,
     );
     console.log(`  median of per-run ratios  ${(paired * 100).toFixed(0).padStart(6)}%`);
+    const [cpuPaths, cpuFunctions] = [median(cpu.paths), median(cpu.functions)];
+    console.log(
+      `  server CPU per write       paths ${cpuPaths.toFixed(0)} µs, functions ${cpuFunctions.toFixed(0)} µs: a CPU-bound server would reach ${((cpuPaths / cpuFunctions) * 100).toFixed(0)}%`,
+    );
   } finally {
     server.stop();
     rmSync(dir, { recursive: true, force: true });

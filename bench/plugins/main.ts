@@ -70,5 +70,5 @@ function reportStart(start: VariantStart): void {
       'the apiserver (baseline: the same start on an empty store; no goal is stated)',
   );
   say(startTable(start.baseline, start.measured));
-  say(`Index builds: ${indexRate(start.measured, start.variant.indexCount)}`);
+  say(`Index builds: ${indexRate(start.baseline, start.measured, start.variant.indexCount)}`);
 }

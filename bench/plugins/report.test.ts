@@ -53,9 +53,11 @@ describe('the start report', () => {
     expect(lines[4]).toMatch(/^difference\s+-0\.02 s\s+\+0\.10 s\s+\+2\.05 s$/);
   });
 
-  it('gives the index rate over the span the builds ran in, and none without a span or an index', () => {
-    expect(indexRate(measured, 2)).toBe('5,000 objects/s per index (2 indexes built side by side)');
-    expect(indexRate(measured, 0)).toBe('—');
-    expect(indexRate({ objects: 5, times: { healthy: 1, started: 2, served: 2 } }, 2)).toBe('—');
+  it('gives the index rate from the time the objects added until the API serves, none without one or an index', () => {
+    expect(indexRate(baseline, measured, 2)).toBe(
+      '4,878 objects/s per index (2 indexes built side by side, from the time the objects added)',
+    );
+    expect(indexRate(baseline, measured, 0)).toBe('—');
+    expect(indexRate(baseline, { objects: 5, times: { healthy: 1, started: 2, served: 900 } }, 2)).toBe('—');
   });
 });

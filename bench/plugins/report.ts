@@ -63,15 +63,17 @@ export function startTable(baseline: MeasuredStart, measured: MeasuredStart): st
 }
 
 /**
- * The index builds' rate: objects indexed per second per index, from the
- * plugin's STARTED to its API serving (the builds run in that span).
+ * The index builds' rate: objects indexed per second per index, from what
+ * the objects added to the time until the model's API serves, against the
+ * same start over no objects (the plugin is STARTING while its indexes
+ * build, so no span inside one start isolates the builds).
  *
- * @example indexRate({ objects: 10000, times: { healthy: 500, started: 900, served: 2900 } }, 2) // '10,000 objects/s per index'
+ * @example indexRate({ objects: 0, times: { healthy: 500, started: 900, served: 900 } }, { objects: 10000, times: { healthy: 500, started: 2900, served: 2900 } }, 2) // '10,000 objects/s per index …'
  */
-export function indexRate(measured: MeasuredStart, indexes: number): string {
-  const span = measured.times.served - measured.times.started;
+export function indexRate(baseline: MeasuredStart, measured: MeasuredStart, indexes: number): string {
+  const span = measured.times.served - baseline.times.served;
   if (indexes === 0 || span <= 0) return '—';
-  return `${rate(measured.objects / (span / 1000))} objects/s per index (${indexes} indexes built side by side)`;
+  return `${rate((measured.objects - baseline.objects) / (span / 1000))} objects/s per index (${indexes} indexes built side by side, from the time the objects added)`;
 }
 
 /** Server CPU milliseconds per request of one side's median run; undefined when /proc could not tell. */

@@ -5,7 +5,7 @@ import { internalError, methodNotAllowed, notFound, StatusError } from '../api/e
 import type { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
-import { pluginModel } from './plugin-model';
+import { pluginModel, type PluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
 import type { RequestInfo } from '../apiserver/request-info';
@@ -24,6 +24,7 @@ import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { isMediaType, pickByAccept } from './accept';
 import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
+import { InFlight } from './in-flight';
 import type { PluginIdentities } from './plugin-identities';
 import type { ConsolePlugins } from '../apiserver/console-plugins';
 
@@ -77,11 +78,15 @@ interface LoadedPlugin {
   /** Where a `.tgz` plugin was unpacked; removed with the plugin. */
   unpackedDir?: string;
   worker?: PluginWorker;
+  /** Route requests being served: a plugin stopped or removed lets them finish before its worker ends. */
+  requests: InFlight;
   routes: PluginRoute[];
   /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
   routeRemovers: Map<string, () => void>;
   /** `group/plural` of each model the plugin registered. */
   models: string[];
+  /** Ends the thread running a registered model's index functions, by `group/plural`. */
+  indexWorkerClosers: Map<string, () => void>;
   logs: LogLimiter;
   statusWrites: Promise<void>;
   /** Whether the plugin should run, as its `Plugin` object last said; undefined until the object was read. */
@@ -199,9 +204,11 @@ export class PluginHost {
       source,
       refused: loaded.refused,
       unpackedDir: loaded.unpackedDir,
+      requests: new InFlight(),
       routes: [],
       routeRemovers: new Map(),
       models: [],
+      indexWorkerClosers: new Map(),
       logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
       statusWrites: Promise.resolve(),
       transitions: Promise.resolve(),
@@ -289,6 +296,13 @@ export class PluginHost {
     this.options.consolePlugins?.delete(plugin.manifest.name);
     // Its identity outlives the routes and models until stop(ctx) is done: stop may still use ctx.client.
     this.unload(plugin, { keepIdentity: true });
+    // New requests find no route (404); those under way finish first, each bounded by the route timeout anyway.
+    if (!(await plugin.requests.settled(this.options.routeTimeoutMs))) {
+      this.log.warn(
+        { plugin: plugin.manifest.name, requests: plugin.requests.size },
+        'plugin stopped with requests under way',
+      );
+    }
     await worker?.stop(this.options.stopTimeoutMs ?? 5000);
     this.options.api?.identities.revoke(plugin.manifest.name);
     if (worker) this.log.info({ plugin: plugin.manifest.name }, 'plugin stopped');
@@ -395,11 +409,22 @@ export class PluginHost {
     spec: Record<string, unknown>,
     indexes: DeclaredIndex[],
   ): Promise<void> {
-    const model = this.modelOf(plugin, spec, indexes);
+    const { model, close } = await this.modelOf(plugin, spec, indexes);
+    const key = `${model.group}/${model.plural}`;
+    try {
+      await this.serveModel(plugin, model, key);
+    } catch (err) {
+      close();
+      throw err;
+    }
+    plugin.indexWorkerClosers.get(key)?.();
+    plugin.indexWorkerClosers.set(key, close);
+  }
+
+  private async serveModel(plugin: LoadedPlugin, model: Model, key: string): Promise<void> {
     const what = `model ${model.plural}.${model.group}`;
     if (isPlatformGroup(model.group, plugin))
       throw new Error(`${what}: group "${model.group}" belongs to the platform (empty or *.svc.run)`);
-    const key = `${model.group}/${model.plural}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
     if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
@@ -414,9 +439,13 @@ export class PluginHost {
     if (!plugin.models.includes(key)) plugin.models.push(key);
   }
 
-  private modelOf(plugin: LoadedPlugin, spec: Record<string, unknown>, indexes: DeclaredIndex[]): Model {
+  private async modelOf(
+    plugin: LoadedPlugin,
+    spec: Record<string, unknown>,
+    indexes: DeclaredIndex[],
+  ): Promise<PluginModel> {
     try {
-      return pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
+      return await pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
     } catch (err) {
       const names = spec.names as Record<string, unknown> | undefined;
       const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
@@ -459,7 +488,7 @@ export class PluginHost {
         subresource: '*',
         accepts: (info, m) => this.findRoutes(plugin, m, info).length > 0,
       },
-      (ctx) => this.serve(plugin, ctx),
+      (ctx) => plugin.requests.track(() => this.serve(plugin, ctx)),
     );
     plugin.routeRemovers.set(resourceKey, remove);
     this.routeOwners.set(resourceKey, plugin.manifest.name);
@@ -533,6 +562,8 @@ export class PluginHost {
       this.modelOwners.delete(key);
     }
     plugin.models = [];
+    for (const close of plugin.indexWorkerClosers.values()) close();
+    plugin.indexWorkerClosers.clear();
     if (!options.keepIdentity) this.options.api?.identities.revoke(plugin.manifest.name);
     void plugin.worker?.terminate();
   }

@@ -5,9 +5,15 @@ import { IndexSandbox, type IndexFunctionSource } from './index-sandbox';
 const owner = { plugin: 'people', group: 'people.example.com', resource: 'persons', kind: 'Person' };
 const person = (spec: Record<string, unknown>): ApiObject =>
   ({ apiVersion: 'people.example.com/v1', kind: 'Person', metadata: { name: 'ada' }, spec }) as ApiObject;
-const sandbox = (functions: Record<string, (o: any) => unknown>, timeoutMs = 100) =>
-  new IndexSandbox(
-    owner,
+const opened: IndexSandbox[] = [];
+afterEach(() => opened.splice(0).forEach((box) => box.close()));
+const create = async (functions: IndexFunctionSource[], timeoutMs = 1000) => {
+  const box = await IndexSandbox.create(owner, functions, timeoutMs);
+  opened.push(box);
+  return box;
+};
+const sandbox = (functions: Record<string, (o: any) => unknown>, timeoutMs?: number) =>
+  create(
     Object.entries(functions).map(([name, fn]): IndexFunctionSource => ({ name, source: fn.toString() })),
     timeoutMs,
   );
@@ -22,17 +28,13 @@ const refusal = (fn: () => unknown): StatusError => {
 };
 
 describe('IndexSandbox', () => {
-  it('runs single- and multi-valued functions, arrows, functions and methods, on the object', () => {
-    const box = new IndexSandbox(
-      owner,
-      [
-        { name: 'name', source: ((o: any) => o.spec.name).toString() },
-        { name: 'tags', source: 'function (o) { return o.spec.tags; }' },
-        { name: 'upper', source: 'indexFunc(o) { return o.spec.name.toUpperCase(); }' },
-        { name: 'none', source: '() => undefined' },
-      ],
-      100,
-    );
+  it('runs single- and multi-valued functions, arrows, functions and methods, on the object', async () => {
+    const box = await create([
+      { name: 'name', source: ((o: any) => o.spec.name).toString() },
+      { name: 'tags', source: 'function (o) { return o.spec.tags; }' },
+      { name: 'upper', source: 'indexFunc(o) { return o.spec.name.toUpperCase(); }' },
+      { name: 'none', source: '() => undefined' },
+    ]);
     const object = person({ name: 'ada', tags: ['x', 'y'] });
     expect(box.indexFunc('name')(object)).toEqual(['ada']);
     expect(box.indexFunc('tags')(object)).toEqual(['x', 'y']);
@@ -40,8 +42,8 @@ describe('IndexSandbox', () => {
     expect(box.indexFunc('none')(object)).toEqual([]);
   });
 
-  it('hands each function its own copy: a function cannot change the stored object or what another sees', () => {
-    const box = sandbox({
+  it('hands each function its own copy: a function cannot change the stored object or what another sees', async () => {
+    const box = await sandbox({
       a: (o) => {
         o.spec.name = 'changed';
         return o.spec.name;
@@ -54,24 +56,20 @@ describe('IndexSandbox', () => {
     expect((object.spec as { name: string }).name).toBe('ada');
   });
 
-  it('gives no access to require, process, eval or timers', () => {
-    const box = new IndexSandbox(
-      owner,
-      [
-        { name: 'require', source: '() => typeof require + typeof process + typeof setTimeout' },
-        { name: 'eval', source: '() => eval("1")' },
-        { name: 'escape', source: '(o) => o.constructor.constructor("return process")().pid' },
-      ],
-      100,
-    );
+  it('gives no access to require, process, eval or timers', async () => {
+    const box = await create([
+      { name: 'require', source: '() => typeof require + typeof process + typeof setTimeout' },
+      { name: 'eval', source: '() => eval("1")' },
+      { name: 'escape', source: '(o) => o.constructor.constructor("return process")().pid' },
+    ]);
     const object = person({});
     expect(box.indexFunc('require')(object)).toEqual(['undefinedundefinedundefined']);
     expect(refusal(() => box.indexFunc('eval')(object)).code).toBe(422);
     expect(refusal(() => box.indexFunc('escape')(object)).message).toContain('Code generation from strings disallowed');
   });
 
-  it('refuses the write with 422 naming the index when a function throws or returns something else', () => {
-    const box = sandbox({
+  it('refuses the write with 422 naming the index when a function throws or returns something else', async () => {
+    const box = await sandbox({
       throws: () => {
         throw new Error('no name');
       },
@@ -87,8 +85,8 @@ describe('IndexSandbox', () => {
     expect(refusal(() => box.indexFunc('thenable')(object)).message).toContain('returned object');
   });
 
-  it('stops a function that loops with a 500, and keeps working afterwards', () => {
-    const box = sandbox(
+  it('stops a function that loops with a 500, and keeps working afterwards', async () => {
+    const box = await sandbox(
       {
         loop: (o) => {
           if (o.spec.loop) for (;;);
@@ -99,22 +97,54 @@ describe('IndexSandbox', () => {
     );
     const stopped = refusal(() => box.indexFunc('loop')(person({ loop: true })));
     expect(stopped.code).toBe(500);
-    expect(stopped.message).toBe('the index functions of plugin "people" did not finish within 50ms');
+    expect(stopped.message).toBe(
+      'the index functions of plugin "people" did not finish within 50ms (or ran out of memory)',
+    );
     expect(box.indexFunc('loop')(person({}))).toEqual(['fine']);
   });
 
-  it('refuses asynchronous functions, whose work would outlive the time limit, and has no Promise', () => {
+  it('ends a function that allocates past its heap limit with a 500, on its own thread, and keeps working', async () => {
+    const box = await sandbox({
+      hog: (o) => {
+        const held = [];
+        if (o.spec.hog) for (;;) held.push(new Array(1e5).fill(o.spec.hog));
+        return 'fine';
+      },
+    });
+    const before = process.memoryUsage().heapUsed;
+    expect(refusal(() => box.indexFunc('hog')(person({ hog: 'x' }))).code).toBe(500);
+    // The worker's heap (64 MiB) ran out, not the apiserver's, which is no larger for it.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 1024 * 1024);
+    expect(box.indexFunc('hog')(person({}))).toEqual(['fine']);
+  }, 30_000);
+
+  it('keeps a function that changes the built-ins to the sandbox: the apiserver and other models do not see it', async () => {
+    const box = await sandbox({ patch: (o) => ((String.prototype.trim = () => 'patched'), o.spec.name.trim()) });
+    const other = await sandbox({ trim: (o) => o.spec.name.trim() });
+    expect(box.indexFunc('patch')(person({ name: ' ada ' }))).toEqual(['patched']);
+    expect(other.indexFunc('trim')(person({ name: ' ada ' }))).toEqual(['ada']);
+    expect(' ada '.trim()).toBe('ada');
+  });
+
+  it('refuses writes with 503 once the plugin stopped (its functions no longer run)', async () => {
+    const box = await sandbox({ name: (o) => o.spec.name });
+    expect(box.indexFunc('name')(person({ name: 'ada' }))).toEqual(['ada']);
+    box.close();
+    const refused = refusal(() => box.indexFunc('name')(person({ name: 'grace' })));
+    expect(refused.code).toBe(503);
+    expect(refused.message).toBe('plugin "people" is stopped: its index functions no longer run');
+  });
+
+  it('refuses asynchronous functions, whose work would outlive the time limit, and has no Promise', async () => {
     for (const source of ['async (o) => o.spec.name', '(o) => { import("fs"); }']) {
-      expect(() => new IndexSandbox(owner, [{ name: 'x', source }], 100)).toThrow(
-        'index x: an index function must be synchronous',
-      );
+      await expect(create([{ name: 'x', source }])).rejects.toThrow('index x: an index function must be synchronous');
     }
-    const box = new IndexSandbox(owner, [{ name: 'p', source: '() => typeof Promise' }], 100);
+    const box = await create([{ name: 'p', source: '() => typeof Promise' }]);
     expect(box.indexFunc('p')(person({}))).toEqual(['undefined']);
   });
 
-  it('refuses a source that is not a function', () => {
-    expect(() => new IndexSandbox(owner, [{ name: 'x', source: 'function () { [native code] }' }], 100)).toThrow(
+  it('refuses a source that is not a function', async () => {
+    await expect(create([{ name: 'x', source: 'function () { [native code] }' }])).rejects.toThrow(
       "index x: the index function's source does not compile as a function",
     );
   });

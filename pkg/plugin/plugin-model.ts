@@ -8,18 +8,24 @@ import type { DeclaredIndex } from './protocol';
 /** How long one write's index functions may run, together; see ADR 0014. */
 export const DEFAULT_INDEX_FUNCTION_TIMEOUT_MS = 500;
 
+/** A plugin's model, and how to end what runs its index functions when the model is taken out of service. */
+export interface PluginModel {
+  model: Model;
+  close(): void;
+}
+
 /**
  * The Model a plugin registers with `ctx.schemes.register(model, indexes)`:
  * path indexes compile to the apiserver's own index functions, function
- * indexes run in an IndexSandbox. Throws an Error saying what is wrong
+ * indexes run in an IndexSandbox. Rejects with an Error saying what is wrong
  * (a missing field, an index name given twice, a source that does not compile).
  */
-export function pluginModel(
+export async function pluginModel(
   plugin: string,
   spec: Record<string, unknown>,
   indexes: DeclaredIndex[],
   timeoutMs = DEFAULT_INDEX_FUNCTION_TIMEOUT_MS,
-): Model {
+): Promise<PluginModel> {
   const names = spec.names as Record<string, unknown> | undefined;
   const fields = [spec.group, spec.version, names?.kind, names?.plural];
   if (!fields.every((f) => typeof f === 'string' && f !== '')) {
@@ -33,8 +39,8 @@ export function pluginModel(
   const paths = indexes.filter((i) => i.source === undefined);
   const model = modelFromObject({ spec: { ...spec, indexes: paths } } as unknown as ApiObject);
   const functions = indexes.filter((i): i is DeclaredIndex & { source: string } => i.source !== undefined);
-  if (functions.length === 0) return model;
-  const sandbox = new IndexSandbox(
+  if (functions.length === 0) return { model, close: () => undefined };
+  const sandbox = await IndexSandbox.create(
     { plugin, group: model.group, resource: model.plural, kind: model.kind },
     functions.map(({ name, source }) => ({ name, source })),
     timeoutMs,
@@ -45,5 +51,5 @@ export function pluginModel(
     order: i.order ?? 'ASC',
     indexFunc: sandbox.indexFunc(i.name),
   }));
-  return { ...model, indexes: [...(model.indexes ?? []), ...compiled] };
+  return { model: { ...model, indexes: [...(model.indexes ?? []), ...compiled] }, close: () => sandbox.close() };
 }

@@ -8,6 +8,7 @@ import type {
   WorkerMessage,
 } from './protocol';
 import { newPluginWorker } from './worker-entry';
+import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import { ResponseStream } from './response-stream';
 import type { RequestBodyStream } from './request-body';
 
@@ -38,6 +39,8 @@ export class PluginTimeoutError extends Error {}
  */
 export class PluginWorker {
   private worker?: Worker;
+  /** What goes to the worker, gathered per event loop turn. */
+  private outbox?: MessageBatcher<HostMessage>;
   private readonly answers = new Map<number, { resolve: (r: PluginAnswer) => void; reject: (e: Error) => void }>();
   private readonly streams = new Map<number, ResponseStream>();
   /** The streamed request bodies of requests under way, by request id. */
@@ -68,7 +71,9 @@ export class PluginWorker {
       );
       const worker = newPluginWorker(this.data, { maxOldGenerationSizeMb: this.options.memoryMb });
       this.worker = worker;
-      worker.on('message', (message: WorkerMessage) => {
+      const outbox = new MessageBatcher<HostMessage>((message, transfer) => worker.postMessage(message, transfer));
+      this.outbox = outbox;
+      const receive = (message: WorkerMessage) => {
         if (message.type === 'started') {
           clearTimeout(timer);
           this.started = true;
@@ -78,7 +83,8 @@ export class PluginWorker {
         } else {
           this.receive(message, fail);
         }
-      });
+      };
+      worker.on('message', (received: WorkerMessage | MessageBatch<WorkerMessage>) => unbatched(received, receive));
       worker.on('error', (err) =>
         fail(this.started ? `the plugin failed: ${err.message}` : `the plugin failed while starting: ${err.message}`),
       );
@@ -123,7 +129,7 @@ export class PluginWorker {
         },
       });
       const message: HostMessage = { type: 'request', id, ...request };
-      worker.postMessage(message, request.body ? [request.body.buffer as ArrayBuffer] : []);
+      this.outbox?.post(message, request.body ? [request.body.buffer as ArrayBuffer] : []);
     });
   }
 
@@ -134,7 +140,7 @@ export class PluginWorker {
     const stopped = new Promise<void>((resolve) => {
       this.onStop = resolve;
     });
-    worker.postMessage({ type: 'stop' } satisfies HostMessage);
+    this.outbox?.post({ type: 'stop' });
     const timer = setTimeout(() => void this.terminate(), timeoutMs);
     await stopped;
     clearTimeout(timer);
@@ -210,7 +216,7 @@ export class PluginWorker {
     const { status, headers, body } = message;
     if (!message.streamed) return answer?.resolve({ status, headers, body });
     const id = message.id;
-    const post = (m: HostMessage) => !this.ended && this.worker?.postMessage(m);
+    const post = (m: HostMessage) => !this.ended && this.outbox?.post(m);
     const stream = new ResponseStream(
       () => post({ type: 'ack', id }),
       () => post({ type: 'cancel', id }),
@@ -224,11 +230,11 @@ export class PluginWorker {
     const body = this.bodies.get(id);
     const pulled = body ? await body.pull() : { done: true, error: 'the request is over' };
     const transfer = pulled.chunk ? [pulled.chunk.buffer as ArrayBuffer] : [];
-    if (!this.ended) this.worker?.postMessage({ type: 'body', id, ...pulled } satisfies HostMessage, transfer);
+    if (!this.ended) this.outbox?.post({ type: 'body', id, ...pulled }, transfer);
   }
 
   private reply(id: number, error?: string): void {
-    if (!this.ended) this.worker?.postMessage({ type: 'reply', id, error } satisfies HostMessage);
+    if (!this.ended) this.outbox?.post({ type: 'reply', id, error });
   }
 
   private rejectAnswers(error: Error): void {

@@ -44,8 +44,11 @@ export interface ForwardedRequest {
 export interface ForwardedResponse {
   status: number;
   headers: [string, string][];
-  /** The whole body; with `streamed`, its first chunk, the others following as `chunk` messages until `end`. */
-  body: Uint8Array;
+  /**
+   * The whole body; with `streamed`, its first chunk, the others following as `chunk` messages until `end`. A string
+   * is a whole body as text (a handler's plain value as JSON), sent as UTF-8.
+   */
+  body: Uint8Array | string;
   streamed?: boolean;
 }
 

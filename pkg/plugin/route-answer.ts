@@ -56,10 +56,12 @@ function forwardedHeaders(req: IncomingMessage): [string, string][] {
 export async function writeAnswer(res: ServerResponse, answer: PluginAnswer, log: Logger): Promise<void> {
   const head: Record<string, string> = {};
   for (const [key, value] of answer.headers) if (!FRAMING_HEADERS.has(key.toLowerCase())) head[key] = value;
-  const first = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+  const body = answer.body;
+  const first =
+    typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const stream = answer.stream;
   if (!stream) {
-    head['Content-Length'] = String(answer.body.byteLength);
+    head['Content-Length'] = String(first.byteLength);
     res.writeHead(answer.status, head);
     res.end(first);
     return;

@@ -8,6 +8,8 @@ import { pluginClient } from './worker-client';
 import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
 import { RequestBodies } from './worker-request';
+import { handlerRequest } from './worker-handler-request';
+import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -24,7 +26,8 @@ const handlers: Handler[] = [];
 let nextId = 0;
 let plugin: PluginModule = {};
 
-const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port?.postMessage(message, transfer);
+const outbox = new MessageBatcher<WorkerMessage>((message, transfer) => port?.postMessage(message, transfer));
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => outbox.post(message, transfer);
 const responses = new ResponseSender(post);
 const bodies = new RequestBodies(post);
 
@@ -129,28 +132,20 @@ async function start(): Promise<void> {
 
 async function answer(message: Extract<HostMessage, { type: 'request' }>): Promise<void> {
   try {
-    const init: RequestInit = { method: message.method, headers: message.headers };
-    if (message.body && message.method !== 'GET' && message.method !== 'HEAD') init.body = message.body;
-    if (message.streamed) Object.assign(init, { body: bodies.stream(message.id), duplex: 'half' });
-    const request = new Request(`http://plugin.invalid${message.url}`, init);
-    Object.defineProperties(request, {
-      params: { value: Object.freeze({ ...message.params }), enumerable: true },
-      user: {
-        value: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }),
-        enumerable: true,
-      },
-    });
-    const result = await handlers[message.routeId](request);
-    const response =
-      result instanceof Response
-        ? result
-        : result === undefined
-          ? new Response(null, { status: 204 })
-          : new Response(JSON.stringify(result), { headers: { 'content-type': 'application/json' } });
-    await responses.send(message.id, response);
+    const body = () => (message.streamed ? bodies.stream(message.id) : undefined);
+    const result = await handlers[message.routeId](handlerRequest(message, body));
+    if (result instanceof Response) await responses.send(message.id, result);
+    else post(plainAnswer(message.id, result));
   } catch (err) {
     post({ type: 'response', id: message.id, error: messageOf(err) });
   }
+}
+
+/** A handler's plain value, answered without Response machinery: nothing is 204, anything else its JSON. */
+function plainAnswer(id: number, result: unknown): WorkerMessage {
+  if (result === undefined) return { type: 'response', id, status: 204, headers: [], body: '' };
+  const json = JSON.stringify(result) ?? '';
+  return { type: 'response', id, status: 200, headers: [['content-type', 'application/json']], body: json };
 }
 
 async function stop(): Promise<void> {
@@ -162,7 +157,9 @@ async function stop(): Promise<void> {
   }
 }
 
-port?.on('message', (message: HostMessage) => {
+port?.on('message', (received: HostMessage | MessageBatch<HostMessage>) => unbatched(received, receive));
+
+function receive(message: HostMessage): void {
   if (message.type === 'reply') {
     const call = calls.get(message.id);
     calls.delete(message.id);
@@ -179,5 +176,5 @@ port?.on('message', (message: HostMessage) => {
   } else if (message.type === 'body') {
     bodies.received(message);
   }
-});
+}
 void start();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
@@ -34,6 +34,34 @@ function addPlugin(name: string, answer: string) {
   writeFileSync(join(staging, 'index.js'), code(name, answer));
   writeFileSync(join(staging, 'extensions', 'roles.yaml'), role(name));
   renameSync(staging, join(pluginsDir, name));
+}
+
+/**
+ * A plugin whose `…/slow` route answers only once the file `<name>.release` exists (having written `<name>.entered`
+ * when the request reached it), and whose `…/ping` answers at once.
+ */
+function addGatedPlugin(name: string) {
+  const [entered, release] = [join(dir, `${name}.entered`), join(dir, `${name}.release`)];
+  const staging = join(dir, `staging-${name}`);
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, 'plugin.yaml'), manifest(name));
+  writeFileSync(
+    join(staging, 'index.js'),
+    `const fs = require('node:fs');
+module.exports = { start(ctx) {
+  ctx.routes.get('/apis/${name}.example.com/v1alpha1/ping', () => ({ pong: true }));
+  ctx.routes.get('/apis/${name}.example.com/v1alpha1/slow', () => new Promise((resolve) => {
+    fs.writeFileSync(${JSON.stringify(entered)}, '');
+    const timer = setInterval(() => {
+      if (!fs.existsSync(${JSON.stringify(release)})) return;
+      clearInterval(timer);
+      resolve({ finished: true });
+    }, 20);
+  }));
+} };`,
+  );
+  renameSync(staging, join(pluginsDir, name));
+  return { entered, release };
 }
 
 let server: RunningApiServer;
@@ -105,6 +133,47 @@ describe('a running apiserver following its plugins folder', () => {
     expect((await read(`${ROLES}/early-reader`)).status).toBe(404);
     expect((await read('/apis/early.example.com/v1alpha1/answers')).status).toBe(404);
     await answerIs('late', 'second');
+  });
+
+  describe('a plugin stopped while its requests run lets them finish; new ones find no route (404)', () => {
+    const whileStopping = async (name: string, stop: () => Promise<unknown>) => {
+      const gate = addGatedPlugin(name);
+      await pluginWhen(name, (p) => p.status?.phase === 'STARTED', `${name} to be STARTED`);
+      const slow = read(`/apis/${name}.example.com/v1alpha1/slow`);
+      await waitFor(() => existsSync(gate.entered), { timeoutMs: 20_000, what: `the slow request to reach ${name}` });
+      await stop();
+      await waitFor(async () => (await read(`/apis/${name}.example.com/v1alpha1/ping`)).status === 404, {
+        timeoutMs: 20_000,
+        what: `${name}'s routes to go`,
+      });
+      writeFileSync(gate.release, '');
+      const answer = await slow;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ finished: true });
+    };
+
+    it('when its folder is removed', async () => {
+      await whileStopping('leaving', async () => rmSync(join(pluginsDir, 'leaving'), { recursive: true }));
+      await waitFor(async () => (await read(`${PLUGINS}/leaving`)).status === 404, {
+        timeoutMs: 20_000,
+        what: 'the leaving Plugin to be deleted',
+      });
+    });
+
+    it('when it is disabled', async () => {
+      await whileStopping('pausing', () =>
+        api()(
+          'PATCH',
+          `${PLUGINS}/pausing`,
+          { spec: { enabled: false } },
+          {
+            ...admin,
+            'Content-Type': 'application/merge-patch+json',
+          },
+        ),
+      );
+      await pluginWhen('pausing', (p) => p.status?.phase === 'STOPPED', 'pausing to be STOPPED');
+    });
   });
 
   it('installs a .tgz plugin (with one top-level folder), and reloads it when the archive changes', async () => {

@@ -59,6 +59,12 @@ writePlugin(
   ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
 } };`,
 );
+writePlugin(
+  'hog',
+  `module.exports = { start(ctx) {
+  ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => { const held = []; for (;;) held.push(new Array(1e6).fill(1)); });
+} };`,
+);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
 writePlugin(
   'toggle',
@@ -248,6 +254,22 @@ describe('a plugin that fails', () => {
     );
     expect(failed.status.message).toBe("the plugin's worker exited (code 3)");
     expect((await suite.admin('GET', '/apis/quit.example.com/v1alpha1/quit')).status).toBe(404);
+    expect((await suite.admin('GET', `${GROUP}/hello/ada`)).status).toBe(200);
+  });
+
+  it('is FAILED when it allocates past its memory limit: its worker ends, not the apiserver', async () => {
+    expect((await settled('hog')).status.phase).toBe('STARTED');
+    // Answered 500 when the worker dies first, 504 when the route timeout (1 s here) comes first.
+    expect([500, 504]).toContain((await suite.admin('GET', '/apis/hog.example.com/v1alpha1/hogs')).status);
+    const failed = await waitFor(
+      async () => {
+        const res = await suite.admin('GET', `${PLUGINS}/hog`);
+        return res.body.status?.phase === 'FAILED' ? res.body : undefined;
+      },
+      { what: 'hog to be FAILED' },
+    );
+    expect(failed.status.message).toContain('memory limit');
+    expect((await suite.admin('GET', '/apis/hog.example.com/v1alpha1/hogs')).status).toBe(404);
     expect((await suite.admin('GET', `${GROUP}/hello/ada`)).status).toBe(200);
   });
 
