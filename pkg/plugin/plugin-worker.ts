@@ -12,6 +12,9 @@ import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import { ResponseStream } from './response-stream';
 import type { RequestBodyStream } from './request-body';
 
+/** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
+const WORKER_BOOT_TIMEOUT_MS = 60_000;
+
 /** A handler's answer as the host gets it: whole, or its first chunk and a stream of the rest. */
 export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
 
@@ -65,16 +68,24 @@ export class PluginWorker {
         void this.terminate();
         reject(new Error(message));
       };
-      const timer = setTimeout(
-        () => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`),
-        this.options.startTimeoutMs,
+      // Until the worker has booted, a fixed bound (a worker that never boots is the machine's trouble, not the
+      // plugin's); from then on, the plugin's own start timeout.
+      let timer = setTimeout(
+        () => fail(`the plugin's worker did not start within ${WORKER_BOOT_TIMEOUT_MS / 1000}s`),
+        WORKER_BOOT_TIMEOUT_MS,
       );
       const worker = newPluginWorker(this.data, { maxOldGenerationSizeMb: this.options.memoryMb });
       this.worker = worker;
       const outbox = new MessageBatcher<HostMessage>((message, transfer) => worker.postMessage(message, transfer));
       this.outbox = outbox;
       const receive = (message: WorkerMessage) => {
-        if (message.type === 'started') {
+        if (message.type === 'booted') {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`),
+            this.options.startTimeoutMs,
+          );
+        } else if (message.type === 'started') {
           clearTimeout(timer);
           this.started = true;
           resolve();

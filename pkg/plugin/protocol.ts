@@ -70,6 +70,7 @@ export type WorkerMessage =
   | { type: 'register-model'; id: number; model: Record<string, unknown>; indexes: DeclaredIndex[] }
   | { type: 'register-route'; id: number; routeId: number; method: string; path: string; accept?: string }
   | { type: 'warning'; message: string }
+  | { type: 'booted' }
   | { type: 'started' }
   | { type: 'start-failed'; message: string }
   | ({ type: 'response'; id: number } & ForwardedResponse)

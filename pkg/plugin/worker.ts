@@ -118,6 +118,8 @@ const ctx = Object.freeze({
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 async function start(): Promise<void> {
+  // The start timeout counts from here: the worker's own start-up on a loaded machine is not the plugin's time.
+  port?.postMessage({ type: 'booted' } satisfies WorkerMessage);
   try {
     // A plugin is CommonJS (API.md §11): index.js is loaded the way Node loads any module.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
