@@ -113,6 +113,17 @@ export class SortedEntries {
     }
   }
 
+  /** The entries before `probe` (in this set's order), in descending order. */
+  *descendingBefore(probe: IndexEntry): Generator<IndexEntry> {
+    const first = this.blockFor(probe);
+    for (let b = Math.min(first, this.blocks.length - 1); b >= 0; b--) {
+      const block = this.blocks[b];
+      for (let i = b === first ? lowerBound(block, probe, this.compare) - 1 : block.length - 1; i >= 0; i--) {
+        yield block[i];
+      }
+    }
+  }
+
   /** The first block whose last entry is not before `entry`; `blocks.length` when there is none. */
   private blockFor(entry: IndexEntry): number {
     let lo = 0;

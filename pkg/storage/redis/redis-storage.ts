@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { CREATION_INDEX, DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, DEFAULT_INDEXES, type IndexSpec } from '../indexes';
+import { storedIndexes } from '../pair-indexes';
 import type {
   IndexProgress,
   IndexStatus,
@@ -100,7 +101,7 @@ export class RedisStorage implements Storage {
 
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
     this.checkOpen();
-    const specs = withDefaultIndexes(indexes);
+    const specs = storedIndexes(indexes);
     const state = this.state(type);
     // From now on every write of this process maintains every declared index.
     state.specs = specs;

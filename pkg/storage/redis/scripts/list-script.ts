@@ -26,7 +26,10 @@ import { LUA_HELPERS } from './lua-helpers';
  *   (`one`) is not even collected: its size is the total;
  * - one equality in the default order on an ordered index (`range`): the
  *   members of that value are the matches in that order (ADR 0017), so the
- *   total is a ZLEXCOUNT and the page a range, without touching the others.
+ *   total is a ZLEXCOUNT and the page a range, without touching the others;
+ * - one equality sorted by an index that declares it in `filteredBy` (`pair`):
+ *   the walk reads the pair index's members of that value (ADR 0023), which
+ *   are the matches in sort order; the total is a ZLEXCOUNT of the filter.
  *
  * `ordered` names the ordered indexes: their members end with an order member,
  * not the name, so an exact member is not known from the name alone, and the
@@ -48,6 +51,7 @@ local function zkey(index) return KEYS[q.keys[index]] end
 local ordered = {}
 for _, index in ipairs(q.ordered) do ordered[index] = true end
 local MISSING = math.huge
+local STX = string.char(2)
 
 local cached_values = {}
 local function values_of(name)
@@ -203,17 +207,31 @@ local function emit(name)
   if want > 0 and #page >= want then full = true end
 end
 
--- Emits the objects accept() takes, walking the first sort index in order, then those without a value.
--- About a fraction "density" of the members walked are expected to be taken.
-local function walk(accept, density)
+-- Where a walk reads the first sort index's members: its own sorted set (objects without a value under
+-- HIGH), or a pair index's members of one filter value (ADR 0023): "<value>SOH<sort value>NUL<name>",
+-- objects without a sort value under "<value>STX". "tails_ordered": members end with order members.
+local function index_source(index)
+  return {key = zkey(index), prefix = '', lo = '-', missing = {'[' .. HIGH .. NUL, '+'}, tails_ordered = ordered[index]}
+end
+local function pair_source(pair)
+  local sorted = pair.v .. SOH
+  local min, max = value_range(pair.v .. STX)
+  return {key = zkey(pair.i), prefix = sorted, lo = '[' .. sorted, missing = {min, max}, tails_ordered = false}
+end
+
+-- Emits the objects accept() takes, walking the first sort index in order (from "source", by default the
+-- index itself), then those without a value. About a fraction "density" of the members walked are
+-- expected to be taken.
+local function walk(accept, density, source)
   local primary = q.sort[1]
-  local pkey = zkey(primary.i)
+  source = source or index_source(primary.i)
+  local pkey, prefix = source.key, source.prefix
   local resumed = q.after ~= nil
   local seen, group, group_value = {}, {}, nil
   local function flush()
     if #q.sort > 1 then
       table.sort(group, name_before)
-    elseif ordered[primary.i] then
+    elseif source.tails_ordered then
       table.sort(group, bytes_less)
     elseif primary.d then
       local n = #group
@@ -232,7 +250,7 @@ local function walk(accept, density)
     local name = member_name(m)
     if seen[name] or not accept(name) then return false end
     seen[name] = true
-    local value = string.sub(m, 1, at - 1)
+    local value = string.sub(m, #prefix + 1, at - 1)
     if resumed then
       -- A multi-valued object sorts at one of its values only; after a resume it may show up at
       -- another one first (its own one came before the continue position).
@@ -255,24 +273,23 @@ local function walk(accept, density)
   end
 
   if not full and not (after and after[1] == MISSING) then
+    local min, max = source.lo, '(' .. prefix .. HIGH
     if primary.d then
-      local max = '(' .. HIGH
-      if after then max = select(2, value_range(q.after.s[1])) end
-      each_member(pkey, '-', max, true, visit, next_size)
+      if after then max = select(2, value_range(prefix .. q.after.s[1])) end
+      each_member(pkey, min, max, true, visit, next_size)
     else
-      local min = '-'
-      if after then min = '[' .. q.after.s[1] .. NUL end
-      each_member(pkey, min, '(' .. HIGH, false, visit, next_size)
+      if after then min = '[' .. prefix .. q.after.s[1] .. NUL end
+      each_member(pkey, min, max, false, visit, next_size)
     end
     if not full then flush() end
   end
 
   if not full then
     local missing = {}
-    each_member(pkey, '[' .. HIGH .. NUL, '+', false, function(m)
+    each_member(pkey, source.missing[1], source.missing[2], false, function(m)
       local name = member_name(m)
       if not accept(name) then return false end
-      if #q.sort == 1 and not ordered[primary.i] then
+      if #q.sort == 1 and not source.tails_ordered then
         emit(name)
         return full
       end
@@ -325,8 +342,19 @@ end
 
 for _, req in ipairs(q.pos) do prepare(req) end
 for _, req in ipairs(q.neg) do prepare(req) end
+-- A pair index answers only once built; meanwhile the other plans do.
+local function pair_ready()
+  return q.pair ~= nil and redis.call('HGET', KEYS[4], q.pair.i) == 'ready'
+end
+
 if q.range then
   range_page()
+elseif pair_ready() then
+  -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
+  -- the matches in sort order, and the filter index counts them.
+  local min, max = value_range(q.pair.v)
+  total = redis.call('ZLEXCOUNT', zkey(q.pair.f), min, max)
+  walk(function() return true end, 1, pair_source(q.pair))
 elseif #q.pos > 0 then
   local driver, smallest = nil, nil
   for i, req in ipairs(q.pos) do
