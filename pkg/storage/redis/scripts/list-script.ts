@@ -228,6 +228,9 @@ local function walk(accept, density, source)
   local pkey, prefix = source.key, source.prefix
   local resumed = q.after ~= nil
   local seen, group, group_value = {}, {}, nil
+  -- One ascending key over names: the members of a value come in the page's order, so they need no
+  -- grouping, and a page inside a large group of ties reads only that page.
+  local streams = #q.sort == 1 and not primary.d and not source.tails_ordered
   local function flush()
     if #q.sort > 1 then
       table.sort(group, name_before)
@@ -261,6 +264,10 @@ local function walk(accept, density, source)
       flush()
       if full then return true end
       group_value = value
+    end
+    if streams then
+      emit(name)
+      return full
     end
     group[#group + 1] = name
     return false
