@@ -1,5 +1,5 @@
 import type { ListPosition } from '../continue-token';
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 import type { IndexTable } from './index-table';
 import type { NameFilter } from './name-filter';
 import type { IndexEntry } from './sorted-entries';

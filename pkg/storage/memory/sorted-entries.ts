@@ -1,4 +1,4 @@
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 
 /** One (value, object name) pair of an index, the unit a sorted index holds. */
 export interface IndexEntry {

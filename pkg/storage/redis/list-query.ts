@@ -36,6 +36,11 @@ export interface ListScriptQuery {
    * (the script falls back to the other plans while it is being built), and the filter index `f` and value `v`.
    */
   pair?: { i: string; f: string; v: string };
+  /** Index members a plan may read before it answers SLICE (see ./sliced-list.ts); unlimited when absent. */
+  budget?: number;
+  /** Set on a slice call: where the slice starts (`{}` for the first), and `size`, members it reads at most. */
+  slice?: unknown;
+  size?: number;
 }
 
 /** One value of an ordered index, whose members are exactly the objects a query matches, in its order. */

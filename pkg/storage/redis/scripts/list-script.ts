@@ -1,3 +1,4 @@
+import { NAME_INDEX } from '../../indexes';
 import { LUA_HELPERS } from './lua-helpers';
 
 /**
@@ -38,8 +39,14 @@ import { LUA_HELPERS } from './lua-helpers';
  * Values are compared by their position in the index (ZLEXCOUNT), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
  *
- * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`
- * or `{'BUILDING', index}`.
+ * A plan that would read more than `budget` index members (when set) stops
+ * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
+ * set: see `slice()` below and ../sliced-list.ts), each at most `size` members
+ * of the driving requirement, which answer `{'OK', revision, next slice state
+ * JSON or '', name, sort values JSON, ...}`.
+ *
+ * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`,
+ * `{'SLICE'}` or `{'BUILDING', index}`.
  */
 export const LIST_SCRIPT = `${LUA_HELPERS}
 local q = cjson.decode(ARGV[1])
@@ -89,6 +96,13 @@ local function holds(name, req)
   return false
 end
 
+-- A plan that would read more than q.budget members gives up (SLICE): the client reads it in slices.
+local budget, spent, SLICE = q.budget or math.huge, 0, {}
+local function spend()
+  spent = spent + 1
+  if spent > budget then error(SLICE) end
+end
+
 -- Calls fn for each member in [min, max], ascending (or, with desc, from max down); fn returns true to
 -- stop. Reads batches of next_size() members when given (reading members costs more than looking at
 -- them: a walk should not read far past where it stops), else of doubling sizes.
@@ -103,6 +117,7 @@ local function each_member(key, min, max, desc, fn, next_size)
       batch = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', 0, size)
     end
     for _, m in ipairs(batch) do
+      spend()
       if fn(m) then return true end
     end
     if #batch < size then return false end
@@ -323,6 +338,17 @@ local function meets(name, req)
   return false
 end
 
+-- Whether an object meets every requirement but the d-th positive one (which found it).
+local function meets_all_but(d, name)
+  for i, req in ipairs(q.pos) do
+    if i ~= d and not meets(name, req) then return false end
+  end
+  for _, req in ipairs(q.neg) do
+    if meets(name, req) then return false end
+  end
+  return true
+end
+
 -- Sorting every match costs about this many steps of an index walk per match.
 local SORT_COST = 20
 -- Collecting one match costs about this fraction of looking an object up during a walk.
@@ -354,86 +380,149 @@ local function pair_ready()
   return q.pair ~= nil and redis.call('HGET', KEYS[4], q.pair.i) == 'ready'
 end
 
-if q.range then
-  range_page()
-elseif pair_ready() then
-  -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
-  -- the matches in sort order, and the filter index counts them.
-  local min, max = value_range(q.pair.v)
-  total = redis.call('ZLEXCOUNT', zkey(q.pair.f), min, max)
-  walk(function() return true end, 1, pair_source(q.pair))
-elseif #q.pos > 0 then
-  local driver, smallest = nil, nil
-  for i, req in ipairs(q.pos) do
-    local n = 0
-    for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
-    if smallest == nil or n < smallest then driver, smallest = i, n end
-  end
-  local lead = q.pos[driver]
-  local objects = redis.call('HLEN', KEYS[1])
-  -- Walking the sort index until the page is full visits about this many members.
-  local function walk_length(matches)
-    return (q.offset + want) * objects / matches
-  end
-  local function walk_is_cheaper(matches)
-    return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
-  end
-  local function others_met(name)
+-- The objects one slice of a list reads (q.slice: the driver "d", the range "r" and the member the last
+-- slice ended at, "v" "c" "n"), each matching one with its values of every sort key; the state of the next
+-- slice, or '' when none is left. The driver is the smallest positive requirement, or the name index.
+local function slice()
+  local state = q.slice
+  local d = state.d
+  if d == nil then
+    d = 0
+    local smallest
     for i, req in ipairs(q.pos) do
-      if i ~= driver and not meets(name, req) then return false end
+      local n = 0
+      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      if smallest == nil or n < smallest then d, smallest = i, n end
     end
-    for _, req in ipairs(q.neg) do
-      if meets(name, req) then return false end
-    end
-    return true
   end
-
-  if #q.pos == 1 and #q.neg == 0 and lead.one and walk_is_cheaper(smallest)
-      and smallest > COLLECT_FACTOR * walk_length(smallest) then
-    -- One requirement that an object meets with at most one member: its count is the total, and
-    -- looking up the few objects the walk visits is cheaper than collecting every match.
-    total = smallest
-    walk(function(name) return meets(name, lead) end, total / math.max(objects, 1))
-  else
-    local matched, is_match = {}, {}
-    for _, r in ipairs(lead.ranges) do
-      each_member(zkey(lead.i), r[1], r[2], false, function(m)
-        local name = member_name(m)
-        if is_match[name] ~= nil then return false end
-        local ok = others_met(name)
-        is_match[name] = ok
-        if ok then matched[#matched + 1] = name end
-        return false
-      end)
-    end
-    total = #matched
-    if walk_is_cheaper(total) then
-      walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
-    elseif not full then
-      table.sort(matched, name_before)
-      for _, name in ipairs(matched) do
-        emit(name)
-        if full then break end
+  local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
+  if d > 0 then index, ranges = q.pos[d].i, q.pos[d].ranges end
+  local key = zkey(index)
+  local out, read, r, min = {'OK', revision, ''}, 0, state.r or 1, nil
+  if state.n then
+    local tail = state.n
+    if ordered[index] then tail = order_member(state.c or nil, state.n) end
+    min = '(' .. state.v .. NUL .. tail
+  end
+  while r <= #ranges and read < q.size do
+    local batch = redis.call('ZRANGEBYLEX', key, min or ranges[r][1], ranges[r][2], 'LIMIT', 0, q.size - read)
+    read = read + #batch
+    for _, m in ipairs(batch) do
+      local name = member_name(m)
+      if meets_all_but(d, name) then
+        local values = {}
+        for k, sort_key in ipairs(q.sort) do values[k] = values_of(name)[sort_key.i] or {} end
+        out[#out + 1] = name
+        out[#out + 1] = cjson.encode(values)
       end
     end
-  end
-else
-  local excluded, excluded_count = {}, 0
-  for _, req in ipairs(q.neg) do
-    for _, r in ipairs(req.ranges) do
-      each_member(zkey(req.i), r[1], r[2], false, function(m)
-        local name = member_name(m)
-        if not excluded[name] then
-          excluded[name] = true
-          excluded_count = excluded_count + 1
-        end
-        return false
-      end)
+    if read >= q.size and #batch > 0 then
+      local m = batch[#batch]
+      local name = member_name(m)
+      local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
+      out[3] = cjson.encode({d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
+      break
     end
+    r, min = r + 1, nil
   end
-  local objects = redis.call('HLEN', KEYS[1])
-  total = objects - excluded_count
-  walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
+  return out
+end
+
+if q.slice then return slice() end
+
+local planned, failure = pcall(function()
+  if q.range then
+    range_page()
+  elseif pair_ready() then
+    -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
+    -- the matches in sort order, and the filter index counts them.
+    local min, max = value_range(q.pair.v)
+    total = redis.call('ZLEXCOUNT', zkey(q.pair.f), min, max)
+    walk(function() return true end, 1, pair_source(q.pair))
+  elseif #q.pos > 0 then
+    local driver, smallest = nil, nil
+    for i, req in ipairs(q.pos) do
+      local n = 0
+      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      if smallest == nil or n < smallest then driver, smallest = i, n end
+    end
+    local lead = q.pos[driver]
+    local collects = not (#q.pos == 1 and #q.neg == 0 and lead.one)
+    if collects and smallest > budget then error(SLICE) end
+    local objects = redis.call('HLEN', KEYS[1])
+    -- Walking the sort index until the page is full visits about this many members.
+    local function walk_length(matches)
+      return (q.offset + want) * objects / matches
+    end
+    local function walk_is_cheaper(matches)
+      return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
+    end
+    local function others_met(name)
+      for i, req in ipairs(q.pos) do
+        if i ~= driver and not meets(name, req) then return false end
+      end
+      for _, req in ipairs(q.neg) do
+        if meets(name, req) then return false end
+      end
+      return true
+    end
+
+    if #q.pos == 1 and #q.neg == 0 and lead.one and walk_is_cheaper(smallest)
+        and smallest > COLLECT_FACTOR * walk_length(smallest) then
+      -- One requirement that an object meets with at most one member: its count is the total, and
+      -- looking up the few objects the walk visits is cheaper than collecting every match.
+      total = smallest
+      walk(function(name) return meets(name, lead) end, total / math.max(objects, 1))
+    else
+      local matched, is_match = {}, {}
+      for _, r in ipairs(lead.ranges) do
+        each_member(zkey(lead.i), r[1], r[2], false, function(m)
+          local name = member_name(m)
+          if is_match[name] ~= nil then return false end
+          local ok = others_met(name)
+          is_match[name] = ok
+          if ok then matched[#matched + 1] = name end
+          return false
+        end)
+      end
+      total = #matched
+      if walk_is_cheaper(total) then
+        walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
+      elseif not full then
+        table.sort(matched, name_before)
+        for _, name in ipairs(matched) do
+          emit(name)
+          if full then break end
+        end
+      end
+    end
+  else
+    local excluding = 0
+    for _, req in ipairs(q.neg) do
+      for _, r in ipairs(req.ranges) do excluding = excluding + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+    end
+    if excluding > budget then error(SLICE) end
+    local excluded, excluded_count = {}, 0
+    for _, req in ipairs(q.neg) do
+      for _, r in ipairs(req.ranges) do
+        each_member(zkey(req.i), r[1], r[2], false, function(m)
+          local name = member_name(m)
+          if not excluded[name] then
+            excluded[name] = true
+            excluded_count = excluded_count + 1
+          end
+          return false
+        end)
+      end
+    end
+    local objects = redis.call('HLEN', KEYS[1])
+    total = objects - excluded_count
+    walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
+  end
+end)
+if not planned then
+  if failure == SLICE then return {'SLICE'} end
+  error(failure)
 end
 
 local position = ''
