@@ -70,8 +70,14 @@ describe('a large list of a slow shape (read in slices)', () => {
   const rank = (direction: 'asc' | 'desc'): ListOptions['sort'] => [{ index: 'spec.rank', direction }];
   const shapes: [string, ListOptions][] = [
     [
-      'tier!=gold (negative only) by rank',
-      { labelSelector: [{ key: 'tier', op: 'notin', values: ['gold'] }], sort: rank('asc') },
+      'tier!=gold,env!=prod (negative only) by rank',
+      {
+        labelSelector: [
+          { key: 'tier', op: 'notin', values: ['gold'] },
+          { key: 'env', op: 'notin', values: ['prod'] },
+        ],
+        sort: rank('asc'),
+      },
     ],
     [
       'tier in (gold,silver),env notin (prod) by rank',

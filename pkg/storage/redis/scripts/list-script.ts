@@ -338,6 +338,11 @@ local function meets(name, req)
   return false
 end
 
+-- Whether counting a requirement's members counts objects: no object holds two of them (one value, or "one").
+local function counted(req)
+  return req.one or (#req.v == 1 and req.p == nil)
+end
+
 -- Whether an object meets every requirement but the d-th positive one (which found it).
 local function meets_all_but(d, name)
   for i, req in ipairs(q.pos) do
@@ -447,7 +452,7 @@ local planned, failure = pcall(function()
       if smallest == nil or n < smallest then driver, smallest = i, n end
     end
     local lead = q.pos[driver]
-    local collects = not (#q.pos == 1 and #q.neg == 0 and lead.one)
+    local collects = not (#q.pos == 1 and #q.neg == 0 and counted(lead))
     if collects and smallest > budget then error(SLICE) end
     local objects = redis.call('HLEN', KEYS[1])
     -- Walking the sort index until the page is full visits about this many members.
@@ -467,7 +472,7 @@ local planned, failure = pcall(function()
       return true
     end
 
-    if #q.pos == 1 and #q.neg == 0 and lead.one and walk_is_cheaper(smallest)
+    if #q.pos == 1 and #q.neg == 0 and counted(lead) and walk_is_cheaper(smallest)
         and smallest > COLLECT_FACTOR * walk_length(smallest) then
       -- One requirement that an object meets with at most one member: its count is the total, and
       -- looking up the few objects the walk visits is cheaper than collecting every match.
@@ -501,6 +506,14 @@ local planned, failure = pcall(function()
     for _, req in ipairs(q.neg) do
       for _, r in ipairs(req.ranges) do excluding = excluding + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
     end
+    local objects = redis.call('HLEN', KEYS[1])
+    local sole = q.neg[1]
+    if #q.neg == 1 and counted(sole) then
+      -- No object holds two of its members: what it excludes is counted, and the walk checks each object.
+      total = objects - excluding
+      walk(function(name) return not meets(name, sole) end, total / math.max(objects, 1))
+      return
+    end
     if excluding > budget then error(SLICE) end
     local excluded, excluded_count = {}, 0
     for _, req in ipairs(q.neg) do
@@ -515,7 +528,6 @@ local planned, failure = pcall(function()
         end)
       end
     end
-    local objects = redis.call('HLEN', KEYS[1])
     total = objects - excluded_count
     walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
   end
