@@ -10,6 +10,7 @@ import { BENCH_INDEXES, benchName, ONE_PERCENT_FILTER, specOf } from '../storage
 import { LABELS_INDEX, type IndexSpec } from '../../pkg/storage/indexes';
 import { pairIndexName } from '../../pkg/storage/pair-indexes';
 import { loadObjects } from '../storage/load';
+import { measureSlowShapes, slowShapesTable } from './slow-shapes';
 
 const TYPE = 'scalepersons.bench.svc.run';
 const WARMUP = 10;
@@ -60,12 +61,15 @@ export async function runStorageScale(sizes: readonly number[], out: (line: stri
     await storage.defineType(TYPE, SCALE_INDEXES);
     const baseMemory = await usedMemory(client);
     const figures: SizeFigures[] = [];
+    const slow: string[] = [];
     let loaded = 0;
     for (const size of sizes) {
       const load = await loadObjects(storage, TYPE, loaded, size);
       loaded = size;
       figures.push(await measureSize(storage, client, keyPrefix, size, load, baseMemory));
+      slow.push(slowShapesTable(size, await measureSlowShapes(storage, client, TYPE)));
     }
+    for (const table of slow) out(table);
     out(sizeTable(figures));
     out(growthLine(figures));
     out(await memoryBreakdown(client, keyPrefix, loaded));

@@ -60,10 +60,22 @@ for _, index in ipairs(q.ordered) do ordered[index] = true end
 local MISSING = math.huge
 local STX = string.char(2)
 
+-- Work is counted in index members read; decoding an object's stored index values counts DECODE_COST.
+-- A plan that would do more than q.budget gives up (SLICE): the client reads the query in slices, each
+-- doing at most q.size.
+-- (Only while a plan runs, inside pcall: an error that leaves a script must never be anything but a string.)
+local budget, spent, DECODE_COST = q.budget or math.huge, 0, 8
+local SLICE, planning = 'SVC_SLICE', false
+local function spend(units)
+  spent = spent + units
+  if planning and spent > budget then error(SLICE, 0) end
+end
+
 local cached_values = {}
 local function values_of(name)
   local values = cached_values[name]
   if values == nil then
+    spend(DECODE_COST)
     local stored = redis.call('HGET', KEYS[2], name)
     if stored then
       local _, json = split_stored(stored)
@@ -96,13 +108,6 @@ local function holds(name, req)
   return false
 end
 
--- A plan that would read more than q.budget members gives up (SLICE): the client reads it in slices.
-local budget, spent, SLICE = q.budget or math.huge, 0, {}
-local function spend()
-  spent = spent + 1
-  if spent > budget then error(SLICE) end
-end
-
 -- Calls fn for each member in [min, max], ascending (or, with desc, from max down); fn returns true to
 -- stop. Reads batches of next_size() members when given (reading members costs more than looking at
 -- them: a walk should not read far past where it stops), else of doubling sizes.
@@ -117,7 +122,7 @@ local function each_member(key, min, max, desc, fn, next_size)
       batch = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', 0, size)
     end
     for _, m in ipairs(batch) do
-      spend()
+      spend(1)
       if fn(m) then return true end
     end
     if #batch < size then return false end
@@ -333,6 +338,7 @@ local function meets(name, req)
   if req.p or ordered[req.i] then return holds(name, req) end
   local key = zkey(req.i)
   for _, v in ipairs(req.v) do
+    spend(1)
     if redis.call('ZSCORE', key, v .. NUL .. name) then return true end
   end
   return false
@@ -403,16 +409,16 @@ local function slice()
   local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
   if d > 0 then index, ranges = q.pos[d].i, q.pos[d].ranges end
   local key = zkey(index)
-  local out, read, r, min = {'OK', revision, ''}, 0, state.r or 1, nil
+  local out, r, min = {'OK', revision, ''}, state.r or 1, nil
   if state.n then
     local tail = state.n
     if ordered[index] then tail = order_member(state.c or nil, state.n) end
     min = '(' .. state.v .. NUL .. tail
   end
-  while r <= #ranges and read < q.size do
-    local batch = redis.call('ZRANGEBYLEX', key, min or ranges[r][1], ranges[r][2], 'LIMIT', 0, q.size - read)
-    read = read + #batch
+  while r <= #ranges do
+    local batch = redis.call('ZRANGEBYLEX', key, min or ranges[r][1], ranges[r][2], 'LIMIT', 0, 64)
     for _, m in ipairs(batch) do
+      spend(1)
       local name = member_name(m)
       if meets_all_but(d, name) then
         local values = {}
@@ -420,21 +426,24 @@ local function slice()
         out[#out + 1] = name
         out[#out + 1] = cjson.encode(values)
       end
+      if spent >= q.size then
+        local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
+        out[3] = cjson.encode({d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
+        return out
+      end
     end
-    if read >= q.size and #batch > 0 then
-      local m = batch[#batch]
-      local name = member_name(m)
-      local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
-      out[3] = cjson.encode({d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
-      break
+    if #batch < 64 then
+      r, min = r + 1, nil
+    else
+      min = '(' .. batch[#batch]
     end
-    r, min = r + 1, nil
   end
   return out
 end
 
 if q.slice then return slice() end
 
+planning = true
 local planned, failure = pcall(function()
   if q.range then
     range_page()
@@ -453,7 +462,7 @@ local planned, failure = pcall(function()
     end
     local lead = q.pos[driver]
     local collects = not (#q.pos == 1 and #q.neg == 0 and counted(lead))
-    if collects and smallest > budget then error(SLICE) end
+    if collects and smallest > budget then error(SLICE, 0) end
     local objects = redis.call('HLEN', KEYS[1])
     -- Walking the sort index until the page is full visits about this many members.
     local function walk_length(matches)
@@ -514,7 +523,7 @@ local planned, failure = pcall(function()
       walk(function(name) return not meets(name, sole) end, total / math.max(objects, 1))
       return
     end
-    if excluding > budget then error(SLICE) end
+    if excluding > budget then error(SLICE, 0) end
     local excluded, excluded_count = {}, 0
     for _, req in ipairs(q.neg) do
       for _, r in ipairs(req.ranges) do
@@ -532,6 +541,7 @@ local planned, failure = pcall(function()
     walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
   end
 end)
+planning = false
 if not planned then
   if failure == SLICE then return {'SLICE'} end
   error(failure)
