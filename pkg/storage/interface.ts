@@ -178,8 +178,9 @@ export interface StorageOptions {
   /** Objects per batch when building an index, default 500. */
   indexBuildBatch?: number;
   /**
-   * Redis only: index members one list script reads at most, default 2000. A query whose plan needs more
-   * (a shape that is not O(page), docs/storage.md) is read in slices of this many, several short scripts.
+   * Redis only: the work one list script may do, in index members read (an object's stored index values
+   * decoded counts as 32), default 2000. A query whose plan needs more (a shape that is not O(page),
+   * docs/storage.md) is read in slices of this much work, several short scripts.
    */
   listSlice?: number;
   /** Redis only: a prefix for every key, so that tests can share one Redis. Default `svc`. */

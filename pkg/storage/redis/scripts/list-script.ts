@@ -60,11 +60,12 @@ for _, index in ipairs(q.ordered) do ordered[index] = true end
 local MISSING = math.huge
 local STX = string.char(2)
 
--- Work is counted in index members read; decoding an object's stored index values counts DECODE_COST.
+-- Work is counted in index members read; decoding an object's stored index values (some 500 bytes of
+-- JSON) counts DECODE_COST, about what it costs beside reading a member.
 -- A plan that would do more than q.budget gives up (SLICE): the client reads the query in slices, each
 -- doing at most q.size.
 -- (Only while a plan runs, inside pcall: an error that leaves a script must never be anything but a string.)
-local budget, spent, DECODE_COST = q.budget or math.huge, 0, 8
+local budget, spent, DECODE_COST = q.budget or math.huge, 0, 32
 local SLICE, planning = 'SVC_SLICE', false
 local function spend(units)
   spent = spent + units
