@@ -1,7 +1,11 @@
 import { LABELS_INDEX, type IndexSpec } from './indexes';
 import { pairIndexName, pairQuery, pairValues, storedIndexes } from './pair-indexes';
 
-const AGE: IndexSpec = { name: 'spec.age', filteredBy: [LABELS_INDEX], indexFunc: (o) => String(o.spec?.age ?? '') };
+const AGE: IndexSpec = {
+  name: 'spec.age',
+  filteredBy: [LABELS_INDEX],
+  indexFunc: (o) => String((o.spec as { age?: number }).age),
+};
 
 describe('pair indexes', () => {
   it('pair every filter value with every sort value, the objects without a sort value after them', () => {
