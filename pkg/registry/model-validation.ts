@@ -53,7 +53,7 @@ function dnsGroupProblem(group: string): string | undefined {
   return undefined;
 }
 
-/** Indexes declared twice, or under a default index's name. */
+/** Indexes declared twice, or under a default index's name; `filteredBy` naming no other non-unique index. */
 function indexProblems(model: Model): [string, string][] {
   const problems: [string, string][] = [];
   const names = new Set<string>();
@@ -62,6 +62,23 @@ function indexProblems(model: Model): [string, string][] {
     if (DEFAULT_INDEX_NAMES.has(index.name))
       problems.push([`indexes[${i}].name`, `"${index.name}" is a default index of every model`]);
     names.add(index.name);
+  }
+  problems.push(...filteredByProblems(model));
+  return problems;
+}
+
+/** `filteredBy` entries that name no other non-unique index of the model (defaults included). */
+function filteredByProblems(model: Model): [string, string][] {
+  const indexes = [...DEFAULT_INDEXES, ...(model.indexes ?? [])];
+  const pairable = new Set(indexes.filter((spec) => !spec.unique).map((spec) => spec.name));
+  const problems: [string, string][] = [];
+  for (const [i, index] of (model.indexes ?? []).entries()) {
+    for (const filter of index.filteredBy ?? []) {
+      if (filter === index.name || !pairable.has(filter)) {
+        const message = `"${filter}" must name another, non-unique index (e.g. metadata.labels)`;
+        problems.push([`indexes[${i}].filteredBy`, message]);
+      }
+    }
   }
   return problems;
 }

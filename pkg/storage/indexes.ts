@@ -27,6 +27,15 @@ export interface IndexSpec {
    * Ignored for a unique index and `metadata.creationTimestamp`.
    */
   valueSets?: boolean;
+  /**
+   * Indexes whose one-value pages are often sorted by this one: for each name F, a page of one equality on F
+   * (`labelSelector=k=v` with F `metadata.labels`, or `fieldSelector=F=v`) sorted by this index first is a range
+   * read, O(log n + page), `total` included (ADR 0023). Costs one more index entry per pair of values an object
+   * holds on every write. F must be another, non-unique index. Default: none (such pages cost O(matches)).
+   */
+  filteredBy?: string[];
+  /** Set by the storage on the hidden index it keeps for one `filteredBy` pair; never declared by a type. */
+  pairOf?: { filter: string; sort: string };
   /** Runs in the writing process on every stored state of an object. Must be pure. */
   indexFunc: (object: ApiObject) => IndexValue;
 }

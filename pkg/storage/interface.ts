@@ -177,6 +177,12 @@ export interface StorageOptions {
   watchBuffer?: number;
   /** Objects per batch when building an index, default 500. */
   indexBuildBatch?: number;
+  /**
+   * Redis only: the work one list script may do, in index members read (an object's stored index values
+   * decoded counts as 32), default 2000. A query whose plan needs more (a shape that is not O(page),
+   * docs/storage.md) is read in slices of this much work, several short scripts.
+   */
+  listSlice?: number;
   /** Redis only: a prefix for every key, so that tests can share one Redis. Default `svc`. */
   keyPrefix?: string;
   /** Where the storage logs (e.g. a lost Redis); default the process's logger. */

@@ -1,4 +1,5 @@
-import { usePersonsApi, person, PERSONS } from '../support/person';
+import { usePersonsApi, person, MODELS, PERSONS } from '../support/person';
+import { waitFor } from '../support/wait-for';
 
 const suite = usePersonsApi();
 const names = (res: { body: { items: { metadata: { name: string } }[] } }) =>
@@ -241,4 +242,60 @@ it("a Table list keeps the page's continue token, so kubectl reads every chunk",
     token = page.body.metadata.continue;
   } while (token);
   expect(names.sort()).toEqual(['tbl-0', 'tbl-1', 'tbl-2', 'tbl-3', 'tbl-4']);
+});
+
+describe('a model index paired with a filter (filteredBy)', () => {
+  const RACERS = '/apis/pairs.example.com/v1alpha1/racers';
+  const racerModel = (filteredBy: string[]) => ({
+    apiVersion: 'apiextensions.svc.run/v1alpha1',
+    kind: 'Model',
+    metadata: { name: 'racers.pairs.example.com' },
+    spec: {
+      group: 'pairs.example.com',
+      version: 'v1alpha1',
+      names: { kind: 'Racer', plural: 'racers' },
+      indexes: [
+        { name: 'spec.team', path: 'spec.team' },
+        { name: 'spec.time', path: 'spec.time', filteredBy },
+      ],
+    },
+  });
+  const racer = (name: string, team: string, time: string | undefined, tier: string) => ({
+    apiVersion: 'pairs.example.com/v1alpha1',
+    kind: 'Racer',
+    metadata: { name, labels: { tier } },
+    spec: time === undefined ? { team } : { team, time },
+  });
+
+  it('refuses filteredBy naming no other non-unique index (422 naming it)', async () => {
+    for (const filter of ['spec.nothing', 'metadata.name', 'spec.time']) {
+      const res = await suite.api('POST', MODELS, racerModel([filter]));
+      expect(res.status).toBe(422);
+      expect(res.body.message).toContain(filter);
+    }
+  });
+
+  it('pages one label or field value sorted by the paired index, with totals and continue tokens', async () => {
+    expect((await suite.api('POST', MODELS, racerModel(['metadata.labels', 'spec.team']))).status).toBe(201);
+    await waitFor(async () => (await suite.api('GET', RACERS)).status === 200, { what: 'the racers API' });
+    const racers: [string, string, string | undefined, string][] = [
+      ['r1', 'red', '03', 'gold'],
+      ['r2', 'blue', '01', 'gold'],
+      ['r3', 'red', '02', 'silver'],
+      ['r4', 'red', undefined, 'gold'],
+      ['r5', 'blue', '02', 'gold'],
+      ['r6', 'red', '01', 'gold'],
+    ];
+    for (const r of racers) expect((await suite.api('POST', RACERS, racer(...r))).status).toBe(201);
+    const gold = await suite.api('GET', `${RACERS}?labelSelector=tier%3Dgold&sort=spec.time,asc&page=1&size=3`);
+    expect({ names: names(gold), total: gold.body.total }).toEqual({ names: ['r2', 'r6', 'r5'], total: 5 });
+    const desc = await suite.api('GET', `${RACERS}?fieldSelector=spec.team%3Dred&sort=spec.time,desc&limit=2`);
+    expect({ names: names(desc), total: desc.body.total }).toEqual({ names: ['r1', 'r3'], total: 4 });
+    const token = encodeURIComponent(desc.body.metadata.continue);
+    const rest = await suite.api(
+      'GET',
+      `${RACERS}?fieldSelector=spec.team%3Dred&sort=spec.time,desc&continue=${token}`,
+    );
+    expect(names(rest)).toEqual(['r6', 'r4']);
+  });
 });

@@ -53,6 +53,8 @@ export const MODEL_KIND: Model = {
                 order: { type: 'string', enum: ['ASC', 'DESC'] },
                 // Redis: pages filtered by one value of this index cost O(log n + page) (one more write per value).
                 valueSets: { type: 'boolean' },
+                // Pages of one value of each named index, sorted by this one, cost O(log n + page) (ADR 0023).
+                filteredBy: { type: 'array', items: { type: 'string', minLength: 1 } },
               },
             },
           },

@@ -8,7 +8,14 @@ interface ModelSpec {
   version: string;
   names: { kind: string; singular?: string; plural: string; shortNames?: string[] };
   schema?: JsonSchema;
-  indexes?: { name: string; path: string; unique?: boolean; order?: 'ASC' | 'DESC'; valueSets?: boolean }[];
+  indexes?: {
+    name: string;
+    path: string;
+    unique?: boolean;
+    order?: 'ASC' | 'DESC';
+    valueSets?: boolean;
+    filteredBy?: string[];
+  }[];
   printerColumns?: PrinterColumn[];
 }
 
@@ -23,6 +30,7 @@ export function modelFromObject(object: ApiObject): Model {
     unique: i.unique ?? false,
     order: i.order ?? 'ASC',
     valueSets: i.valueSets ?? false,
+    ...(i.filteredBy && i.filteredBy.length > 0 ? { filteredBy: i.filteredBy } : {}),
     indexFunc: indexFuncFromPath(i.path),
   }));
   return {

@@ -1,4 +1,5 @@
-import { CREATION_INDEX, LABELS_INDEX } from '../indexes';
+import { CREATION_INDEX } from '../indexes';
+import { soleEquality } from '../pair-indexes';
 import type { ListPosition } from '../continue-token';
 import type { ListOptions } from '../query';
 import type { IndexTable } from './index-table';
@@ -38,15 +39,3 @@ const inDefaultOrder = ({ sort }: ListOptions): boolean =>
   sort === undefined ||
   sort.length === 0 ||
   (sort.length === 1 && sort[0].index === CREATION_INDEX && sort[0].direction === 'desc');
-
-/** The index and value of a query's only requirement, when it is an equality. */
-function soleEquality(options: ListOptions): { index: string; value: string } | undefined {
-  const labels = options.labelSelector ?? [];
-  const fields = options.fieldSelector ?? [];
-  if (labels.length + fields.length !== 1) return undefined;
-  const [req] = labels.length === 1 ? labels : fields;
-  const values = new Set(req.values);
-  if (req.op !== 'in' || values.size !== 1) return undefined;
-  const [value] = values;
-  return 'key' in req ? { index: LABELS_INDEX, value: `${req.key}=${value}` } : { index: req.field, value };
-}

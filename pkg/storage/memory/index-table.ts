@@ -1,5 +1,5 @@
 import { isOrdered, type IndexSpec } from '../indexes';
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 import { compareEntries, SortedEntries, type IndexEntry } from './sorted-entries';
 import { orderEntry, ValueOrder } from './value-order';
 

@@ -1,5 +1,5 @@
 import type { ListPosition } from '../continue-token';
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 import type { IndexTable } from './index-table';
 import type { NameFilter } from './name-filter';
 import type { IndexEntry } from './sorted-entries';
@@ -34,11 +34,37 @@ export function orderNames(
   objectCount: number,
   after?: ListPosition,
 ): string[] {
-  const isAfter = after === undefined ? () => true : (name: string) => comparePosition(keys, after, name) < 0;
+  const isAfter = afterPosition(keys, after);
   if (filter.names !== undefined && filter.names.size <= objectCount * SELECTIVE_SHARE) {
     return [...filter.names].filter(isAfter).sort(compareBySortKeys(keys));
   }
-  return walkFirstKey(filter, keys, needed, isAfter, after?.s[0]);
+  const accept = (name: string) => filter.has(name) && isAfter(name);
+  const [first] = keys;
+  const from = after?.s[0];
+  return walkFirstKey(
+    { entries: entriesFrom(first, from), valueless: () => first.table.namesWithoutValue() },
+    keys,
+    needed,
+    accept,
+  );
+}
+
+/**
+ * Where a walk reads the first key's objects: its entries, in its direction
+ * from where the walk starts, each entry's value being a value of the first
+ * key; and, once those are done, the objects without a value (any order).
+ */
+export interface FirstKeyEntries {
+  entries: Iterable<IndexEntry>;
+  valueless: () => Iterable<string>;
+}
+
+/** Whether the object `name` sorts strictly after a continue position (every object, without one). */
+export function afterPosition(
+  keys: readonly TableSortKey[],
+  after: ListPosition | undefined,
+): (name: string) => boolean {
+  return after === undefined ? () => true : (name) => comparePosition(keys, after, name) < 0;
 }
 
 /** A comparator of object names by sort keys, then name ascending. */
@@ -80,23 +106,21 @@ function compareSortValues(direction: 'asc' | 'desc', a: string | false, b: stri
 }
 
 /**
- * Walks the first key's entries group by group (a group is one value),
- * starting at `from` (a continue position's first value; `false`: only the
- * objects without a value remain). An object is taken where it sorts, at its
- * smallest value going up and its largest going down; its other entries are
- * skipped. Within a group the entries come name-ascending, or are sorted by
- * the other keys.
+ * Walks the first key's entries group by group (a group is one value) and
+ * takes the objects `accept` takes, at least `needed` of them. An object is
+ * taken where it sorts, at its smallest value going up and its largest going
+ * down; its other entries are skipped. Within a group the entries come
+ * name-ascending, or are sorted by the other keys. The objects without a
+ * value come last.
  */
-function walkFirstKey(
-  filter: NameFilter,
+export function walkFirstKey(
+  source: FirstKeyEntries,
   keys: readonly [TableSortKey, ...TableSortKey[]],
   needed: number,
-  isAfter: (name: string) => boolean,
-  from: string | false | undefined,
+  accept: (name: string) => boolean,
 ): string[] {
   const [first, ...rest] = keys;
-  const { table, direction } = first;
-  const accept = (name: string) => filter.has(name) && isAfter(name);
+  const { direction } = first;
   const byRest = compareBySortKeys(rest);
   const out: string[] = [];
   let group: string[] = [];
@@ -107,7 +131,7 @@ function walkFirstKey(
     for (const name of group) out.push(name);
     group = [];
   };
-  for (const { value, name } of entriesFrom(first, from)) {
+  for (const { value, name } of source.entries) {
     if (value !== groupValue) {
       flush();
       if (out.length >= needed) break;
@@ -117,7 +141,7 @@ function walkFirstKey(
   }
   flush();
   if (out.length < needed) {
-    const valueless = [...table.namesWithoutValue()].filter(accept).sort(byRest);
+    const valueless = [...source.valueless()].filter(accept).sort(byRest);
     for (const name of valueless) out.push(name);
   }
   return out;

@@ -9,6 +9,8 @@ import type { TableSortKey } from './list-order';
 import { orderNames, positionOf } from './list-order';
 import { buildNameFilter, type TableRequirement } from './name-filter';
 import { equalityRange, rangeNames } from './equality-range';
+import { isPairIndex, pairQuery } from '../pair-indexes';
+import { pairNames } from './pair-range';
 import type { TypeStore } from './type-store';
 
 const DEFAULT_SORT: readonly SortKey[] = [
@@ -83,13 +85,20 @@ interface ResolvedQuery {
 
 /**
  * The number of matches and at least the first `needed` of them in order:
- * from an ordered index's range for one equality in the default order
- * (O(log n + page)), else from the filter of every requirement.
+ * from an ordered index's range for one equality in the default order, or
+ * from a built pair index for one equality sorted by its sort index (both
+ * O(log n + page)), else from the filter of every requirement.
  */
 function matches(store: TypeStore, options: ListOptions, query: ResolvedQuery): { total: number; ordered: string[] } {
   const range = equalityRange(options, (index) => queryTable(store, index, 'fieldSelector'));
   if (range !== undefined) {
     return { total: range.table.namesWith(range.value).size, ordered: rangeNames(range, query.needed, query.after) };
+  }
+  const pair = pairQuery(store.specs(), options);
+  const pairs = pair && store.table(pair.index);
+  if (pair !== undefined && pairs !== undefined && pairs.building === undefined) {
+    const total = queryTable(store, pair.filter, 'fieldSelector').namesWith(pair.value).size;
+    return { total, ordered: pairNames({ pairs, value: pair.value }, query.keys, query.needed, query.after) };
   }
   const filter = buildNameFilter(query.labels, options.labelSelector ?? [], query.fields, store.objects.size);
   return { total: filter.size, ordered: orderNames(filter, query.keys, query.needed, store.objects.size, query.after) };
@@ -98,7 +107,7 @@ function matches(store: TypeStore, options: ListOptions, query: ResolvedQuery): 
 /** The table a query names; Invalid when the type has no such index, Unavailable while it is being built. */
 function queryTable(store: TypeStore, index: string, usedIn: string): IndexTable {
   const table = store.table(index);
-  if (table === undefined) {
+  if (table === undefined || isPairIndex(table.spec)) {
     throw new StorageError(
       'Invalid',
       `${usedIn}: "${index}" is not an index of ${store.type}; its indexes are: ${store.indexNames().join(', ')}`,

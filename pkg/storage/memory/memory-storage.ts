@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { DEFAULT_INDEXES, type IndexSpec } from '../indexes';
+import { storedIndexes } from '../pair-indexes';
 import type {
   IndexProgress,
   IndexStatus,
@@ -78,7 +79,7 @@ export class MemoryStorage implements Storage {
 
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
     this.checkOpen();
-    const specs = withDefaultIndexes(indexes);
+    const specs = storedIndexes(indexes);
     const store = this.stores.get(type);
     if (store === undefined) {
       this.newStore(type, specs);

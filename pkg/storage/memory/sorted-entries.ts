@@ -1,4 +1,4 @@
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 
 /** One (value, object name) pair of an index, the unit a sorted index holds. */
 export interface IndexEntry {
@@ -110,6 +110,17 @@ export class SortedEntries {
     for (let b = Math.min(last, this.blocks.length - 1); b >= 0; b--) {
       const block = this.blocks[b];
       for (let i = b === last ? firstAbove(block, value) - 1 : block.length - 1; i >= 0; i--) yield block[i];
+    }
+  }
+
+  /** The entries before `probe` (in this set's order), in descending order. */
+  *descendingBefore(probe: IndexEntry): Generator<IndexEntry> {
+    const first = this.blockFor(probe);
+    for (let b = Math.min(first, this.blocks.length - 1); b >= 0; b--) {
+      const block = this.blocks[b];
+      for (let i = b === first ? lowerBound(block, probe, this.compare) - 1 : block.length - 1; i >= 0; i--) {
+        yield block[i];
+      }
     }
   }
 

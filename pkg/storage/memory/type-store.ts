@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../api/object';
 import { deepFreeze } from '../../util/deep-freeze';
 import { NAME_INDEX, indexValues, isOrdered, type IndexSpec } from '../indexes';
+import { isPairIndex } from '../pair-indexes';
 import type { IndexStatus } from '../interface';
 import type { WatchEvent, WatchEventType } from '../watch';
 import { ChangeLog, type ChangeLogLimits } from './change-log';
@@ -86,9 +87,16 @@ export class TypeStore {
     return this.tables.get(table.name) === table;
   }
 
-  /** The names of the type's indexes, in declaration order. */
+  /** The names of the type's indexes a query may name (not its pair indexes), in declaration order. */
   indexNames(): string[] {
-    return [...this.tables.keys()];
+    return this.specs()
+      .filter((spec) => !isPairIndex(spec))
+      .map((spec) => spec.name);
+  }
+
+  /** The specs of every index the type stores, pair indexes included. */
+  specs(): IndexSpec[] {
+    return [...this.tables.values()].map((table) => table.spec);
   }
 
   /** Computes an object's values for every index; an index function that throws fails the write. */
@@ -185,6 +193,7 @@ export class TypeStore {
   private indexedValues(name: string): Record<string, string[]> {
     const record: Record<string, string[]> = {};
     for (const table of this.tables.values()) {
+      if (isPairIndex(table.spec)) continue;
       const values = table.valuesOf(name);
       if (values !== undefined) record[table.name] = [...values].sort();
     }

@@ -1,4 +1,4 @@
-import { compareBytes } from './byte-order';
+import { compareBytes } from '../byte-order';
 import { SortedEntries, type IndexEntry } from './sorted-entries';
 
 /** The entry value of an object without a creation timestamp (none holds NUL: it is set by the storage). */

@@ -6,6 +6,7 @@ import { NAME_INDEX, type IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
 import { redisRetryBackoff, translateError } from './connection';
 import { isOrdered, type TypeKeys } from './keys';
+import { isPairIndex } from '../pair-indexes';
 import { storableValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
 import type { TypeState } from './type-state';
@@ -63,7 +64,7 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
             keys.indexValues,
             keys.index(spec.name),
             spec.name,
-            isOrdered(spec) ? 1 : 0,
+            ...layoutFlags(spec),
             ...args,
           );
         }
@@ -109,3 +110,6 @@ function valuesOf(spec: IndexSpec, object: ApiObject): string[] {
     return [];
   }
 }
+
+/** The index's layout as the build script takes it: ordered, then sparse (a pair index), each 1 or 0. */
+const layoutFlags = (spec: IndexSpec): [number, number] => [isOrdered(spec) ? 1 : 0, isPairIndex(spec) ? 1 : 0];

@@ -1,5 +1,6 @@
 import { NAME_INDEX, isOrdered, type IndexSpec } from '../indexes';
 import type { ResourceType } from '../interface';
+import { isPairIndex } from '../pair-indexes';
 
 /**
  * The Redis keys of one resource type. Every key carries the same hash tag,
@@ -17,6 +18,8 @@ import type { ResourceType } from '../interface';
  *   which sorts after every UTF-8 value. In an ordered index (see `isOrdered`)
  *   the name is replaced by the object's order member (`orderMember`), so that
  *   the objects of one value sort in the default list order (ADR 0017).
+ *   A pair index (`pair <F> by <S>`, ADR 0023) has no member for an object
+ *   without a value.
  * - `<prefix>:{<type>}:ixsets` hash: index name → `ordered` for an index whose
  *   members are in the ordered layout. (`ready` or `filling` there, from ADR
  *   0010, means the index has per-value sorted sets under
@@ -58,10 +61,11 @@ export { isOrdered };
 
 /**
  * The indexes as the write scripts take them (as JSON): `[name, unique,
- * ordered]`, each flag 1 or 0; names are unique by existence, not by index.
+ * ordered, sparse]`, each flag 1 or 0; names are unique by existence, not by
+ * index; a sparse index (a pair index) has no member for an object without a value.
  */
-export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, number][] =>
-  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, isOrdered(s) ? 1 : 0]);
+export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, number, number][] =>
+  specs.map((s) => [s.name, s.unique && s.name !== NAME_INDEX ? 1 : 0, isOrdered(s) ? 1 : 0, isPairIndex(s) ? 1 : 0]);
 
 const HIGH = 0xff;
 

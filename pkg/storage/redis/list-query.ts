@@ -4,6 +4,7 @@ import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
 import { isOrdered } from './keys';
+import { isPairIndex, pairQuery, type PairQuery } from '../pair-indexes';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -30,6 +31,16 @@ export interface ListScriptQuery {
   ordered: string[];
   /** Set when the members of the one positive requirement's value are the matches in the query's order. */
   range?: true;
+  /**
+   * Set when a pair index (ADR 0023) holds the matches in the order of the first sort key: its name `i`
+   * (the script falls back to the other plans while it is being built), and the filter index `f` and value `v`.
+   */
+  pair?: { i: string; f: string; v: string };
+  /** Index members a plan may read before it answers SLICE (see ./sliced-list.ts); unlimited when absent. */
+  budget?: number;
+  /** Set on a slice call: where the slice starts (`{}` for the first), and `size`, members it reads at most. */
+  slice?: unknown;
+  size?: number;
 }
 
 /** One value of an ordered index, whose members are exactly the objects a query matches, in its order. */
@@ -59,12 +70,16 @@ export interface PlannedList {
  * integer, or when the continue token is malformed or from another query.
  */
 export function planList(type: ResourceType, specs: readonly IndexSpec[], options: ListOptions = {}): PlannedList {
-  const known = indexLookup(type, specs);
+  const known = indexLookup(
+    type,
+    specs.filter((s) => !isPairIndex(s)),
+  );
   const { pos, neg } = requirements(options, known);
   const sort = sortOf(type, options, known);
   const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
+  const { indexKeys, pairPart } = withPair(used, pairQuery(specs, options));
   const keys: Record<string, number> = {};
-  used.forEach((index, at) => {
+  indexKeys.forEach((index, at) => {
     keys[index] = 5 + at;
   });
   const fingerprint = queryFingerprint({ sort, pos, neg });
@@ -80,11 +95,18 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     offset,
     want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
     ordered: used.filter((index) => isOrdered(known(index, 'index'))),
+    ...pairPart,
   };
   if (resumed) query.after = resumed.position;
   const range = answeringRange(pos, neg, sort, known);
   if (range) query.range = true;
-  return { query, indexKeys: used, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  return { query, indexKeys, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+}
+
+/** The sorted sets a query reads (those it names, then the pair index answering it), and its `pair` part. */
+function withPair(used: string[], pair: PairQuery | undefined) {
+  if (pair === undefined) return { indexKeys: used, pairPart: {} };
+  return { indexKeys: [...used, pair.index], pairPart: { pair: { i: pair.index, f: pair.filter, v: pair.value } } };
 }
 
 /** Finds an index's spec by name; Invalid (naming the type's indexes) when there is none. */

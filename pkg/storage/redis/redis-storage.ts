@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
-import { CREATION_INDEX, DEFAULT_INDEXES, withDefaultIndexes, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, DEFAULT_INDEXES, type IndexSpec } from '../indexes';
+import { storedIndexes } from '../pair-indexes';
 import type {
   IndexProgress,
   IndexStatus,
@@ -22,7 +23,8 @@ import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
 import { isOrdered, orderMember, scriptIndexList, typeKeys, type TypeKeys } from './keys';
-import { planList } from './list-query';
+import { planList, type ListScriptQuery, type PlannedList } from './list-query';
+import { SliceInterrupted, slicedList, type ListCall, type SlicedPage } from './sliced-list';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
 import { TypeState } from './type-state';
@@ -45,6 +47,8 @@ export interface RedisStorageSettings {
   watchRetention: number;
   watchBuffer: number;
   indexBuildBatch: number;
+  /** Index members one list script reads at most (StorageOptions.listSlice). */
+  listSlice: number;
   /** Logs each Redis outage once. */
   outages: RedisOutageLog;
 }
@@ -57,6 +61,7 @@ export function redisSettings(url: string, keyPrefix: string, options: StorageOp
     watchRetention: positive(options.watchRetention, 100_000, 'watchRetention'),
     watchBuffer: positive(options.watchBuffer, 10_000, 'watchBuffer'),
     indexBuildBatch: positive(options.indexBuildBatch, 500, 'indexBuildBatch'),
+    listSlice: positive(options.listSlice, 2000, 'listSlice'),
     outages: new RedisOutageLog(options.log ?? logger.child({ component: 'redis-storage' })),
   };
 }
@@ -100,7 +105,7 @@ export class RedisStorage implements Storage {
 
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
     this.checkOpen();
-    const specs = withDefaultIndexes(indexes);
+    const specs = storedIndexes(indexes);
     const state = this.state(type);
     // From now on every write of this process maintains every declared index.
     state.specs = specs;
@@ -171,38 +176,51 @@ export class RedisStorage implements Storage {
   async list(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {
     this.checkOpen();
     const plan = planList(type, this.state(type).specs, options);
+    const call: ListCall = (indexKeys, query) => this.listCall(type, indexKeys, query);
+    const reply = await call(plan.indexKeys, { ...plan.query, budget: this.settings.listSlice });
+    if (reply[0] === 'BUILDING') throw building(type, reply);
+    if (reply[0] === 'SLICE') return this.slicedPage(type, plan, call);
+    const [, revision, total, position, ...items] = reply;
+    const at = position ? (JSON.parse(String(position)) as ListPosition) : undefined;
+    return listResult(plan, { revision: String(revision), total: Number(total), position: at }, items.map(String));
+  }
+
+  /** A list read in slices (its plan would hold Redis too long): several short scripts, then the page's objects. */
+  private async slicedPage(type: ResourceType, plan: PlannedList, call: ListCall): Promise<ListResult> {
+    let page: SlicedPage;
+    try {
+      page = await slicedList(plan, this.settings.listSlice, call);
+    } catch (err) {
+      if (err instanceof SliceInterrupted) throw building(type, err.reply);
+      throw err;
+    }
+    const objects = this.keys(type).objects;
+    const items =
+      page.names.length === 0 ? [] : await redisCall(`list ${type}`, () => this.client.hmget(objects, ...page.names));
+    return listResult(
+      plan,
+      page,
+      items.filter((json): json is string => json !== null),
+    );
+  }
+
+  private async listCall(
+    type: ResourceType,
+    indexKeys: string[],
+    query: ListScriptQuery,
+  ): Promise<(string | number)[]> {
     const keys = this.keys(type);
-    const reply = (await redisCall(`list ${type}`, () =>
+    return (await redisCall(`list ${type}`, () =>
       this.client.svcList(
-        4 + plan.indexKeys.length,
+        4 + indexKeys.length,
         keys.objects,
         keys.indexValues,
         keys.revision,
         keys.indexStates,
-        ...plan.indexKeys.map((name) => keys.index(name)),
-        JSON.stringify(plan.query),
+        ...indexKeys.map((name) => keys.index(name)),
+        JSON.stringify(query),
       ),
     )) as (string | number)[];
-    if (reply[0] === 'BUILDING') {
-      const index = String(reply[1]);
-      throw new StorageError('Unavailable', `index "${index}" of ${type} is still being built`, {
-        type,
-        index,
-        retryAfterSeconds: 1,
-      });
-    }
-    const [, revision, total, position, ...items] = reply;
-    const result: ListResult = {
-      items: items.map((json) => parseObject(String(json))),
-      total: Number(total),
-      revision: String(revision),
-    };
-    if (position) {
-      const listed = plan.skipped + result.items.length;
-      result.continue = encodeContinue(JSON.parse(String(position)) as ListPosition, plan.fingerprint, listed);
-      result.remainingItemCount = Math.max(0, result.total - listed);
-    }
-    return result;
   }
 
   async update(
@@ -424,4 +442,33 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be an integer ≥ 1, not ${value}`);
   return value;
+}
+
+/** Unavailable: a list needs an index that is still being built (the script answered BUILDING). */
+function building(type: ResourceType, reply: (string | number)[]): StorageError {
+  const index = String(reply[1]);
+  return new StorageError('Unavailable', `index "${index}" of ${type} is still being built`, {
+    type,
+    index,
+    retryAfterSeconds: 1,
+  });
+}
+
+/** A list's result from a page's revision, total, continue position and items' JSON. */
+function listResult(
+  plan: PlannedList,
+  page: { revision: string; total: number; position: ListPosition | undefined },
+  items: string[],
+): ListResult {
+  const result: ListResult = {
+    items: items.map((json) => parseObject(json)),
+    total: page.total,
+    revision: page.revision,
+  };
+  if (page.position) {
+    const listed = plan.skipped + result.items.length;
+    result.continue = encodeContinue(page.position, plan.fingerprint, listed);
+    result.remainingItemCount = Math.max(0, result.total - listed);
+  }
+  return result;
 }

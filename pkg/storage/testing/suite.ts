@@ -7,6 +7,7 @@ import { createHarness, type ConformanceOptions, type OpenStorage } from './harn
 import { describeIndexBuild } from './index-build';
 import { describeIndexes } from './indexes';
 import { describePaging } from './paging';
+import { describePairPages } from './pair-pages';
 import { describePreconditions } from './preconditions';
 import { describeSelectors } from './selectors';
 import { describeSorting } from './sorting';
@@ -46,6 +47,7 @@ export function runStorageConformance(name: string, open: OpenStorage, options: 
     describeSorting(h);
     describePaging(h);
     describeEqualityPages(h);
+    describePairPages(h);
     describeWatch(h);
     describeConcurrency(h);
     describeIndexBuild(h);

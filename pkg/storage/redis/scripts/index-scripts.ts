@@ -68,14 +68,15 @@ return states
  * written since was indexed by that write, one deleted needs nothing.
  *
  * KEYS: index values, the index's sorted set.
- * ARGV: index name, ordered (`1` | `0`), then for each object: name, revision
- * read, values as JSON.
+ * ARGV: index name, ordered (`1` | `0`), sparse (`1` | `0`: no member for an
+ * object without a value), then for each object: name, revision read, values
+ * as JSON.
  * Returns how many objects it entered.
  */
 export const BUILD_BATCH_SCRIPT = `${LUA_HELPERS}
-local index, ordered = ARGV[1], ARGV[2] == '1'
+local index, ordered, sparse = ARGV[1], ARGV[2] == '1', ARGV[3] == '1'
 local entered = 0
-for at = 3, #ARGV, 3 do
+for at = 4, #ARGV, 3 do
   local name, rev = ARGV[at], ARGV[at + 1]
   local stored = redis.call('HGET', KEYS[1], name)
   if stored then
@@ -84,7 +85,8 @@ for at = 3, #ARGV, 3 do
       local all = cjson.decode(json)
       local values = cjson.decode(ARGV[at + 2])
       local tail = member_tail(ordered, all, name)
-      apply_entries(KEYS[2], entries_of(all, index), entries_of({[index] = values}, index), true, tail, tail)
+      apply_entries(KEYS[2], entries_of(all, index, sparse), entries_of({[index] = values}, index, sparse), true,
+        tail, tail)
       all[index] = values
       redis.call('HSET', KEYS[1], name, rev .. NL .. cjson.encode(all))
       entered = entered + 1

@@ -1,3 +1,4 @@
+import { NAME_INDEX } from '../../indexes';
 import { LUA_HELPERS } from './lua-helpers';
 
 /**
@@ -26,7 +27,10 @@ import { LUA_HELPERS } from './lua-helpers';
  *   (`one`) is not even collected: its size is the total;
  * - one equality in the default order on an ordered index (`range`): the
  *   members of that value are the matches in that order (ADR 0017), so the
- *   total is a ZLEXCOUNT and the page a range, without touching the others.
+ *   total is a ZLEXCOUNT and the page a range, without touching the others;
+ * - one equality sorted by an index that declares it in `filteredBy` (`pair`):
+ *   the walk reads the pair index's members of that value (ADR 0023), which
+ *   are the matches in sort order; the total is a ZLEXCOUNT of the filter.
  *
  * `ordered` names the ordered indexes: their members end with an order member,
  * not the name, so an exact member is not known from the name alone, and the
@@ -35,8 +39,14 @@ import { LUA_HELPERS } from './lua-helpers';
  * Values are compared by their position in the index (ZLEXCOUNT), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
  *
- * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`
- * or `{'BUILDING', index}`.
+ * A plan that would read more than `budget` index members (when set) stops
+ * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
+ * set: see `slice()` below and ../sliced-list.ts), each at most `size` members
+ * of the driving requirement, which answer `{'OK', revision, next slice state
+ * JSON or '', name, sort values JSON, ...}`.
+ *
+ * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`,
+ * `{'SLICE'}` or `{'BUILDING', index}`.
  */
 export const LIST_SCRIPT = `${LUA_HELPERS}
 local q = cjson.decode(ARGV[1])
@@ -48,11 +58,25 @@ local function zkey(index) return KEYS[q.keys[index]] end
 local ordered = {}
 for _, index in ipairs(q.ordered) do ordered[index] = true end
 local MISSING = math.huge
+local STX = string.char(2)
+
+-- Work is counted in index members read; decoding an object's stored index values (some 500 bytes of
+-- JSON) counts DECODE_COST, about what it costs beside reading a member.
+-- A plan that would do more than q.budget gives up (SLICE): the client reads the query in slices, each
+-- doing at most q.size.
+-- (Only while a plan runs, inside pcall: an error that leaves a script must never be anything but a string.)
+local budget, spent, DECODE_COST = q.budget or math.huge, 0, 32
+local SLICE, planning = 'SVC_SLICE', false
+local function spend(units)
+  spent = spent + units
+  if planning and spent > budget then error(SLICE, 0) end
+end
 
 local cached_values = {}
 local function values_of(name)
   local values = cached_values[name]
   if values == nil then
+    spend(DECODE_COST)
     local stored = redis.call('HGET', KEYS[2], name)
     if stored then
       local _, json = split_stored(stored)
@@ -99,6 +123,7 @@ local function each_member(key, min, max, desc, fn, next_size)
       batch = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', 0, size)
     end
     for _, m in ipairs(batch) do
+      spend(1)
       if fn(m) then return true end
     end
     if #batch < size then return false end
@@ -203,17 +228,34 @@ local function emit(name)
   if want > 0 and #page >= want then full = true end
 end
 
--- Emits the objects accept() takes, walking the first sort index in order, then those without a value.
--- About a fraction "density" of the members walked are expected to be taken.
-local function walk(accept, density)
+-- Where a walk reads the first sort index's members: its own sorted set (objects without a value under
+-- HIGH), or a pair index's members of one filter value (ADR 0023): "<value>SOH<sort value>NUL<name>",
+-- objects without a sort value under "<value>STX". "tails_ordered": members end with order members.
+local function index_source(index)
+  return {key = zkey(index), prefix = '', lo = '-', missing = {'[' .. HIGH .. NUL, '+'}, tails_ordered = ordered[index]}
+end
+local function pair_source(pair)
+  local sorted = pair.v .. SOH
+  local min, max = value_range(pair.v .. STX)
+  return {key = zkey(pair.i), prefix = sorted, lo = '[' .. sorted, missing = {min, max}, tails_ordered = false}
+end
+
+-- Emits the objects accept() takes, walking the first sort index in order (from "source", by default the
+-- index itself), then those without a value. About a fraction "density" of the members walked are
+-- expected to be taken.
+local function walk(accept, density, source)
   local primary = q.sort[1]
-  local pkey = zkey(primary.i)
+  source = source or index_source(primary.i)
+  local pkey, prefix = source.key, source.prefix
   local resumed = q.after ~= nil
   local seen, group, group_value = {}, {}, nil
+  -- One ascending key over names: the members of a value come in the page's order, so they need no
+  -- grouping, and a page inside a large group of ties reads only that page.
+  local streams = #q.sort == 1 and not primary.d and not source.tails_ordered
   local function flush()
     if #q.sort > 1 then
       table.sort(group, name_before)
-    elseif ordered[primary.i] then
+    elseif source.tails_ordered then
       table.sort(group, bytes_less)
     elseif primary.d then
       local n = #group
@@ -232,7 +274,7 @@ local function walk(accept, density)
     local name = member_name(m)
     if seen[name] or not accept(name) then return false end
     seen[name] = true
-    local value = string.sub(m, 1, at - 1)
+    local value = string.sub(m, #prefix + 1, at - 1)
     if resumed then
       -- A multi-valued object sorts at one of its values only; after a resume it may show up at
       -- another one first (its own one came before the continue position).
@@ -243,6 +285,10 @@ local function walk(accept, density)
       flush()
       if full then return true end
       group_value = value
+    end
+    if streams then
+      emit(name)
+      return full
     end
     group[#group + 1] = name
     return false
@@ -255,24 +301,23 @@ local function walk(accept, density)
   end
 
   if not full and not (after and after[1] == MISSING) then
+    local min, max = source.lo, '(' .. prefix .. HIGH
     if primary.d then
-      local max = '(' .. HIGH
-      if after then max = select(2, value_range(q.after.s[1])) end
-      each_member(pkey, '-', max, true, visit, next_size)
+      if after then max = select(2, value_range(prefix .. q.after.s[1])) end
+      each_member(pkey, min, max, true, visit, next_size)
     else
-      local min = '-'
-      if after then min = '[' .. q.after.s[1] .. NUL end
-      each_member(pkey, min, '(' .. HIGH, false, visit, next_size)
+      if after then min = '[' .. prefix .. q.after.s[1] .. NUL end
+      each_member(pkey, min, max, false, visit, next_size)
     end
     if not full then flush() end
   end
 
   if not full then
     local missing = {}
-    each_member(pkey, '[' .. HIGH .. NUL, '+', false, function(m)
+    each_member(pkey, source.missing[1], source.missing[2], false, function(m)
       local name = member_name(m)
       if not accept(name) then return false end
-      if #q.sort == 1 and not ordered[primary.i] then
+      if #q.sort == 1 and not source.tails_ordered then
         emit(name)
         return full
       end
@@ -294,9 +339,26 @@ local function meets(name, req)
   if req.p or ordered[req.i] then return holds(name, req) end
   local key = zkey(req.i)
   for _, v in ipairs(req.v) do
+    spend(1)
     if redis.call('ZSCORE', key, v .. NUL .. name) then return true end
   end
   return false
+end
+
+-- Whether counting a requirement's members counts objects: no object holds two of them (one value, or "one").
+local function counted(req)
+  return req.one or (#req.v == 1 and req.p == nil)
+end
+
+-- Whether an object meets every requirement but the d-th positive one (which found it).
+local function meets_all_but(d, name)
+  for i, req in ipairs(q.pos) do
+    if i ~= d and not meets(name, req) then return false end
+  end
+  for _, req in ipairs(q.neg) do
+    if meets(name, req) then return false end
+  end
+  return true
 end
 
 -- Sorting every match costs about this many steps of an index walk per match.
@@ -325,80 +387,165 @@ end
 
 for _, req in ipairs(q.pos) do prepare(req) end
 for _, req in ipairs(q.neg) do prepare(req) end
-if q.range then
-  range_page()
-elseif #q.pos > 0 then
-  local driver, smallest = nil, nil
-  for i, req in ipairs(q.pos) do
-    local n = 0
-    for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
-    if smallest == nil or n < smallest then driver, smallest = i, n end
-  end
-  local lead = q.pos[driver]
-  local objects = redis.call('HLEN', KEYS[1])
-  -- Walking the sort index until the page is full visits about this many members.
-  local function walk_length(matches)
-    return (q.offset + want) * objects / matches
-  end
-  local function walk_is_cheaper(matches)
-    return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
-  end
-  local function others_met(name)
-    for i, req in ipairs(q.pos) do
-      if i ~= driver and not meets(name, req) then return false end
-    end
-    for _, req in ipairs(q.neg) do
-      if meets(name, req) then return false end
-    end
-    return true
-  end
+-- A pair index answers only once built; meanwhile the other plans do.
+local function pair_ready()
+  return q.pair ~= nil and redis.call('HGET', KEYS[4], q.pair.i) == 'ready'
+end
 
-  if #q.pos == 1 and #q.neg == 0 and lead.one and walk_is_cheaper(smallest)
-      and smallest > COLLECT_FACTOR * walk_length(smallest) then
-    -- One requirement that an object meets with at most one member: its count is the total, and
-    -- looking up the few objects the walk visits is cheaper than collecting every match.
-    total = smallest
-    walk(function(name) return meets(name, lead) end, total / math.max(objects, 1))
-  else
-    local matched, is_match = {}, {}
-    for _, r in ipairs(lead.ranges) do
-      each_member(zkey(lead.i), r[1], r[2], false, function(m)
-        local name = member_name(m)
-        if is_match[name] ~= nil then return false end
-        local ok = others_met(name)
-        is_match[name] = ok
-        if ok then matched[#matched + 1] = name end
-        return false
-      end)
+-- The objects one slice of a list reads (q.slice: the driver "d", the range "r" and the member the last
+-- slice ended at, "v" "c" "n"), each matching one with its values of every sort key; the state of the next
+-- slice, or '' when none is left. The driver is the smallest positive requirement, or the name index.
+local function slice()
+  local state = q.slice
+  local d = state.d
+  if d == nil then
+    d = 0
+    local smallest
+    for i, req in ipairs(q.pos) do
+      local n = 0
+      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      if smallest == nil or n < smallest then d, smallest = i, n end
     end
-    total = #matched
-    if walk_is_cheaper(total) then
-      walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
-    elseif not full then
-      table.sort(matched, name_before)
-      for _, name in ipairs(matched) do
-        emit(name)
-        if full then break end
+  end
+  local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
+  if d > 0 then index, ranges = q.pos[d].i, q.pos[d].ranges end
+  local key = zkey(index)
+  local out, r, min = {'OK', revision, ''}, state.r or 1, nil
+  if state.n then
+    local tail = state.n
+    if ordered[index] then tail = order_member(state.c or nil, state.n) end
+    min = '(' .. state.v .. NUL .. tail
+  end
+  while r <= #ranges do
+    local batch = redis.call('ZRANGEBYLEX', key, min or ranges[r][1], ranges[r][2], 'LIMIT', 0, 64)
+    for _, m in ipairs(batch) do
+      spend(1)
+      local name = member_name(m)
+      if meets_all_but(d, name) then
+        local values = {}
+        for k, sort_key in ipairs(q.sort) do values[k] = values_of(name)[sort_key.i] or {} end
+        out[#out + 1] = name
+        out[#out + 1] = cjson.encode(values)
+      end
+      if spent >= q.size then
+        local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
+        out[3] = cjson.encode({d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
+        return out
       end
     end
-  end
-else
-  local excluded, excluded_count = {}, 0
-  for _, req in ipairs(q.neg) do
-    for _, r in ipairs(req.ranges) do
-      each_member(zkey(req.i), r[1], r[2], false, function(m)
-        local name = member_name(m)
-        if not excluded[name] then
-          excluded[name] = true
-          excluded_count = excluded_count + 1
-        end
-        return false
-      end)
+    if #batch < 64 then
+      r, min = r + 1, nil
+    else
+      min = '(' .. batch[#batch]
     end
   end
-  local objects = redis.call('HLEN', KEYS[1])
-  total = objects - excluded_count
-  walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
+  return out
+end
+
+if q.slice then return slice() end
+
+planning = true
+local planned, failure = pcall(function()
+  if q.range then
+    range_page()
+  elseif pair_ready() then
+    -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
+    -- the matches in sort order, and the filter index counts them.
+    local min, max = value_range(q.pair.v)
+    total = redis.call('ZLEXCOUNT', zkey(q.pair.f), min, max)
+    walk(function() return true end, 1, pair_source(q.pair))
+  elseif #q.pos > 0 then
+    local driver, smallest = nil, nil
+    for i, req in ipairs(q.pos) do
+      local n = 0
+      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      if smallest == nil or n < smallest then driver, smallest = i, n end
+    end
+    local lead = q.pos[driver]
+    local collects = not (#q.pos == 1 and #q.neg == 0 and counted(lead))
+    if collects and smallest > budget then error(SLICE, 0) end
+    local objects = redis.call('HLEN', KEYS[1])
+    -- Walking the sort index until the page is full visits about this many members.
+    local function walk_length(matches)
+      return (q.offset + want) * objects / matches
+    end
+    local function walk_is_cheaper(matches)
+      return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
+    end
+    local function others_met(name)
+      for i, req in ipairs(q.pos) do
+        if i ~= driver and not meets(name, req) then return false end
+      end
+      for _, req in ipairs(q.neg) do
+        if meets(name, req) then return false end
+      end
+      return true
+    end
+
+    if #q.pos == 1 and #q.neg == 0 and counted(lead) and walk_is_cheaper(smallest)
+        and smallest > COLLECT_FACTOR * walk_length(smallest) then
+      -- One requirement that an object meets with at most one member: its count is the total, and
+      -- looking up the few objects the walk visits is cheaper than collecting every match.
+      total = smallest
+      walk(function(name) return meets(name, lead) end, total / math.max(objects, 1))
+    else
+      local matched, is_match = {}, {}
+      for _, r in ipairs(lead.ranges) do
+        each_member(zkey(lead.i), r[1], r[2], false, function(m)
+          local name = member_name(m)
+          if is_match[name] ~= nil then return false end
+          local ok = others_met(name)
+          is_match[name] = ok
+          if ok then matched[#matched + 1] = name end
+          return false
+        end)
+      end
+      total = #matched
+      if walk_is_cheaper(total) then
+        walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
+      elseif not full then
+        table.sort(matched, name_before)
+        for _, name in ipairs(matched) do
+          emit(name)
+          if full then break end
+        end
+      end
+    end
+  else
+    local excluding = 0
+    for _, req in ipairs(q.neg) do
+      for _, r in ipairs(req.ranges) do excluding = excluding + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+    end
+    local objects = redis.call('HLEN', KEYS[1])
+    local sole = q.neg[1]
+    if #q.neg == 1 and counted(sole) then
+      -- No object holds two of its members: what it excludes is counted, and the walk checks each object.
+      total = objects - excluding
+      walk(function(name) return not meets(name, sole) end, total / math.max(objects, 1))
+      return
+    end
+    if excluding > budget then error(SLICE, 0) end
+    local excluded, excluded_count = {}, 0
+    for _, req in ipairs(q.neg) do
+      for _, r in ipairs(req.ranges) do
+        each_member(zkey(req.i), r[1], r[2], false, function(m)
+          local name = member_name(m)
+          if not excluded[name] then
+            excluded[name] = true
+            excluded_count = excluded_count + 1
+          end
+          return false
+        end)
+      end
+    end
+    total = objects - excluded_count
+    walk(function(name) return not excluded[name] end, total / math.max(objects, 1))
+  end
+end)
+planning = false
+if not planned then
+  if failure == SLICE then return {'SLICE'} end
+  error(failure)
 end
 
 local position = ''

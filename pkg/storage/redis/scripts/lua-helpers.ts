@@ -25,13 +25,14 @@ local function split_stored(stored)
 end
 
 -- The values an object is entered under in one index: its values; HIGH (the
--- "no value" sentinel) when it has none; nothing when the index was never
--- built for it (no entry for the index at all) or there is no object.
-local function entries_of(values_by_index, index)
+-- "no value" sentinel) when it has none, unless the index is sparse (a pair
+-- index, never walked for objects without a value); nothing when the index
+-- was never built for it (no entry for the index at all) or there is no object.
+local function entries_of(values_by_index, index, sparse)
   if values_by_index == nil then return {} end
   local values = values_by_index[index]
   if values == nil then return {} end
-  if #values == 0 then return {HIGH} end
+  if #values == 0 and not sparse then return {HIGH} end
   return values
 end
 

@@ -9,7 +9,7 @@ import { LUA_HELPERS } from './lua-helpers';
  * ARGV: mode (`create` | `update`), name, expected revision (update), the
  * object's JSON before and after its resourceVersion value, its index values
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
- * `[[name, unique (1 | 0), ordered (1 | 0)], ...]`, the object's order member
+ * `[[name, unique (1 | 0), ordered (1 | 0), sparse (1 | 0)], ...]`, the object's order member
  * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
@@ -61,7 +61,8 @@ end
 for i, index in ipairs(indexes) do
   local old_tail, new_tail = name, name
   if index[3] == 1 then old_tail, new_tail = old_order, new_order end
-  apply_entries(KEYS[4 + i], entries_of(old_values, index[1]), entries_of(new_values, index[1]),
+  local sparse = index[4] == 1
+  apply_entries(KEYS[4 + i], entries_of(old_values, index[1], sparse), entries_of(new_values, index[1], sparse),
     not ready[index[1]], old_tail, new_tail)
 end
 if mode == 'create' then
@@ -100,7 +101,7 @@ redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
 for i, index in ipairs(cjson.decode(ARGV[5])) do
   local tail = member_tail(index[3] == 1, values, name)
-  apply_entries(KEYS[4 + i], entries_of(values, index[1]), {}, false, tail, tail)
+  apply_entries(KEYS[4 + i], entries_of(values, index[1], index[4] == 1), {}, false, tail, tail)
 end
 redis.call('XADD', stream, 'MAXLEN', '~', ARGV[3], next_rev .. '-0', 't', 'DELETED', 'o', json)
 return {'OK', next_rev, json}

@@ -1,5 +1,5 @@
 import { compareBytes } from './byte-order';
-import { seededRandom, utf8Order } from '../testing/seeded-random';
+import { seededRandom, utf8Order } from './testing/seeded-random';
 
 describe('compareBytes', () => {
   it('orders like UTF-8 bytes, where astral characters come after U+E000–FFFF (unlike UTF-16 <)', () => {
