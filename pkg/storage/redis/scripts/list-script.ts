@@ -473,13 +473,7 @@ local planned, failure = pcall(function()
       return want > 0 and matches > 0 and walk_length(matches) < SORT_COST * matches
     end
     local function others_met(name)
-      for i, req in ipairs(q.pos) do
-        if i ~= driver and not meets(name, req) then return false end
-      end
-      for _, req in ipairs(q.neg) do
-        if meets(name, req) then return false end
-      end
-      return true
+      return meets_all_but(driver, name)
     end
 
     if #q.pos == 1 and #q.neg == 0 and counted(lead) and walk_is_cheaper(smallest)
