@@ -331,6 +331,8 @@ export class PluginHost {
     try {
       await worker.start();
     } catch (err) {
+      // Halted while starting (the apiserver stopping): not a failure of the plugin's.
+      if (this.stopping || plugin.worker !== worker) return;
       this.unload(plugin);
       this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
       return this.setPhase(plugin, 'FAILED', (err as Error).message);

@@ -106,9 +106,9 @@ export class PluginWorker {
         for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
         this.streams.clear();
         this.onStop?.();
-        if (wasEnded) return;
-        if (this.started) this.host.crashed(`the plugin's worker exited (code ${code})`);
-        else fail(`the plugin's worker exited while starting (code ${code})`);
+        // A worker ended while starting, even on purpose (the apiserver stopping), settles start() now, not at its timeout.
+        if (!this.started) fail(`the plugin's worker exited while starting (code ${code})`);
+        else if (!wasEnded) this.host.crashed(`the plugin's worker exited (code ${code})`);
       });
     });
   }
