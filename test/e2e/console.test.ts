@@ -119,6 +119,26 @@ async function menuTitles(page: Page, expectedCount: number): Promise<string[]> 
   return menu(page).allTextContents();
 }
 
+/**
+ * With an edit open on the page, changes the person's age through the API, saves, and checks that the console says
+ * the object changed meanwhile and that Reload shows the new age.
+ */
+async function saveAfterChangeMeanwhile(page: Page, name: string, age: number): Promise<void> {
+  const patched = await api.admin(
+    'PATCH',
+    `${PERSONS}/${name}`,
+    { spec: { age } },
+    {
+      'Content-Type': 'application/merge-patch+json',
+    },
+  );
+  expectStatus(patched, 200, `changing ${name} meanwhile`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await page.getByText(`age: ${age}`).waitFor();
+}
+
 it('shows the anonymous visitor the login only, also on a deep link', async () => {
   const page = await open('/console/users');
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
@@ -172,19 +192,7 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
   await page.getByRole('button', { name: 'Edit YAML' }).click();
-  const patched = await api.admin(
-    'PATCH',
-    `${PERSONS}/ada`,
-    { spec: { age: 37 } },
-    {
-      'Content-Type': 'application/merge-patch+json',
-    },
-  );
-  expectStatus(patched, 200, 'changing ada meanwhile');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Changed meanwhile').waitFor();
-  await page.getByRole('button', { name: 'Reload' }).click();
-  await page.getByText('age: 37').waitFor();
+  await saveAfterChangeMeanwhile(page, 'ada', 37);
 
   // Delete: marked, then gone once the gc controller removes it; the list follows live.
   page.once('dialog', (dialog) => void dialog.accept());
@@ -231,19 +239,7 @@ it('edits an existing object with the generated form: a list and a nested object
   // Someone else changes it while the form is open: the save is refused, said so, and Reload shows theirs.
   await page.getByRole('button', { name: 'Edit with a form' }).click();
   await page.getByRole('button', { name: 'Remove spec.tags[0]' }).click();
-  const patched = await api.admin(
-    'PATCH',
-    `${PERSONS}/hopper`,
-    { spec: { age: 85 } },
-    {
-      'Content-Type': 'application/merge-patch+json',
-    },
-  );
-  expectStatus(patched, 200, 'changing hopper meanwhile');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Changed meanwhile').waitFor();
-  await page.getByRole('button', { name: 'Reload' }).click();
-  await page.getByText('age: 85').waitFor();
+  await saveAfterChangeMeanwhile(page, 'hopper', 85);
   expect((await api.admin('GET', `${PERSONS}/hopper`)).body.spec.tags).toEqual(['navy', 'cobol']);
 });
 

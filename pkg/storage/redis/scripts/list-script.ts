@@ -228,6 +228,15 @@ local function emit(name)
   if want > 0 and #page >= want then full = true end
 end
 
+-- Emits names in name order until the page is full.
+local function emit_by_name(names)
+  table.sort(names, name_before)
+  for _, name in ipairs(names) do
+    emit(name)
+    if full then break end
+  end
+end
+
 -- Where a walk reads the first sort index's members: its own sorted set (objects without a value under
 -- HIGH), or a pair index's members of one filter value (ADR 0023): "<value>SOH<sort value>NUL<name>",
 -- objects without a sort value under "<value>STX". "tails_ordered": members end with order members.
@@ -325,11 +334,7 @@ local function walk(accept, density, source)
       return false
     end)
     if #missing > 0 then
-      table.sort(missing, name_before)
-      for _, name in ipairs(missing) do
-        emit(name)
-        if full then break end
-      end
+      emit_by_name(missing)
     end
   end
 end
@@ -498,11 +503,7 @@ local planned, failure = pcall(function()
       if walk_is_cheaper(total) then
         walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
       elseif not full then
-        table.sort(matched, name_before)
-        for _, name in ipairs(matched) do
-          emit(name)
-          if full then break end
-        end
+        emit_by_name(matched)
       end
     end
   else
