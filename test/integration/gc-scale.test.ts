@@ -8,14 +8,17 @@ import {
   TEST_LEASE,
   usePersonsApiServer,
 } from '../support/controller-manager';
-import { waitFor } from '../support/wait-for';
+import { waitFor, waitForDrain } from '../support/wait-for';
 
 // Many objects marked at once, and controller-managers that die mid-way:
-// whatever happens, every marked object is collected in the end. The
-// deadlines are there so that a broken gc fails instead of hanging; how fast
-// the gc is belongs to bench/controllers.
+// whatever happens, every marked object is collected in the end. A gc that
+// stops removing fails after STALL_MS without progress; how fast it removes
+// belongs to bench/controllers (here it shares one event loop with the
+// apiserver and the test, on a machine running other suites).
 
-const ALL_COLLECTED_MS = 120_000;
+const STALL_MS = 60_000;
+/** Jest's bound on one test: far above a slow but progressing run, so that only a stall (STALL_MS) fails. */
+const TEST_MS = 15 * 60_000;
 
 const shared = usePersonsApiServer();
 
@@ -40,13 +43,12 @@ describe('the gc controller at scale', () => {
       const names = await seedPersons(shared.server, 'big', 10_000);
       await startTestControllerManager(shared.server.url, { leaderElection: { leaseName: 'gc-big' } });
       await markPersons(shared.server, names);
-      await waitFor(async () => (await countPersons(shared.server, 'big')) === 0, {
+      await waitForDrain(() => countPersons(shared.server, 'big'), {
         what: 'every marked object to be removed',
-        timeoutMs: ALL_COLLECTED_MS,
-        intervalMs: 250,
+        stallMs: STALL_MS,
       });
     },
-    ALL_COLLECTED_MS + 60_000,
+    TEST_MS,
   );
 
   it(
@@ -66,14 +68,13 @@ describe('the gc controller at scale', () => {
       expect(await leaseHolder(leaseName)).toBe(first.identity);
 
       const second = await startTestControllerManager(shared.server.url, { leaderElection: { leaseName } });
-      await waitFor(async () => (await countPersons(shared.server, 'restart')) === 0, {
+      await waitForDrain(() => countPersons(shared.server, 'restart'), {
         what: 'the restarted controller-manager to remove the rest',
-        timeoutMs: ALL_COLLECTED_MS,
-        intervalMs: 250,
+        stallMs: STALL_MS,
       });
       expect(await leaseHolder(leaseName)).toBe(second.identity);
     },
-    ALL_COLLECTED_MS + 60_000,
+    TEST_MS,
   );
 
   it(
@@ -106,12 +107,11 @@ describe('the gc controller at scale', () => {
         timeoutMs: TEST_LEASE.leaseDurationMs * 4,
       });
       expect(await leaseHolder(leaseName)).toBe(standby.identity);
-      await waitFor(async () => (await countPersons(shared.server, 'pair')) === 0, {
+      await waitForDrain(() => countPersons(shared.server, 'pair'), {
         what: 'the new leader to remove the rest',
-        timeoutMs: ALL_COLLECTED_MS,
-        intervalMs: 250,
+        stallMs: STALL_MS,
       });
     },
-    ALL_COLLECTED_MS + 60_000,
+    TEST_MS,
   );
 });
