@@ -190,6 +190,19 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
     'jsonpath={.items[*].metadata.name}',
   ]);
   expect(jsonpath.stdout).toBe('ada grace\n');
+  const ranged = await svcctl([
+    'get',
+    'persons',
+    '--sort-by',
+    'spec.name,asc',
+    '-o',
+    'jsonpath={range .items[-1:]}{.metadata.name}{"\\n"}{end}',
+  ]);
+  expect(ranged).toMatchObject({ code: 0, stdout: 'grace\n' });
+  expect(await svcctl(['get', 'persons', '-o', 'jsonpath={.items[?(@.spec.age>3)]}'])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('the filter [?(@.spec.age>3)] is not supported'),
+  });
 
   const deleted = await svcctl(['delete', 'persons', 'ada']);
   expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\n' });
