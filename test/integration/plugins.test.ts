@@ -65,6 +65,12 @@ writePlugin(
   ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => { const held = []; for (;;) held.push(new Array(1e6).fill(1)); });
 } };`,
 );
+writePlugin(
+  'voider',
+  `module.exports = { async start(ctx) {
+  await ctx.schemes.register({ group: '', version: 'v1alpha1', names: { kind: 'Thing', plural: 'things' } });
+} };`,
+);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
 writePlugin(
   'toggle',
@@ -287,6 +293,13 @@ describe('a plugin that fails', () => {
       'model posts.content.svc.run: group "content.svc.run" belongs to the platform',
     );
     expect((await suite.admin('GET', '/apis/content.svc.run/v1alpha1/posts')).status).toBe(404);
+  });
+
+  it("is FAILED when it registers a model in the empty group, which is the platform's too", async () => {
+    expect((await settled('voider')).status).toMatchObject({
+      phase: 'FAILED',
+      message: expect.stringContaining('model things: group "" belongs to the platform (empty or *.svc.run)'),
+    });
   });
 
   it('is FAILED when the platform version does not meet spec.requires', async () => {
