@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { connect, type ConnectionFlags } from './connection';
 import { ReportedFailure, UsageError } from './errors';
 import type { CliIo } from './io';
-import { Discovery } from './resources';
+import { Discovery, findResource } from './resources';
 
 const ACCESS_REVIEWS = '/apis/authorization.svc.run/v1alpha1/accessreviews';
 const CONSOLE_USERS = '/apis/api.console.svc.run/v1alpha1/users';
@@ -50,7 +50,7 @@ export function registerAuth(program: Command, io: CliIo): void {
       )
       .argument(
         '<resource>',
-        'a resource type (plural, singular, kind, short name; <plural>/<subresource>), or a path like /healthz',
+        'a resource type (plural, singular, kind, short name, optionally <resource>.<group>; <plural>/<subresource>), or a path like /healthz',
       )
       .argument('[name]', 'one object of the type')
       .option('--as <user>', 'ask about another user (needs create on accessreviews and get on the user)')
@@ -97,7 +97,10 @@ async function accessReview(
     spec.path = resource;
   } else {
     const [type = '', subresource = ''] = resource.split('/');
-    const target = type === '*' ? { group: '*', plural: '*' } : await new Discovery(client).resolve(type);
+    const target =
+      type === '*'
+        ? { group: '*', plural: '*' }
+        : (findResource(await new Discovery(client).all(), type) ?? undiscovered(type, io));
     Object.assign(spec, { group: target.group, resource: target.plural, subresource, name: name ?? '' });
   }
   const answer = await client.request<{ status?: AccessReviewStatus }>({
@@ -106,4 +109,19 @@ async function accessReview(
     body: { apiVersion: 'authorization.svc.run/v1alpha1', kind: 'AccessReview', spec },
   });
   return answer.status ?? { allowed: false, reason: 'the server gave no answer' };
+}
+
+/**
+ * What to ask about a type discovery does not list (a plugin's route, such as `greetings.api.people.example.com`):
+ * as kubectl does, warn and ask the server anyway, `<resource>.<group>` split at the first dot, a bare resource in
+ * the core group "".
+ */
+function undiscovered(type: string, io: CliIo): { group: string; plural: string } {
+  const wanted = type.toLowerCase();
+  const dot = wanted.indexOf('.');
+  const target =
+    dot < 0 ? { group: '', plural: wanted } : { group: wanted.slice(dot + 1), plural: wanted.slice(0, dot) };
+  const inGroup = target.group ? ` in group '${target.group}'` : '';
+  io.stderr(`Warning: the server doesn't have a resource type '${target.plural}'${inGroup}\n`);
+  return target;
 }

@@ -1,6 +1,6 @@
 import { ApiError, isNetworkError } from '../client';
 
-/** A mistake in how svcctl was called (a missing argument, an unknown resource type): exit 2. */
+/** A mistake in how svcctl was called (a missing argument, a template it cannot read): exit 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }

@@ -1,3 +1,4 @@
+import { UsageError } from './errors';
 import { explainSchema, type Schema } from './explain';
 
 const schemas: Record<string, Schema> = {
@@ -49,9 +50,9 @@ describe('explainSchema', () => {
     );
   });
 
-  it('names a field that does not exist', () => {
-    expect(() => explainSchema(schemas.Person ?? {}, schemas, ['spec', 'nope'], what)).toThrow(
-      'field "nope" does not exist in Person.spec',
-    );
+  it('names a field that does not exist, as an error of the server (exit 1, as kubectl), not a usage error', () => {
+    const explain = () => explainSchema(schemas.Person ?? {}, schemas, ['spec', 'nope'], what);
+    expect(explain).toThrow('field "nope" does not exist in Person.spec');
+    expect(explain).not.toThrow(UsageError);
   });
 });

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { apiVersionOf } from '../client';
 import { connect, type ConnectionFlags } from './connection';
-import { UsageError } from './errors';
 import type { CliIo } from './io';
-import { Discovery, resolveResource } from './resources';
+import { Discovery, resolveWithFieldPath } from './resources';
 
 /** The part of an OpenAPI schema explain reads. */
 export interface Schema {
@@ -26,21 +25,24 @@ export function registerExplain(program: Command, io: CliIo): void {
   program
     .command('explain')
     .description("Describes a resource type or one of its fields, from the server's OpenAPI documents")
-    .argument('<resource>', 'a resource type, then optionally a field path: persons, persons.spec.age')
+    .argument(
+      '<resource>',
+      'a resource type, optionally <resource>.<group>, then optionally a field path: persons, persons.example.com.spec.age',
+    )
     .option('--api-version <group/version>', 'the group and version to explain, when several serve the resource')
     .addHelpText(
       'after',
       `
 Examples:
   svcctl explain persons
-  svcctl explain person.spec.otherPerson`,
+  svcctl explain person.spec.otherPerson
+  svcctl explain persons.example.com.spec.age`,
     )
     .action(async (arg: string, flags: { apiVersion?: string }, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
-      const [type = '', ...path] = arg.split('.');
       const discovered = await new Discovery(client).all();
       const candidates = flags.apiVersion ? discovered.filter((r) => apiVersionOf(r) === flags.apiVersion) : discovered;
-      const res = resolveResource(candidates, type);
+      const { resource: res, path } = resolveWithFieldPath(candidates, arg);
       const documentPath =
         res.group === '' ? `/openapi/v3/api/${res.version}` : `/openapi/v3/apis/${res.group}/${res.version}`;
       const document = await client.request<OpenApiDocument>({ method: 'GET', path: documentPath });
@@ -70,12 +72,15 @@ export function explainSchema(
   return `${lines.join('\n')}\n`;
 }
 
-/** The schema at `path` (through arrays' items); UsageError naming the first field that does not exist. */
+/**
+ * The schema at `path` (through arrays' items). A field that does not exist is an error naming it (exit 1, as with
+ * kubectl: the call was well formed, the server's schema says no).
+ */
 function walk(root: Schema, schemas: Record<string, Schema>, path: string[], kind: string): Schema {
   let schema = deref(root, schemas);
   for (const [i, field] of path.entries()) {
     const next = propertiesOf(schema, schemas)?.[field];
-    if (!next) throw new UsageError(`field "${field}" does not exist in ${[kind, ...path.slice(0, i)].join('.')}`);
+    if (!next) throw new Error(`field "${field}" does not exist in ${[kind, ...path.slice(0, i)].join('.')}`);
     schema = deref(next, schemas);
   }
   return schema;

@@ -1,17 +1,18 @@
 import yaml from 'js-yaml';
 import type { ApiObject } from '../api/object';
 import { UsageError } from './errors';
+import { evaluateJsonPath, parseJsonPath, type JsonPathTemplate } from './jsonpath';
 
 /** `-o` of `get`: table (the default), wide, yaml, json, name, or jsonpath=TEMPLATE. */
 export type OutputFormat =
-  { kind: 'table' | 'wide' | 'yaml' | 'json' | 'name' } | { kind: 'jsonpath'; template: string };
+  { kind: 'table' | 'wide' | 'yaml' | 'json' | 'name' } | { kind: 'jsonpath'; template: JsonPathTemplate };
 
-/** Parses `-o`; UsageError for anything else. */
+/** Parses `-o`, a jsonpath template included (refused before any request when svcctl cannot read it); else UsageError. */
 export function parseOutput(value: string | undefined): OutputFormat {
   if (!value) return { kind: 'table' };
   if (['table', 'wide', 'yaml', 'json', 'name'].includes(value)) return { kind: value as 'table' };
   const jsonpath = /^jsonpath=(.*)$/s.exec(value);
-  if (jsonpath) return { kind: 'jsonpath', template: jsonpath[1] ?? '' };
+  if (jsonpath) return { kind: 'jsonpath', template: parseJsonPath(jsonpath[1] ?? '') };
   throw new UsageError(`unknown output format "${value}" (want table, wide, yaml, json, name or jsonpath=TEMPLATE)`);
 }
 
@@ -84,37 +85,6 @@ export function renderDocument(value: unknown, format: OutputFormat): string {
   if (format.kind === 'yaml') return yaml.dump(value, { lineWidth: -1, noRefs: true });
   if (format.kind === 'jsonpath') return evaluateJsonPath(value, format.template);
   throw new Error(`${format.kind} is not a document format`);
-}
-
-/**
- * kubectl's JSONPath templates, the simple part: text with `{…}` expressions
- * of dotted fields, `[n]` and `[*]` (`{.metadata.name}`, `{.items[*].metadata.name}`);
- * several values are joined by spaces.
- */
-export function evaluateJsonPath(value: unknown, template: string): string {
-  return template.replace(/\{([^}]*)\}/g, (_, expression: string) => {
-    const found = select([value], expression.trim());
-    return found.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(' ');
-  });
-}
-
-function select(values: unknown[], expression: string): unknown[] {
-  const steps = expression.replace(/^\$/, '').match(/\.[^.[\]]+|\[[^\]]*\]/g) ?? [];
-  let current = values;
-  for (const step of steps) {
-    current = current.flatMap((v) => {
-      if (v === null || typeof v !== 'object') return [];
-      if (step === '[*]') return Array.isArray(v) ? v : Object.values(v);
-      const key = step.startsWith('.') ? step.slice(1) : step.slice(1, -1).replace(/^['"]|['"]$/g, '');
-      const index = Array.isArray(v) && /^-?\d+$/.test(key) ? Number(key) + (Number(key) < 0 ? v.length : 0) : key;
-      const next = (v as Record<string | number, unknown>)[index];
-      return next === undefined ? [] : [next];
-    });
-  }
-  if (steps.length === 0 && expression !== '' && expression !== '$' && expression !== '.') {
-    throw new UsageError(`cannot read the jsonpath expression {${expression}}`);
-  }
-  return current;
 }
 
 function cellText(cell: unknown): string {

@@ -1,5 +1,6 @@
 import type { DiscoveredResource } from '../client';
-import { resolveResource, resourceOfKind } from './resources';
+import { describeFailure } from './errors';
+import { findResource, resolveResource, resolveWithFieldPath, resourceOfKind } from './resources';
 
 const type = (
   group: string,
@@ -48,9 +49,44 @@ describe('resolveResource', () => {
     expect(resolveResource([type('x.io', 'v1', 'roles', 'Role'), ...discovered], 'roles')).toMatchObject({ group: '' });
   });
 
-  it('is a usage error when nothing matches', () => {
+  it("is the server's error (exit 1, as kubectl), not a usage error, when nothing matches", () => {
     expect(() => resolveResource(discovered, 'cats')).toThrow('the server doesn\'t have a resource type "cats"');
     expect(() => resolveResource(discovered, 'persons.nowhere.net')).toThrow('"persons.nowhere.net"');
+    expect(findResource(discovered, 'cats')).toBeUndefined();
+    let failure: unknown;
+    try {
+      resolveResource(discovered, 'cats');
+    } catch (err) {
+      failure = err;
+    }
+    expect(describeFailure(failure)).toEqual({
+      code: 1,
+      text: 'error: the server doesn\'t have a resource type "cats"',
+    });
+  });
+});
+
+describe('resolveWithFieldPath', () => {
+  it('takes the longest leading part that names a type, group included, and the rest as the field path', () => {
+    expect(resolveWithFieldPath(discovered, 'persons.other.org')).toMatchObject({
+      resource: { group: 'other.org', plural: 'persons' },
+      path: [],
+    });
+    expect(resolveWithFieldPath(discovered, 'ps.example.com.spec.age')).toMatchObject({
+      resource: { group: 'example.com', version: 'v1alpha1' },
+      path: ['spec', 'age'],
+    });
+    expect(resolveWithFieldPath(discovered, 'person.spec.age')).toMatchObject({
+      resource: { group: 'example.com' },
+      path: ['spec', 'age'],
+    });
+    expect(resolveWithFieldPath(discovered, 'roles')).toMatchObject({ resource: { group: '' }, path: [] });
+  });
+
+  it('names the first part when no leading part names a type', () => {
+    expect(() => resolveWithFieldPath(discovered, 'cats.spec.age')).toThrow(
+      'the server doesn\'t have a resource type "cats"',
+    );
   });
 });
 

@@ -1,13 +1,12 @@
 import type { ApiClient, DiscoveredResource } from '../client';
-import { UsageError } from './errors';
 
 /**
  * The resource type a command line names: a plural, singular, kind or short
  * name (any case), optionally `<resource>.<group>` (`persons.example.com`).
  * The group's preferred version wins; the core group wins over other groups.
- * UsageError when nothing matches.
+ * Undefined when discovery lists no such type.
  */
-export function resolveResource(discovered: DiscoveredResource[], arg: string): DiscoveredResource {
+export function findResource(discovered: DiscoveredResource[], arg: string): DiscoveredResource | undefined {
   const wanted = arg.toLowerCase();
   const dot = wanted.indexOf('.');
   const attempts = [{ name: wanted, group: undefined as string | undefined }];
@@ -17,8 +16,36 @@ export function resolveResource(discovered: DiscoveredResource[], arg: string): 
     const best = matches.sort(byPreference)[0];
     if (best) return best;
   }
-  throw new UsageError(`the server doesn't have a resource type "${arg}"`);
+  return undefined;
 }
+
+/**
+ * The resource type a command line names (see findResource). When there is none it is the server's discovery that
+ * says no, so the error is one from the server (exit 1), as with kubectl, not a usage error.
+ */
+export function resolveResource(discovered: DiscoveredResource[], arg: string): DiscoveredResource {
+  const found = findResource(discovered, arg);
+  if (!found) throw unknownResourceType(arg);
+  return found;
+}
+
+/**
+ * kubectl explain's `RESOURCE[.field.path]`: the longest leading part of `arg` (split at dots) that names a resource
+ * type, optionally with its group (`persons.example.com.spec.age`), and the field path after it.
+ */
+export function resolveWithFieldPath(
+  discovered: DiscoveredResource[],
+  arg: string,
+): { resource: DiscoveredResource; path: string[] } {
+  const parts = arg.split('.');
+  for (let length = parts.length; length > 0; length--) {
+    const resource = findResource(discovered, parts.slice(0, length).join('.'));
+    if (resource) return { resource, path: parts.slice(length) };
+  }
+  throw unknownResourceType(parts[0] ?? '');
+}
+
+const unknownResourceType = (arg: string) => new Error(`the server doesn't have a resource type "${arg}"`);
 
 /** The resource of an object's `apiVersion` and `kind`; undefined when the server serves no such type. */
 export function resourceOfKind(

@@ -411,6 +411,7 @@ export class PluginHost {
     spec: Record<string, unknown>,
     indexes: DeclaredIndex[],
   ): Promise<void> {
+    refusePlatformGroup(plugin, spec);
     const { model, close } = await this.modelOf(plugin, spec, indexes);
     const key = `${model.group}/${model.plural}`;
     try {
@@ -425,8 +426,6 @@ export class PluginHost {
 
   private async serveModel(plugin: LoadedPlugin, model: Model, key: string): Promise<void> {
     const what = `model ${model.plural}.${model.group}`;
-    if (isPlatformGroup(model.group, plugin))
-      throw new Error(`${what}: group "${model.group}" belongs to the platform (empty or *.svc.run)`);
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
     if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
@@ -652,6 +651,18 @@ export class PluginHost {
       );
     return plugin.statusWrites;
   }
+}
+
+/**
+ * A model in a platform group (API.md §11: empty or `*.svc.run`) is refused, naming the group, before the model is
+ * read: an empty group is the platform's, not a missing field.
+ */
+function refusePlatformGroup(plugin: LoadedPlugin, spec: Record<string, unknown>): void {
+  const group = spec.group;
+  if (typeof group !== 'string' || !isPlatformGroup(group, plugin)) return;
+  const plural = (spec.names as Record<string, unknown> | undefined)?.plural;
+  const what = typeof plural === 'string' && plural !== '' ? [plural, group].filter((p) => p !== '').join('.') : group;
+  throw new Error(`model ${what}: group "${group}" belongs to the platform (empty or *.svc.run)`);
 }
 
 function removeUnpacked(plugin: LoadedPlugin): void {

@@ -10,10 +10,16 @@ import type {
 import { newPluginWorker } from './worker-entry';
 import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import { ResponseStream } from './response-stream';
+import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
+/**
+ * How long a worker's thread may take to answer a liveness check once a route timed out; a thread that turns its
+ * event loop answers in well under a millisecond, so only a blocked one (an endless loop) misses this.
+ */
+const LIVENESS_TIMEOUT_MS = 2000;
 
 /** A handler's answer as the host gets it: whole, or its first chunk and a stream of the rest. */
 export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
@@ -38,7 +44,8 @@ export class PluginTimeoutError extends Error {}
  * One plugin's worker thread, seen from the apiserver: starts it (bounded by
  * a timeout, terminated when it does not finish), forwards requests to it,
  * and stops it. A worker that loops forever or crashes costs the apiserver
- * nothing but the thread.
+ * nothing but the thread, and not for long: one blocked in a route handler is
+ * terminated once the route timed out and its thread missed a liveness check.
  */
 export class PluginWorker {
   private worker?: Worker;
@@ -48,6 +55,9 @@ export class PluginWorker {
   private readonly streams = new Map<number, ResponseStream>();
   /** The streamed request bodies of requests under way, by request id. */
   private readonly bodies = new Map<number, RequestBodyStream>();
+  /** `METHOD path` of each route the host accepted, by route id, to name a route in a failure. */
+  private readonly routeNames = new Map<number, string>();
+  private readonly liveness = new LivenessCheck(() => this.outbox?.post({ type: 'ping' }), LIVENESS_TIMEOUT_MS);
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -128,6 +138,7 @@ export class PluginWorker {
       const timer = setTimeout(() => {
         this.answers.delete(id);
         reject(new PluginTimeoutError(`the plugin did not answer within ${timeoutMs / 1000}s`));
+        void this.failIfBlocked(request.routeId, timeoutMs);
       }, timeoutMs);
       this.answers.set(id, {
         resolve: (r) => {
@@ -142,6 +153,21 @@ export class PluginWorker {
       const message: HostMessage = { type: 'request', id, ...request };
       this.outbox?.post(message, request.body ? [request.body.buffer as ArrayBuffer] : []);
     });
+  }
+
+  /**
+   * After a route timed out: a worker whose thread does not answer a liveness check is blocked (an endless loop in
+   * the handler, say). It would answer no request again and keep a core busy, so it is terminated and the plugin
+   * fails. A handler that is merely waiting (a promise that never settles) leaves the thread free: nothing happens.
+   */
+  private async failIfBlocked(routeId: number, timeoutMs: number): Promise<void> {
+    if (this.ended || (await this.liveness.check()) || this.ended) return;
+    const route = this.routeNames.get(routeId) ?? `number ${routeId}`;
+    void this.terminate();
+    this.host.crashed(
+      `route ${route} did not answer within ${timeoutMs / 1000}s and the plugin's thread stayed blocked ` +
+        `(no answer to a liveness check within ${LIVENESS_TIMEOUT_MS / 1000}s); the thread was terminated`,
+    );
   }
 
   /** Runs the plugin's `stop(ctx)` for at most `timeoutMs`, then ends the worker. */
@@ -184,6 +210,9 @@ export class PluginWorker {
         if (message.error) this.host.log('warn', `stop failed: ${message.error}`);
         void this.terminate();
         break;
+      case 'pong':
+        this.liveness.answered();
+        break;
       default:
         this.receiveAnswer(message);
     }
@@ -206,6 +235,7 @@ export class PluginWorker {
   private registerRoute(message: Extract<WorkerMessage, { type: 'register-route' }>, fail: (m: string) => void) {
     try {
       this.host.registerRoute(message.routeId, message.method, message.path, message.accept);
+      this.routeNames.set(message.routeId, `${message.method} ${message.path}`);
       this.reply(message.id);
     } catch (err) {
       this.refuse(message.id, err as Error, fail);

@@ -57,6 +57,8 @@ export type HostMessage =
   | { type: 'reply'; id: number; error?: string }
   | ({ type: 'request'; id: number } & ForwardedRequest)
   | { type: 'stop' }
+  /** Is the worker's thread turning its event loop? It answers `pong` (a blocked thread does not). */
+  | { type: 'ping' }
   /** The host wrote the last chunk of response `id`: the worker may send the next. */
   | { type: 'ack'; id: number }
   /** The client of response `id` went away: the worker cancels its body stream. */
@@ -78,4 +80,5 @@ export type WorkerMessage =
   | { type: 'stopped'; error?: string }
   | { type: 'chunk'; id: number; chunk: Uint8Array }
   | { type: 'end'; id: number; error?: string }
-  | { type: 'pull'; id: number };
+  | { type: 'pull'; id: number }
+  | { type: 'pong' };

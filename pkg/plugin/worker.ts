@@ -171,12 +171,18 @@ function receive(message: HostMessage): void {
     void answer(message);
   } else if (message.type === 'stop') {
     void stop();
-  } else if (message.type === 'ack') {
-    responses.ack(message.id);
-  } else if (message.type === 'cancel') {
-    responses.cancel(message.id);
-  } else if (message.type === 'body') {
-    bodies.received(message);
+  } else if (message.type === 'ping') {
+    // Answered from the event loop: a thread blocked in a handler never gets here, and the host terminates it.
+    post({ type: 'pong' });
+  } else {
+    receiveStreaming(message);
   }
+}
+
+/** The messages of streamed bodies: an answer's chunk written or its client gone, a request body's next chunk. */
+function receiveStreaming(message: Extract<HostMessage, { type: 'ack' | 'cancel' | 'body' }>): void {
+  if (message.type === 'ack') responses.ack(message.id);
+  else if (message.type === 'cancel') responses.cancel(message.id);
+  else bodies.received(message);
 }
 void start();

@@ -190,6 +190,19 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
     'jsonpath={.items[*].metadata.name}',
   ]);
   expect(jsonpath.stdout).toBe('ada grace\n');
+  const ranged = await svcctl([
+    'get',
+    'persons',
+    '--sort-by',
+    'spec.name,asc',
+    '-o',
+    'jsonpath={range .items[-1:]}{.metadata.name}{"\\n"}{end}',
+  ]);
+  expect(ranged).toMatchObject({ code: 0, stdout: 'grace\n' });
+  expect(await svcctl(['get', 'persons', '-o', 'jsonpath={.items[?(@.spec.age>3)]}'])).toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('the filter [?(@.spec.age>3)] is not supported'),
+  });
 
   const deleted = await svcctl(['delete', 'persons', 'ada']);
   expect(deleted).toMatchObject({ code: 0, stdout: 'persons/ada deleted\n' });
@@ -293,7 +306,15 @@ test('explain describes a type and its fields from the OpenAPI documents', async
   expect(type.stdout).toContain('  metadata\t<object>');
   const field = await svcctl(['explain', 'ps.spec.tags']);
   expect(field.stdout).toContain('FIELD: tags <[]string>');
-  expect((await svcctl(['explain', 'person.spec.nope'])).code).toBe(2);
+  const grouped = await svcctl(['explain', 'persons.example.com.spec.tags']);
+  expect(grouped.stdout).toMatch(/^KIND: +Person\nVERSION: +example\.com\/v1alpha1\n\nFIELD: tags <\[\]string>/);
+  expect((await svcctl(['explain', 'persons.example.com'])).stdout).toMatch(/^KIND: +Person\n/);
+  // As kubectl: a field or a type the server does not have is exit 1, not a usage error.
+  expect(await svcctl(['explain', 'person.spec.nope'])).toMatchObject({
+    code: 1,
+    stderr: 'error: field "nope" does not exist in Person.spec\n',
+  });
+  expect((await svcctl(['explain', 'nosuchthings.spec'])).code).toBe(1);
 });
 
 test('--insecure-skip-tls-verify reaches the https:// server without its CA; without either, the certificate is refused', async () => {
@@ -304,20 +325,18 @@ test('--insecure-skip-tls-verify reaches the https:// server without its CA; wit
   expect(skipped.stderr).toMatch(/^Error from server \(Unauthorized\)/);
 });
 
-test('usage errors exit 2; flags beat the config file', async () => {
+test('usage errors exit 2, a resource type the server does not have 1; flags beat the config file', async () => {
   expect((await svcctl(['get'])).code).toBe(2);
   expect(
-    (
-      await svcctl([
-        'get',
-        'nosuchthings',
-        '--server',
-        api.server.url,
-        '--certificate-authority',
-        api.server.caFile ?? '',
-      ])
-    ).code,
-  ).toBe(2);
+    await svcctl([
+      'get',
+      'nosuchthings',
+      '--server',
+      api.server.url,
+      '--certificate-authority',
+      api.server.caFile ?? '',
+    ]),
+  ).toMatchObject({ code: 1, stderr: 'error: the server doesn\'t have a resource type "nosuchthings"\n' });
   await loginAsAdmin();
   const asAnonymous = await svcctl(['get', 'persons', '--token', 'not-a-token']);
   expect(asAnonymous.code).toBe(1);

@@ -65,6 +65,19 @@ writePlugin(
   ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => { const held = []; for (;;) held.push(new Array(1e6).fill(1)); });
 } };`,
 );
+writePlugin(
+  'voider',
+  `module.exports = { async start(ctx) {
+  await ctx.schemes.register({ group: '', version: 'v1alpha1', names: { kind: 'Thing', plural: 'things' } });
+} };`,
+);
+writePlugin(
+  'spinner',
+  `module.exports = { start(ctx) {
+  ctx.routes.get('/apis/spin.example.com/v1alpha1/loops', () => { for (;;) {} });
+  ctx.routes.get('/apis/spin.example.com/v1alpha1/pings', () => ({ pong: true }));
+} };`,
+);
 writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
 writePlugin(
   'toggle',
@@ -287,6 +300,47 @@ describe('a plugin that fails', () => {
       'model posts.content.svc.run: group "content.svc.run" belongs to the platform',
     );
     expect((await suite.admin('GET', '/apis/content.svc.run/v1alpha1/posts')).status).toBe(404);
+  });
+
+  it("is FAILED when it registers a model in the empty group, which is the platform's too", async () => {
+    expect((await settled('voider')).status).toMatchObject({
+      phase: 'FAILED',
+      message: expect.stringContaining('model things: group "" belongs to the platform (empty or *.svc.run)'),
+    });
+  });
+
+  it('is FAILED when a route handler blocks its thread: the route is a 504, the thread is ended, enabling restarts it', async () => {
+    const SPIN = '/apis/spin.example.com/v1alpha1';
+    const phaseOf = (phase: string) =>
+      waitFor(
+        async () => {
+          const res = await suite.admin('GET', `${PLUGINS}/spinner`);
+          return res.body.status?.phase === phase ? res.body : undefined;
+        },
+        { timeoutMs: 20_000, what: `spinner to be ${phase}` },
+      );
+    const setEnabled = (enabled: boolean) =>
+      suite.admin(
+        'PATCH',
+        `${PLUGINS}/spinner`,
+        { spec: { enabled } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
+    expect((await settled('spinner')).status.phase).toBe('STARTED');
+    expect((await suite.admin('GET', `${SPIN}/pings`)).body).toEqual({ pong: true });
+    expect((await suite.admin('GET', `${SPIN}/loops`)).status).toBe(504);
+    expect((await phaseOf('FAILED')).status.message).toBe(
+      `route GET ${SPIN}/loops did not answer within 1s and the plugin's thread stayed blocked ` +
+        '(no answer to a liveness check within 2s); the thread was terminated',
+    );
+    // Its routes are out of service, as those of any failed plugin; the apiserver serves on.
+    expect((await suite.admin('GET', `${SPIN}/pings`)).status).toBe(404);
+    expect((await suite.admin('GET', `${GROUP}/hello/ada`)).status).toBe(200);
+    expectStatus(await setEnabled(false), 200, 'disabling spinner');
+    await phaseOf('STOPPED');
+    expectStatus(await setEnabled(true), 200, 'enabling spinner');
+    await phaseOf('STARTED');
+    expect((await suite.admin('GET', `${SPIN}/pings`)).body).toEqual({ pong: true });
   });
 
   it('is FAILED when the platform version does not meet spec.requires', async () => {

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import yaml from 'js-yaml';
 import { runSvcctl } from '../../pkg/cli';
 import { PERSONS } from '../support/person';
-import { bearer, bind, createToken, createUser, useRbacApi, type RbacApi } from '../support/security';
+import { bearer, bind, createRole, createToken, createUser, useRbacApi, type RbacApi } from '../support/security';
 
 // `svcctl auth can-i` answers what the server then does, for a user holding each bootstrap role (and one
 // holding none): every verb on a table of resources, and a few paths. The server's own answer is the real
@@ -110,5 +110,52 @@ describe.each([...BOOTSTRAP_ROLES.map((r) => [r, r]), ['no role', '']])('a user 
     // The table is not trivially all-yes or all-no, except for the roles that allow everything or nothing here.
     if (role === 'super-role') expect(answers.every((a) => a.endsWith('yes'))).toBe(true);
     if (role === 'post-editor') expect(answers).toEqual(expect.arrayContaining(['get posts: yes', 'create posts: no']));
+  });
+});
+
+describe('a resource type discovery does not list (a plugin route)', () => {
+  /** Runs svcctl auth with this token, capturing its output. */
+  async function auth(token: string, ...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runSvcctl(['auth', ...argv], {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+      stdin: Readable.from([]),
+      env: { SVC_SERVER: api.server.url, SVC_TOKEN: token },
+      home: '/nonexistent',
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('is asked about anyway, as kubectl does: <resource>.<group> split at the first dot, with a warning', async () => {
+    await createRole(api, 'greeter', [
+      { apiGroups: ['api.hello.example.com'], resources: ['greetings'], verbs: ['get'] },
+    ]);
+    const client = await createUser(api, 'greeted');
+    await bind(api, 'greeted', 'greeter');
+    const token = (await createToken(client)).token;
+    expect(await auth(token, 'can-i', 'get', 'greetings.api.hello.example.com')).toEqual({
+      code: 0,
+      stdout: 'yes\n',
+      stderr: "Warning: the server doesn't have a resource type 'greetings' in group 'api.hello.example.com'\n",
+    });
+    expect(await auth(token, 'can-i', 'create', 'greetings.api.hello.example.com', 'ada')).toMatchObject({
+      code: 1,
+      stdout: 'no\n',
+    });
+    // A bare resource is in the core group, where the role grants nothing.
+    expect(await auth(token, 'can-i', 'get', 'greetings')).toEqual({
+      code: 1,
+      stdout: 'no\n',
+      stderr: "Warning: the server doesn't have a resource type 'greetings'\n",
+    });
+    const explained = await auth(token, 'explain', 'get', 'greetings.api.hello.example.com');
+    expect(explained).toMatchObject({ code: 0, stderr: expect.stringContaining('Warning: ') });
+    expect(explained.stdout).toMatch(/^yes: .*\n {2}.*greeter/s);
   });
 });
