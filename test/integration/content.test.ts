@@ -147,6 +147,13 @@ describe('an author', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.reason).toBe('Conflict');
+    const unversioned = await author('PUT', `${UC}/drafty`, { spec: { title: 'x', slug: 'drafty' } });
+    expect(unversioned.status).toBe(422);
+    expect(unversioned.body).toMatchObject({ reason: 'Invalid', details: { name: 'drafty', kind: 'Post' } });
+    expect(unversioned.body.details.causes).toEqual([
+      expect.objectContaining({ field: 'metadata.version', reason: 'FieldValueRequired' }),
+    ]);
+    expect((await author('GET', `${UC}/drafty`)).body.spec.title).toBe('The drafty');
   });
 
   it("sees another author's post as missing (404) in the user centre, and cannot reach it through the console", async () => {
