@@ -149,7 +149,7 @@ describe('escalation and the super administrator', () => {
     );
   });
 
-  it('keeps super-role as built: the admin can neither change nor delete it', async () => {
+  it('keeps super-role as built: the admin can neither change nor delete it, nor write its status', async () => {
     const role = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     const edit = await suite.admin('PUT', `${ROLES}/super-role`, { ...role, rules: [] });
     expect(edit.status).toBe(403);
@@ -164,8 +164,18 @@ describe('escalation and the super administrator', () => {
       ).status,
     ).toBe(403);
     expect((await suite.admin('DELETE', `${ROLES}/super-role`)).status).toBe(403);
+    const statusWrite = await suite.admin(
+      'PATCH',
+      `${ROLES}/super-role/status`,
+      { status: { rules: [], uiPermissions: ['nothing'], contributors: [] } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(statusWrite.status).toBe(403);
+    expect(statusWrite.body).toMatchObject({ reason: 'Forbidden', details: { name: 'super-role', kind: 'roles' } });
     const after = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     expect(after.rules).toEqual(role.rules);
+    expect(after.status).toEqual(role.status);
+    expect(after.metadata.version).toBe(role.metadata.version);
     expect(after.metadata.deletionTimestamp).toBeUndefined();
   });
 
