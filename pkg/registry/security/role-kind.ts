@@ -89,18 +89,19 @@ export function roleHooks(guard: EscalationGuard, writesSuperRoleStatus: (user: 
   return {
     beforeCreate(object, ctx) {
       checkRole(object);
-      guard.checkRules(ctx.user, (object as Role).rules ?? [], `create role "${object.metadata.name ?? ''}"`);
+      const write = { verb: 'create', resource: 'roles', name: object.metadata.name } as const;
+      guard.checkRules(ctx.user, (object as Role).rules ?? [], write);
       return object;
     },
     beforeUpdate(next, current, ctx) {
       const changed = definitionChanged(next, current);
       if (next.metadata.name === SUPER_ROLE) checkSuperRoleWrite(next, current, ctx.user, writesSuperRoleStatus);
       checkRole(next);
-      const name = next.metadata.name ?? '';
-      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      const write = { verb: 'update', resource: 'roles', name: next.metadata.name } as const;
+      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], write);
       // The apiserver enforces status.rules: writing them is granting them.
       if (statusChanged(next, current)) {
-        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
+        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], { ...write, subresource: 'status' });
       }
       return next;
     },
