@@ -2,9 +2,9 @@ import { badRequest, conflict, invalid, notFound, type StatusError } from '../..
 import { ApiError } from '../../pkg/client/errors';
 import { BadInput, InvalidField } from './post-rules';
 
-/** A JSON answer. */
-export const json = (body: unknown, status = 200): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** A JSON answer, with extra headers (e.g. `Location`). */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 
 /** The platform's error as the `Status` answer every svc API gives. */
 const statusAnswer = (err: StatusError): Response => json(err.toStatus(), err.code);

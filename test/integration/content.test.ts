@@ -95,6 +95,10 @@ describe('a contributor', () => {
       spec: { owner: 'cora', publish: false, slug: 'first-steps' },
       status: { phase: 'DRAFT' },
     });
+    // One write (API.md §2: version 1 after create), answered as a create is (§3: 201 with Location).
+    expect(created.body.metadata.version).toBe(1);
+    expect(created.headers.get('location')).toBe(`${UC}/first-steps`);
+    expect((await contributor('GET', `${UC}/first-steps`)).body.status).toEqual({ phase: 'DRAFT' });
     const edited = await contributor('PUT', `${UC}/first-steps`, {
       metadata: { version: created.body.metadata.version },
       spec: { title: 'First steps, revised', slug: 'first-steps', content: 'More.' },
