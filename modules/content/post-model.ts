@@ -55,6 +55,8 @@ export const POST_MODEL = {
       },
       status: {
         type: 'object',
+        // A new post is a draft from its create on (the apiserver starts an object with its status default).
+        default: { phase: 'DRAFT' },
         properties: {
           phase: { type: 'string', enum: [...PHASES] },
           publishTime: { type: 'string', format: 'date-time' },

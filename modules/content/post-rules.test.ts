@@ -1,5 +1,15 @@
 import type { Post, PostPhase } from './post-model';
-import { applyAction, BadInput, editedPost, isOwnedBy, isPublic, isRefusal, newDraft, statusFor } from './post-rules';
+import {
+  applyAction,
+  BadInput,
+  editedPost,
+  InvalidField,
+  isOwnedBy,
+  isPublic,
+  isRefusal,
+  newDraft,
+  statusFor,
+} from './post-rules';
 
 const NOW = new Date('2026-01-02T03:04:05.000Z');
 const EARLIER = '2025-12-01T00:00:00.000Z';
@@ -114,6 +124,29 @@ describe('editedPost', () => {
     expect(
       isRefusal(editedPost(current, { metadata: { resourceVersion: '16' }, spec: { title: 'x', slug: 'x' } })),
     ).toBe(true);
+  });
+
+  it('needs a well-formed metadata.version or resourceVersion, as every PUT (InvalidField naming it)', () => {
+    const current = post('DRAFT', false, { resourceVersion: '17' });
+    const thrownBy = (metadata?: Record<string, unknown>): unknown => {
+      try {
+        editedPost(current, { metadata, spec: { title: 'x', slug: 'x' } });
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    };
+    const missing = thrownBy();
+    expect(missing).toBeInstanceOf(InvalidField);
+    expect(missing).toMatchObject({ field: 'metadata.version', reason: 'FieldValueRequired', post: 'hello' });
+    expect(thrownBy({})).toMatchObject({ field: 'metadata.version', reason: 'FieldValueRequired' });
+    expect(thrownBy({ version: '3' })).toMatchObject({ field: 'metadata.version', reason: 'FieldValueInvalid' });
+    expect(thrownBy({ resourceVersion: 17 })).toMatchObject({
+      field: 'metadata.resourceVersion',
+      reason: 'FieldValueInvalid',
+    });
+    expect(thrownBy({ resourceVersion: '17' })).toBeUndefined();
+    expect(thrownBy({ version: 3 })).toBeUndefined();
   });
 
   it('refuses to edit a published post', () => {

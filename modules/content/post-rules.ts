@@ -17,6 +17,19 @@ export const isRefusal = (value: object): value is Refusal =>
 /** Bad input from a client: a 400 with this message. */
 export class BadInput extends Error {}
 
+/** A field of a client's body that is missing or malformed: a 422 `Invalid` naming it. */
+export class InvalidField extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: 'FieldValueRequired' | 'FieldValueInvalid',
+    message: string,
+    /** The post the body was for. */
+    readonly post: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** A post without a status yet is a draft. */
 export const phaseOf = (post: Post): PostPhase => post.status?.phase ?? 'DRAFT';
 
@@ -82,14 +95,16 @@ export function newDraft(body: unknown, owner: string): Post {
 /**
  * The post after a user centre `PUT` of `body`: its title, slug and content
  * taken from the body, its owner and `publish` kept, conditional on the
- * version that was read (a body whose `metadata.version`/`resourceVersion`
- * is older is refused).
+ * version that was read. As every PUT (API.md §3), the body must carry
+ * `metadata.version` or `resourceVersion` (InvalidField without), and one
+ * older than the post is refused.
  * A published post is refused: unpublish it first, so that what is public
  * changes only through someone allowed to publish.
  */
 export function editedPost(current: Post, body: unknown): Post | Refusal {
   if (phaseOf(current) === 'PUBLISHED') return { refused: 'the post is published: unpublish it before editing it' };
   const { metadata, spec } = postInput(body);
+  checkLockToken(metadata, current.metadata.name);
   if (isStale(current, metadata)) return { refused: 'the post has been changed meanwhile: read it again' };
   return {
     apiVersion: API_VERSION,
@@ -98,6 +113,19 @@ export function editedPost(current: Post, body: unknown): Post | Refusal {
     metadata: { name: current.metadata.name, resourceVersion: current.metadata.resourceVersion },
     spec: { ...editableSpec(spec), owner: current.spec.owner, publish: current.spec.publish === true } as PostSpec,
   };
+}
+
+/** Throws InvalidField unless the body carries a well-formed lock token (`version`, `resourceVersion`), as the generated PUT does. */
+function checkLockToken(metadata: Record<string, unknown>, post: string | undefined): void {
+  const { version, resourceVersion } = metadata;
+  if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version) && version >= 1))
+    throw new InvalidField('metadata.version', 'FieldValueInvalid', 'must be a positive integer', post);
+  if (resourceVersion !== undefined && (typeof resourceVersion !== 'string' || resourceVersion === ''))
+    throw new InvalidField('metadata.resourceVersion', 'FieldValueInvalid', 'must be a non-empty string', post);
+  if (version === undefined && resourceVersion === undefined) {
+    const message = 'an update must carry metadata.version or metadata.resourceVersion';
+    throw new InvalidField('metadata.version', 'FieldValueRequired', message, post);
+  }
 }
 
 /** Whether the body carries a lock token (`version`, `resourceVersion`) that the current post no longer has. */

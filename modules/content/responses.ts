@@ -1,10 +1,10 @@
-import { badRequest, conflict, notFound, type StatusError } from '../../pkg/api/errors';
+import { badRequest, conflict, invalid, notFound, type StatusError } from '../../pkg/api/errors';
 import { ApiError } from '../../pkg/client/errors';
-import { BadInput } from './post-rules';
+import { BadInput, InvalidField } from './post-rules';
 
-/** A JSON answer. */
-export const json = (body: unknown, status = 200): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** A JSON answer, with extra headers (e.g. `Location`). */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 
 /** The platform's error as the `Status` answer every svc API gives. */
 const statusAnswer = (err: StatusError): Response => json(err.toStatus(), err.code);
@@ -21,7 +21,8 @@ export const refused = (name: string, message: string): Response =>
 /**
  * Runs a handler, answering the apiserver's refusals of the module's own
  * calls (a taken slug, a failed validation, a stale version) with the
- * apiserver's `Status`, and bad input with a 400. Anything else is a 500.
+ * apiserver's `Status`, bad input with a 400 and an invalid field with a 422.
+ * Anything else is a 500.
  */
 export async function answering(handle: () => Promise<Response>): Promise<Response> {
   try {
@@ -29,6 +30,10 @@ export async function answering(handle: () => Promise<Response>): Promise<Respon
   } catch (err) {
     if (err instanceof ApiError) return json(err.status, err.code);
     if (err instanceof BadInput) return statusAnswer(badRequest(err.message));
+    if (err instanceof InvalidField) {
+      const cause = { field: err.field, reason: err.reason, message: err.message };
+      return statusAnswer(invalid({ kind: 'Post', name: err.post }, [cause]));
+    }
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import { retryOnConflict } from '../../pkg/client/retry';
 import type { PluginContext, RouteRequest } from './plugin-context';
 import { POSTS, type Post } from './post-model';
 import { editedPost, isOwnedBy, isRefusal, newDraft, type PostAction } from './post-rules';
-import { act, writeStatus } from './post-writes';
+import { act } from './post-writes';
 import { answering, json, jsonBody, postNotFound, refused } from './responses';
 
 const BASE = '/apis/uc.api.content.svc.run/v1alpha1/posts';
@@ -35,10 +35,11 @@ export function registerUserCentreRoutes(ctx: PluginContext): void {
     }),
   );
 
+  // One write: the model's status default makes the new post a DRAFT (version 1, API.md §2).
   ctx.routes.post(BASE, (req) =>
     answering(async () => {
       const created = await client.create<Post>(POSTS, newDraft(await jsonBody(req), req.user.name));
-      return json(await writeStatus(client, created.metadata.name!, { phase: 'DRAFT' }), 201);
+      return json(created, 201, { Location: `${BASE}/${created.metadata.name}` });
     }),
   );
 

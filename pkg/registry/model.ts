@@ -47,5 +47,15 @@ export const storageTypeOf = (m: Pick<Model, 'group' | 'plural'>): ResourceType 
 export const collectionPathOf = (m: Pick<Model, 'group' | 'version' | 'plural'>): string =>
   m.group ? `/apis/${m.group}/${m.version}/${m.plural}` : `/api/${m.version}/${m.plural}`;
 
+/**
+ * A new object's status: a copy of the `default` the schema gives `status` (e.g. `{phase: 'DRAFT'}`), or undefined
+ * when it gives none. Kubernetes shows such a default on a custom resource created without a status; svc stores it.
+ */
+export function initialStatusOf(model: Pick<Model, 'schema'>): unknown {
+  const properties = model.schema?.properties as Record<string, JsonSchema | undefined> | undefined;
+  const initial = properties?.status?.default;
+  return initial === undefined ? undefined : structuredClone(initial);
+}
+
 /** Every verb a model serves by default. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

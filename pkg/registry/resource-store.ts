@@ -6,7 +6,7 @@ import type { Watcher } from '../storage/watch';
 import { isStorageError, staleConflict } from '../storage/errors';
 import { meetsPreconditions } from '../storage/preconditions';
 import { clone, timestamp } from '../storage/objects';
-import { storageTypeOf, type Model } from './model';
+import { initialStatusOf, storageTypeOf, type Model } from './model';
 import { objectFromBody, preconditionsFromBody, withoutServerFields } from './object-input';
 import { interpretStorageError } from './storage-errors';
 import type { ObjectChecks } from './object-checks';
@@ -89,11 +89,16 @@ export class ResourceStore {
     return { group: this.model.group, resource: this.model.plural, name };
   }
 
-  /** POST: validates and stores a new object. Status is not taken from the body (Kubernetes' rule). */
+  /**
+   * POST: validates and stores a new object. Status is not taken from the body (Kubernetes' rule): a new object
+   * starts with the status its schema gives as `status`'s default (validated with the rest), else with none.
+   */
   async create(body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = objectFromBody(this.model, body);
+    delete input.status;
+    const initial = initialStatusOf(this.model);
+    if (initial !== undefined) input.status = initial;
     const { object, warnings } = this.admit({ ...input, metadata: withoutServerFields(input.metadata) }, opts);
-    delete object.status;
     const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object, hookContext(opts)) : object;
     const stored = await this.call(prepared.metadata.name, () =>
       this.storage.create(this.type, prepared, writeOptions(opts)),

@@ -1,4 +1,6 @@
-import { usePersonsApi, person, PERSONS } from '../support/person';
+import { MODELS, personModel, usePersonsApi, person, PERSONS } from '../support/person';
+import { expectStatus } from '../support/security';
+import { waitFor } from '../support/wait-for';
 
 const suite = usePersonsApi();
 
@@ -64,6 +66,23 @@ describe('create', () => {
     const res = await suite.api('POST', PERSONS, { ...person('c-status'), status: { phase: 'Done' } });
     expect(res.status).toBe(201);
     expect(res.body.status).toBeUndefined();
+  });
+
+  it("starts a new object with the default its schema gives status, in the create's one write", async () => {
+    const model = personModel();
+    model.metadata.name = 'tasks.example.com';
+    model.spec.names = { kind: 'Task', singular: 'task', plural: 'tasks' };
+    model.spec.schema.properties.status.default = { phase: 'New' };
+    delete model.spec.indexes;
+    expectStatus(await suite.api('POST', MODELS, model), 201, 'creating the Task model');
+    const tasks = '/apis/example.com/v1alpha1/tasks';
+    await waitFor(async () => (await suite.api('GET', tasks)).status === 200, { what: 'the tasks API to be served' });
+    const body = { metadata: { name: 'c-task' }, spec: { name: 'Task' }, status: { phase: 'Done' } };
+    const res = await suite.api('POST', tasks, body);
+    expect(res.status).toBe(201);
+    expect(res.body.status).toEqual({ phase: 'New' });
+    expect(res.body.metadata.version).toBe(1);
+    expect((await suite.api('GET', `${tasks}/c-task`)).body).toEqual(res.body);
   });
 
   it('is not POST to a name: 405', async () => {

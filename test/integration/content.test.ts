@@ -95,6 +95,10 @@ describe('a contributor', () => {
       spec: { owner: 'cora', publish: false, slug: 'first-steps' },
       status: { phase: 'DRAFT' },
     });
+    // One write (API.md §2: version 1 after create), answered as a create is (§3: 201 with Location).
+    expect(created.body.metadata.version).toBe(1);
+    expect(created.headers.get('location')).toBe(`${UC}/first-steps`);
+    expect((await contributor('GET', `${UC}/first-steps`)).body.status).toEqual({ phase: 'DRAFT' });
     const edited = await contributor('PUT', `${UC}/first-steps`, {
       metadata: { version: created.body.metadata.version },
       spec: { title: 'First steps, revised', slug: 'first-steps', content: 'More.' },
@@ -147,6 +151,13 @@ describe('an author', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.reason).toBe('Conflict');
+    const unversioned = await author('PUT', `${UC}/drafty`, { spec: { title: 'x', slug: 'drafty' } });
+    expect(unversioned.status).toBe(422);
+    expect(unversioned.body).toMatchObject({ reason: 'Invalid', details: { name: 'drafty', kind: 'Post' } });
+    expect(unversioned.body.details.causes).toEqual([
+      expect.objectContaining({ field: 'metadata.version', reason: 'FieldValueRequired' }),
+    ]);
+    expect((await author('GET', `${UC}/drafty`)).body.spec.title).toBe('The drafty');
   });
 
   it("sees another author's post as missing (404) in the user centre, and cannot reach it through the console", async () => {

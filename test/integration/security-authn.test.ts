@@ -141,6 +141,26 @@ describe('personal access tokens', () => {
     expect((await suite.as(bearer(child.token))('POST', PERSONS, person('child-write'))).status).toBe(403);
   });
 
+  it('limits a token to authenticated or anonymous, which every logged-in user holds; a dependency of a bound role is not held', async () => {
+    await createRole(suite, 'tok-base', [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get'] }]);
+    await createRole(suite, 'tok-top', [], {
+      annotations: { 'rbac.authorization.svc.run/dependencies': '["tok-base"]' },
+    });
+    const ada = await createUser(suite, 'tok-implicit');
+    await bind(suite, 'tok-implicit', 'tok-top');
+    const authenticated = await createToken(ada, { roles: ['authenticated'] });
+    const own = suite.as(bearer(authenticated.token));
+    expect((await own('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(200);
+    expect((await own('GET', `${PERSONS}/nobody`)).status).toBe(403);
+    const anonymous = await createToken(ada, { roles: ['anonymous'] });
+    expect((await suite.as(bearer(anonymous.token))('GET', '/version')).status).toBe(200);
+    const both = await ada('POST', UC_TOKENS, { spec: { roles: ['authenticated', 'anonymous', 'tok-top'] } });
+    expect(both.status).toBe(201);
+    const dependency = await ada('POST', UC_TOKENS, { spec: { roles: ['tok-base'] } });
+    expect(dependency.status).toBe(422);
+    expect(dependency.body.details.causes).toEqual([expect.objectContaining({ field: 'spec.roles[0]' })]);
+  });
+
   it('never answers with a password hash or a token but at creation', async () => {
     const ada = await createUser(suite, 'tok-leaks');
     const { token } = await createToken(ada);

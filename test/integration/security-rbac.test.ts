@@ -111,17 +111,22 @@ describe('escalation and the super administrator', () => {
     });
     const escalation = await grace('POST', BINDINGS, binding('writer'));
     expect(escalation.status).toBe(403);
-    expect(escalation.body.message).toContain('grace');
+    // As every 403 (API.md §5): the message names user, verb, resource and group, and details the object.
+    expect(escalation.body.message).toMatch(
+      /^rolebindings "grace-gives-writer" is forbidden: user "grace" cannot create resource "rolebindings" in API group "": role "writer" grants what they do not hold themselves: \[/,
+    );
+    expect(escalation.body.details).toEqual({ name: 'grace-gives-writer', group: '', kind: 'rolebindings' });
     expect((await grace('POST', BINDINGS, binding('super-role'))).status).toBe(403);
     expect((await grace('POST', BINDINGS, binding('reader'))).status).toBe(201);
-    expect(
-      (
-        await grace('POST', ROLES, {
-          metadata: { name: 'grace-wide' },
-          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
-        })
-      ).status,
-    ).toBe(403);
+    const wide = await grace('POST', ROLES, {
+      metadata: { name: 'grace-wide' },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+    });
+    expect(wide.status).toBe(403);
+    expect(wide.body.message).toMatch(
+      /^roles "grace-wide" is forbidden: user "grace" cannot create resource "roles" in API group "": it grants /,
+    );
+    expect(wide.body.details).toEqual({ name: 'grace-wide', group: '', kind: 'roles' });
     expect((await grace('POST', ROLES, { metadata: { name: 'grace-narrow' }, rules: readPersons })).status).toBe(201);
   });
 
@@ -149,7 +154,7 @@ describe('escalation and the super administrator', () => {
     );
   });
 
-  it('keeps super-role as built: the admin can neither change nor delete it', async () => {
+  it('keeps super-role as built: the admin can neither change nor delete it, nor write its status', async () => {
     const role = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     const edit = await suite.admin('PUT', `${ROLES}/super-role`, { ...role, rules: [] });
     expect(edit.status).toBe(403);
@@ -164,8 +169,18 @@ describe('escalation and the super administrator', () => {
       ).status,
     ).toBe(403);
     expect((await suite.admin('DELETE', `${ROLES}/super-role`)).status).toBe(403);
+    const statusWrite = await suite.admin(
+      'PATCH',
+      `${ROLES}/super-role/status`,
+      { status: { rules: [], uiPermissions: ['nothing'], contributors: [] } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(statusWrite.status).toBe(403);
+    expect(statusWrite.body).toMatchObject({ reason: 'Forbidden', details: { name: 'super-role', kind: 'roles' } });
     const after = (await suite.admin('GET', `${ROLES}/super-role`)).body;
     expect(after.rules).toEqual(role.rules);
+    expect(after.status).toEqual(role.status);
+    expect(after.metadata.version).toBe(role.metadata.version);
     expect(after.metadata.deletionTimestamp).toBeUndefined();
   });
 

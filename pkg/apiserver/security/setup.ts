@@ -7,7 +7,7 @@ import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from '.
 import type { PasswordHashOptions } from '../../auth/password';
 import { RbacAuthorizer } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
-import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
+import { isAnonymous, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import type { Storage } from '../../storage/interface';
 import type { SchemeManager } from '../../registry/scheme';
 import type { ResourceStore } from '../../registry/resource-store';
@@ -61,12 +61,16 @@ export async function setupSecurity(
   maxBodyBytes: number,
   log: Logger,
 ): Promise<Security> {
+  const isRbac = config.authorizationMode === 'RBAC';
   const cache = new SecurityCache(storage, log);
   const rbac = new RbacAuthorizer(cache);
-  const guard: EscalationGuard =
-    config.authorizationMode === 'RBAC'
-      ? escalationGuard(rbac, cache)
-      : { checkRules: () => undefined, checkRole: () => undefined };
+  const guard: EscalationGuard = isRbac
+    ? escalationGuard(rbac, cache)
+    : { checkRules: () => undefined, checkRole: () => undefined };
+  // super-role's status is the aggregation controller's alone: the controller-manager's identity, or, under
+  // AlwaysAllow, where a controller-manager may run without a token, the anonymous visitor.
+  const writesSuperRoleStatus = (user: UserInfo) =>
+    user.name === CONTROLLER_MANAGER_USER || (!isRbac && isAnonymous(user));
   const seen = (mirror: SecurityCache['users']) => ({ afterWrite: cache.seenHook(mirror) });
   const users = (
     await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })
@@ -74,7 +78,7 @@ export async function setupSecurity(
   const roles = (
     await schemes.register(ROLE_KIND, undefined, {
       platform: true,
-      hooks: { ...roleHooks(guard), ...seen(cache.roles) },
+      hooks: { ...roleHooks(guard, writesSuperRoleStatus), ...seen(cache.roles) },
     })
   ).store;
   const bindings = (
@@ -125,7 +129,6 @@ export async function setupSecurity(
     maxBodyBytes,
     passwordHash: config.passwordHash,
   });
-  const isRbac = config.authorizationMode === 'RBAC';
   return {
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
     authorizer: isRbac ? rbac : alwaysAllow,

@@ -1,5 +1,6 @@
 import { invalid, notFound, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
+import { heldRoles } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
 import { ACCESS_TOKEN_ANNOTATION, type TokenSpec } from '../../registry/security/token-kind';
 import type { RequestContext } from '../context';
@@ -78,7 +79,7 @@ function checkTokenRequest(ctx: RequestContext, deps: SecurityDeps, spec: Partia
       causes.push({ field: 'spec.expiresAt', reason: 'FieldValueInvalid', message: 'must be in the future' });
   }
   if (spec.roles !== undefined) {
-    const held = heldRoles(ctx, deps);
+    const held = heldRoleNames(ctx, deps);
     if (!Array.isArray(spec.roles))
       causes.push({ field: 'spec.roles', reason: 'FieldValueInvalid', message: 'must be a list of role names' });
     else
@@ -95,11 +96,17 @@ function checkTokenRequest(ctx: RequestContext, deps: SecurityDeps, spec: Partia
   if (causes.length) throw invalid({ kind: 'PersonalAccessToken' }, causes);
 }
 
-/** The roles the caller holds through bindings, as far as their own token allows. */
-function heldRoles(ctx: RequestContext, deps: SecurityDeps): Set<string> {
-  const bound = deps.cache.bindingsOf(ctx.user.name).map((b) => b.role);
-  const limit = ctx.user.roleLimit;
-  return new Set(limit ? bound.filter((r) => limit.includes(r)) : bound);
+/**
+ * The roles the caller holds: those bound to them (as far as their own token allows) and `authenticated` and
+ * `anonymous`, which every logged-in user holds (API.md §8). A role reached only through a bound role's
+ * dependencies is not held: the user holds the bound role.
+ */
+function heldRoleNames(ctx: RequestContext, deps: SecurityDeps): Set<string> {
+  return new Set(
+    heldRoles(deps.cache, ctx.user)
+      .filter((held) => !held.limited)
+      .map((held) => held.name),
+  );
 }
 
 async function ownToken(ctx: RequestContext, deps: SecurityDeps): Promise<ApiObject> {

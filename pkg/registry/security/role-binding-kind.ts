@@ -3,7 +3,7 @@ import type { ApiObject } from '../../api/object';
 import type { RoleBinding } from '../../auth/rbac';
 import type { Model } from '../model';
 import type { StoreHooks } from '../resource-store';
-import type { EscalationGuard } from './escalation';
+import type { EscalationGuard, GuardedWrite } from './escalation';
 
 /** The index that finds a user's bindings in one query: every subject's name. */
 export const SUBJECTS_INDEX = 'subjects.name';
@@ -67,7 +67,11 @@ export interface RoleLookup {
  * (403 otherwise, unless they are the super administrator).
  */
 export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): StoreHooks {
-  const admit = async (object: ApiObject, user: Parameters<EscalationGuard['checkRole']>[0]) => {
+  const admit = async (
+    object: ApiObject,
+    user: Parameters<EscalationGuard['checkRole']>[0],
+    verb: GuardedWrite['verb'],
+  ) => {
     const binding = object as RoleBinding;
     const role = binding.roleRef?.name;
     binding.roleRef = { apiGroup: '', kind: 'Role', name: role };
@@ -77,11 +81,11 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
         { field: 'roleRef.name', reason: 'FieldValueNotFound', message: `role "${role}" does not exist` },
       ]);
     }
-    guard.checkRole(user, role, `bind role "${role}"`);
+    guard.checkRole(user, role, { verb, resource: 'rolebindings', name: object.metadata.name });
     return object;
   };
   return {
-    beforeCreate: (object, ctx) => admit(object, ctx.user),
+    beforeCreate: (object, ctx) => admit(object, ctx.user, 'create'),
     beforeUpdate: async (next, current, ctx) => {
       const was = (current as RoleBinding).roleRef?.name;
       if ((next as RoleBinding).roleRef?.name !== was) {
@@ -95,7 +99,7 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
       }
       if (JSON.stringify((next as RoleBinding).subjects) === JSON.stringify((current as RoleBinding).subjects))
         return next;
-      return admit(next, ctx.user);
+      return admit(next, ctx.user, 'update');
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type PolicyRule,
   type Role,
 } from '../../auth/rbac';
+import type { UserInfo } from '../../auth/user';
 import type { Model } from '../model';
 import type { HookContext, StoreHooks } from '../resource-store';
 import type { EscalationGuard } from './escalation';
@@ -79,25 +80,28 @@ export const ROLE_KIND: Model = {
 /**
  * Role writes: annotations that must hold JSON arrays are checked (422 naming
  * the key), rules must be well-formed, `super-role` can be neither changed nor
- * deleted (403, as Kubernetes answers for its protected objects), and a user
- * may write only a role whose rules they hold themselves (escalation).
+ * deleted (403, as Kubernetes answers for its protected objects) and its status
+ * is written only by `writesSuperRoleStatus` (the aggregation controller's
+ * identity), and a user may write only a role whose rules they hold themselves
+ * (escalation).
  */
-export function roleHooks(guard: EscalationGuard): StoreHooks {
+export function roleHooks(guard: EscalationGuard, writesSuperRoleStatus: (user: UserInfo) => boolean): StoreHooks {
   return {
     beforeCreate(object, ctx) {
       checkRole(object);
-      guard.checkRules(ctx.user, (object as Role).rules ?? [], `create role "${object.metadata.name ?? ''}"`);
+      const write = { verb: 'create', resource: 'roles', name: object.metadata.name } as const;
+      guard.checkRules(ctx.user, (object as Role).rules ?? [], write);
       return object;
     },
     beforeUpdate(next, current, ctx) {
       const changed = definitionChanged(next, current);
-      if (next.metadata.name === SUPER_ROLE && ctx.user && changed) throw immutable();
+      if (next.metadata.name === SUPER_ROLE) checkSuperRoleWrite(next, current, ctx.user, writesSuperRoleStatus);
       checkRole(next);
-      const name = next.metadata.name ?? '';
-      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], `update role "${name}"`);
+      const write = { verb: 'update', resource: 'roles', name: next.metadata.name } as const;
+      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], write);
       // The apiserver enforces status.rules: writing them is granting them.
       if (statusChanged(next, current)) {
-        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], `write the status of role "${name}"`);
+        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], { ...write, subresource: 'status' });
       }
       return next;
     },
@@ -105,6 +109,18 @@ export function roleHooks(guard: EscalationGuard): StoreHooks {
       if (current.metadata.name === SUPER_ROLE && ctx.user) throw immutable();
     },
   };
+}
+
+/** 403 unless the write leaves super-role's definition alone and, but for its status writer, its status too. */
+function checkSuperRoleWrite(
+  next: ApiObject,
+  current: ApiObject,
+  user: UserInfo | undefined,
+  writesStatus: (user: UserInfo) => boolean,
+): void {
+  if (!user) return; // the platform's own writes (the bootstrap resets it to the manifest)
+  if (definitionChanged(next, current)) throw immutable();
+  if (statusChanged(next, current) && !writesStatus(user)) throw immutable();
 }
 
 const immutable = () =>
