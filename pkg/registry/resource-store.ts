@@ -142,11 +142,8 @@ export class ResourceStore {
     const preconditions = carriesOwnToken(probe, current) ? preconditionsFromBody(this.model, probe, false) : undefined;
     return this.replace(name, opts, preconditions, (cur) => {
       const patched = objectFromBody(this.model, patch(clone(cur)));
-      if (patched.metadata.name !== undefined && patched.metadata.name !== name) {
-        throw invalid({ kind: this.model.kind, name }, [
-          { field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' },
-        ]);
-      }
+      // As Kubernetes, the patched object's name is checked as a PUT body's is.
+      if (patched.metadata.name !== name) throw nameMismatch(name, patched.metadata.name);
       // Kubernetes reads a uid in the patched object as a precondition on the stored one.
       if (patched.metadata.uid !== undefined && patched.metadata.uid !== cur.metadata.uid) {
         throw conflict(
@@ -263,12 +260,11 @@ export class ResourceStore {
     return this.hooks.present ? this.hooks.present(object) : object;
   }
 
+  /** A PUT body, whose `metadata.name` must be the path's: a missing one is no exception (API.md §3, Kubernetes). */
   private bodyForName(name: string, body: unknown): ApiObject {
     const input = objectFromBody(this.model, body);
-    if (input.metadata.name !== undefined && input.metadata.name !== name) {
-      throw invalidName(name, String(input.metadata.name));
-    }
-    return { ...input, metadata: { ...input.metadata, name } };
+    if (input.metadata.name !== name) throw nameMismatch(name, input.metadata.name);
+    return input;
   }
 
   /** The compare-and-swap write shared by PUT, PUT status and PATCH. */
@@ -339,6 +335,7 @@ function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
   );
 }
 
-function invalidName(path: string, body: string) {
-  return badRequest(`the name in the body ("${body}") does not match the name in the path ("${path}")`);
+/** Kubernetes' 400 for a body (or patched object) named otherwise than the path, or not at all. */
+function nameMismatch(path: string, body: unknown) {
+  return badRequest(`the name of the object (${String(body ?? '')}) does not match the name on the URL (${path})`);
 }

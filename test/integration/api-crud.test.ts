@@ -138,13 +138,21 @@ describe('update', () => {
     expect(byVersion.body.spec.age).toBe(33);
   });
 
-  it('refuses a body whose name differs from the path (400)', async () => {
+  it('refuses a body whose name differs from the path, or that has none (400, as Kubernetes)', async () => {
     const created = (await suite.api('POST', PERSONS, person('u-name'))).body;
-    const res = await suite.api('PUT', `${PERSONS}/u-name`, {
+    const other = await suite.api('PUT', `${PERSONS}/u-name`, {
       ...created,
       metadata: { ...created.metadata, name: 'other' },
     });
-    expect(res.status).toBe(400);
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe('the name of the object (other) does not match the name on the URL (u-name)');
+    const { version } = created.metadata;
+    for (const path of [`${PERSONS}/u-name`, `${PERSONS}/u-name/status`]) {
+      const nameless = await suite.api('PUT', path, { metadata: { version }, spec: { name: 'x' }, status: {} });
+      expect([path, nameless.status, nameless.body.reason]).toEqual([path, 400, 'BadRequest']);
+      expect(nameless.body.message).toBe('the name of the object () does not match the name on the URL (u-name)');
+    }
+    expect((await suite.api('GET', `${PERSONS}/u-name`)).body).toEqual(created);
   });
 
   it('leaves status alone on the main endpoint; /status writes only status', async () => {
@@ -271,6 +279,26 @@ describe('patch', () => {
     );
     expect(same.status).toBe(200);
     expect(same.body.spec.age).toBe(9);
+  });
+
+  it('a patch that changes or removes metadata.name is 400, as a PUT body named otherwise, nothing written', async () => {
+    const created = (await suite.api('POST', PERSONS, person('p-rename'))).body;
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const renamed = await suite.api('PATCH', `${PERSONS}/p-rename`, { metadata: { name: 'other' } }, merge);
+    expect(renamed.status).toBe(400);
+    expect(renamed.body).toMatchObject({
+      reason: 'BadRequest',
+      message: 'the name of the object (other) does not match the name on the URL (p-rename)',
+    });
+    const unnamed = await suite.api('PATCH', `${PERSONS}/p-rename/status`, { metadata: { name: null } }, merge);
+    expect(unnamed.status).toBe(400);
+    const removed = await suite.api('PATCH', `${PERSONS}/p-rename`, [{ op: 'remove', path: '/metadata/name' }], {
+      'Content-Type': 'application/json-patch+json',
+    });
+    expect(removed.status).toBe(400);
+    const same = await suite.api('PATCH', `${PERSONS}/p-rename`, { metadata: { name: 'p-rename' } }, merge);
+    expect(same.status).toBe(200);
+    expect(same.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
   });
 
   it('server-side apply creates a missing object, then merges', async () => {
