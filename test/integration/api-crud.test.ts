@@ -43,6 +43,16 @@ describe('create', () => {
     expect(res.body.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
   });
 
+  it('cuts a generateName longer than 58 characters to its first 58, as Kubernetes: the name is at most 63', async () => {
+    const prefix = `${'g'.repeat(57)}-${'h'.repeat(190)}`;
+    const res = await suite.api('POST', PERSONS, { ...person('x'), metadata: { generateName: prefix } });
+    expect(res.status).toBe(201);
+    expect(res.body.metadata.name).toMatch(new RegExp(`^${'g'.repeat(57)}-[a-z0-9]{5}$`));
+    const bad = await suite.api('POST', PERSONS, { ...person('x'), metadata: { generateName: `${prefix}_` } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes).toEqual([expect.objectContaining({ field: 'metadata.generateName' })]);
+  });
+
   it('answers 409 AlreadyExists for a taken name', async () => {
     await suite.api('POST', PERSONS, person('c-dup'));
     const res = await suite.api('POST', PERSONS, person('c-dup'));
