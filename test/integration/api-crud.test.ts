@@ -362,10 +362,13 @@ describe('delete', () => {
       preconditions: { resourceVersion: released.body.metadata.resourceVersion },
     });
     expect(removed.status).toBe(200);
-    expect(removed.body).toMatchObject({
+    expect(removed.body).toEqual({
       kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
       status: 'Success',
-      details: { name: 'd-ada', kind: 'persons' },
+      details: { name: 'd-ada', group: 'example.com', kind: 'persons', uid: released.body.metadata.uid },
+      code: 200,
     });
     expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
   });
