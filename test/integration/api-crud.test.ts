@@ -117,6 +117,39 @@ describe('validation', () => {
     expect((await suite.api('GET', `${PERSONS}/v-strict`)).status).toBe(404);
   });
 
+  it('prunes unknown metadata fields on every write, with a Warning, and refuses them with Strict', async () => {
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const warning = '299 - "unknown field \\"metadata.foo\\""';
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'Thing', name: 'owner', uid: 'u1' }];
+    const created = await suite.api('POST', PERSONS, {
+      ...person('v-meta'),
+      metadata: { name: 'v-meta', foo: 1, ownerReferences },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('warning')).toBe(warning);
+    expect(created.body.metadata.foo).toBeUndefined();
+    expect(created.body.metadata.ownerReferences).toEqual(ownerReferences);
+    const path = `${PERSONS}/v-meta`;
+    const withFoo = (object: any) => ({ ...object, metadata: { ...object.metadata, foo: { x: 1 } } });
+    const writes: [string, string, (current: any) => unknown, Record<string, string>?][] = [
+      ['PUT', path, (current) => withFoo({ ...current, spec: { ...current.spec, age: 40 } })],
+      ['PUT', `${path}/status`, (current) => withFoo({ ...current, status: { phase: 'A' } })],
+      ['PATCH', path, () => ({ metadata: { foo: 1 }, spec: { age: 2 } }), merge],
+      ['PATCH', `${path}/status`, () => ({ metadata: { foo: 1 }, status: { phase: 'B' } }), merge],
+    ];
+    for (const [method, at, body, headers] of writes) {
+      const current = (await suite.api('GET', path)).body;
+      const strict = await suite.api(method, `${at}?fieldValidation=Strict`, body(current), headers);
+      expect([method, at, strict.status]).toEqual([method, at, 422]);
+      expect(strict.body.details.causes).toEqual([expect.objectContaining({ field: 'metadata.foo' })]);
+      expect((await suite.api('GET', path)).body).toEqual(current);
+      const warned = await suite.api(method, at, body(current), headers);
+      expect([method, at, warned.status, warned.headers.get('warning')]).toEqual([method, at, 200, warning]);
+      expect(warned.body.metadata.foo).toBeUndefined();
+      expect(warned.body.metadata.version).toBe(current.metadata.version + 1);
+    }
+  });
+
   it('refuses bad names and labels with 422', async () => {
     for (const name of ['Upper', 'x'.repeat(254), '-lead', 'a..b']) {
       const res = await suite.api('POST', PERSONS, person(name));
