@@ -77,16 +77,13 @@ export class StatusError extends Error {
 
   /** The error as a Kubernetes `Status`. */
   toStatus(): Status {
-    return {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
+    return statusObject({
       status: 'Failure',
       message: this.message,
       reason: this.reason,
       details: this.details,
       code: this.code,
-    };
+    });
   }
 
   /** The error as RFC 7807 problem details; `instance` is the request path. */
@@ -102,6 +99,23 @@ export class StatusError extends Error {
     return problem;
   }
 }
+
+/** A `Status` on the wire: `kind`, `apiVersion` and an empty `metadata` (as Kubernetes sends), then `fields`. */
+const statusObject = (fields: Omit<Status, 'kind' | 'apiVersion' | 'metadata'>): Status => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  ...fields,
+});
+
+/**
+ * The `Success` Status of a request that answers no object, e.g. a DELETE that removed one
+ * (API.md §7): Kubernetes' shape, with the object in `details`.
+ *
+ * @example successStatus({ name: 'ada', group: 'example.com', kind: 'persons', uid })
+ */
+export const successStatus = (details: StatusDetails): Status =>
+  statusObject({ status: 'Success', details, code: 200 });
 
 /** `persons.example.com` for a group, `roles` for the core group: how messages name a resource. */
 export function qualifiedResource({ group, resource }: ErrorSubject): string {

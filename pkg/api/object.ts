@@ -36,6 +36,31 @@ export interface ApiObject {
   [field: string]: unknown;
 }
 
+/**
+ * Every field `metadata` may hold: Kubernetes' ObjectMeta and `version`. Any
+ * other is pruned on a write, as Kubernetes prunes a custom resource's metadata
+ * (API.md §2). Fields svc does not use (`namespace`, `ownerReferences`,
+ * `managedFields`…) are kept as given, for the clients that read them.
+ */
+export const OBJECT_META_FIELDS = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'version',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+] as const;
+
 /** The metadata fields only the server may set; a client's values for them are ignored. */
 export const SERVER_OWNED_METADATA = [
   'uid',

@@ -35,7 +35,8 @@ export function registerCoreV1Routes(routes: RouteTable): void {
     serveServices(ctx, ctx.info.name),
   );
   routes.add(
-    { group: '', version: CORE_V1, resource: 'namespaces', subresource: 'services', selfService: true },
+    // `namespaces/<ns>/services/<name>`: one segment more than a subresource path.
+    { group: '', version: CORE_V1, resource: 'namespaces', subresource: 'services', selfService: true, maxParts: 4 },
     async (ctx) => serveServices(ctx, ctx.info.parts[3] ?? ''),
   );
 }

@@ -44,6 +44,13 @@ export interface RequestInfoOptions {
   isWebSocket?: boolean;
 }
 
+/**
+ * The most segments a resource path has after its version: `<resource>/<name>/<subresource>`
+ * (API.md §1). A longer path is no generated API's nor built-in route's (404, as in
+ * Kubernetes); only a route that declares longer paths serves one.
+ */
+export const MAX_RESOURCE_PARTS = 3;
+
 const RESOURCE_VERBS: Readonly<Record<string, string>> = {
   GET: 'get',
   HEAD: 'get',
@@ -65,7 +72,8 @@ const RESOURCE_VERBS: Readonly<Record<string, string>> = {
  *   /apis/<group>/<version>/<resource>/<name>
  *   /apis/<group>/<version>/<resource>/<name>/<subresource>
  *   /apis/<group>/<version>/<resource>/-/<subresource>  `-` = no name
- *   (segments after the subresource are kept in `parts`, e.g. for plugins' custom APIs)
+ *   (segments after the subresource are kept in `parts`, for the routes that take
+ *   longer paths, such as plugins' custom APIs; see MAX_RESOURCE_PARTS)
  *
  * Verbs: GET/HEAD of a name → get; of a collection → list, or watch with
  * `?watch` (any value but `false`/`0`, as Kubernetes) or a WebSocket upgrade; a

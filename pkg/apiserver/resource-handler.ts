@@ -11,6 +11,7 @@ import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleWatch } from './handlers/watch';
 import type { HandlerSettings } from './handlers/deps';
 import type { ResourceStore } from '../registry/resource-store';
+import { MAX_RESOURCE_PARTS } from './request-info';
 
 /** The verbs each endpoint of a model serves. */
 const MAIN_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -52,9 +53,9 @@ export async function serveResource(
   schemes: SchemeManager,
   settings: HandlerSettings,
 ): Promise<void> {
+  const { verb, subresource, parts } = ctx.info;
+  if (parts.length > MAX_RESOURCE_PARTS || (subresource && subresource !== 'status')) throw routeNotFound();
   const { store, model } = modelFor(ctx, schemes);
-  const { verb, subresource } = ctx.info;
-  if (subresource && subresource !== 'status') throw routeNotFound();
   const handler = HANDLERS.get(verb);
   if (handler === undefined || !verbServed(ctx, model.verbs)) {
     throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);

@@ -24,9 +24,18 @@ describe('RouteTable', () => {
     ['GET', '/api/v1alpha1/users/ada/status'],
     ['PUT', '/api/v2/users/ada/password'],
     ['POST', '/apis/authorization.svc.run/v1alpha1/accessreviews/x/y'],
+    ['PUT', '/api/v1alpha1/users/ada/password/extra'],
+    ['PUT', '/api/v1alpha1/users/ada/password/a/b'],
     ['GET', '/healthz'],
   ])('leaves %s %s to the models', (method, path) => {
     expect(routes.lookup(parseRequestInfo(method, path))).toBeUndefined();
+  });
+
+  it('takes a longer path only where the route declares it', () => {
+    const table = new RouteTable();
+    table.add({ group: '', version: 'v1', resource: 'namespaces', subresource: 'services', maxParts: 4 }, handler);
+    expect(table.lookup(parseRequestInfo('GET', '/api/v1/namespaces/ns/services/svc'))).toBeDefined();
+    expect(table.lookup(parseRequestInfo('GET', '/api/v1/namespaces/ns/services/svc/more'))).toBeUndefined();
   });
 
   it('refuses a second route at the same place', () => {

@@ -1,5 +1,5 @@
 import type { RequestContext } from './context';
-import type { RequestInfo } from './request-info';
+import { MAX_RESOURCE_PARTS, type RequestInfo } from './request-info';
 
 /** Answers one request that a route matched. */
 export type RouteHandler = (ctx: RequestContext) => Promise<void>;
@@ -16,6 +16,13 @@ export interface RouteSpec {
    * and path); one it does not falls through to the next route or the models.
    */
   accepts?: (info: RequestInfo, method: string) => boolean;
+  /**
+   * The most path segments after the version the route takes; default
+   * MAX_RESOURCE_PARTS (`<resource>/<name>/<subresource>`). A longer path is
+   * not this route's: it falls through (to a 404). `subresource: '*'` routes
+   * judge the whole path with `accepts` instead.
+   */
+  maxParts?: number;
   /**
    * Any logged-in user may call it, whatever their roles: the handler
    * authorises what is asked (self-service access reviews, API.md §9).
@@ -48,6 +55,7 @@ export class RouteTable {
       version: spec.version,
       resource: spec.resource,
       subresource: spec.subresource ?? '',
+      maxParts: spec.maxParts ?? MAX_RESOURCE_PARTS,
       selfService: spec.selfService ?? false,
       accepts: spec.accepts,
       handler,
@@ -64,7 +72,7 @@ export class RouteTable {
   lookup(info: RequestInfo, method = 'GET'): Route | undefined {
     if (!info.isResourceRequest || this.routes.size === 0) return undefined;
     const exact = this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, info.subresource));
-    if (exact) return exact;
+    if (exact && info.parts.length <= exact.maxParts) return exact;
     const any = this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, '*'));
     return any?.accepts?.(info, method) ? any : undefined;
   }

@@ -5,6 +5,9 @@ import { compileSchema } from './schema';
 import type { Model } from './model';
 import type { ObjectChecks } from './object-checks';
 
+/** The schema of a model that declares none: anything goes, but `metadata` is still pruned (as Kubernetes does). */
+const ANY_OBJECT = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
 /**
  * The checks of one model's objects: its schema compiled once (pruning and
  * validation), then metadata rules. A Model's own objects are named
@@ -12,14 +15,14 @@ import type { ObjectChecks } from './object-checks';
  * Throws when the schema does not compile.
  */
 export function checksForModel(model: Model): ObjectChecks {
-  const schema = model.schema ? compileSchema(model.schema) : undefined;
+  const schema = compileSchema(model.schema ?? ANY_OBJECT);
   const dns1123Subdomain = model.kind === 'Model' && model.group === 'apiextensions.svc.run';
   return {
-    prune: (object) => (schema ? schema.prune(object) : { object, unknownFields: [] }),
+    prune: (object) => schema.prune(object),
     validate: (object: ApiObject, current?: ApiObject): StatusCause[] => [
       ...validateObjectMeta(object.metadata, { dns1123Subdomain }),
       ...(current ? validateMetadataUpdate(current.metadata, object.metadata) : []),
-      ...(schema ? schema.validate(object) : []),
+      ...schema.validate(object),
     ],
   };
 }

@@ -24,7 +24,7 @@ export interface Model {
   kind: string;
   singular: string;
   plural: string;
-  /** The OpenAPI v3 schema of the whole object; absent means "anything goes" (preserved as given). */
+  /** The OpenAPI v3 schema of the whole object; absent means "anything goes" (preserved as given, but for unknown `metadata` fields). */
   schema?: JsonSchema;
   /** Indexes beyond the defaults (`metadata.name`, `metadata.labels`, timestamps). */
   indexes?: IndexSpec[];

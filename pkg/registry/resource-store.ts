@@ -1,4 +1,4 @@
-import type { ApiObject } from '../api/object';
+import type { ApiObject, ObjectMeta } from '../api/object';
 import { badRequest, conflict, invalid, type ErrorSubject } from '../api/errors';
 import type { Preconditions, Storage, WriteOptions } from '../storage/interface';
 import type { ListOptions, ListResult } from '../storage/query';
@@ -120,14 +120,17 @@ export class ResourceStore {
   async update(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = this.bodyForName(name, body);
     const preconditions = preconditionsFromBody(this.model, input, true);
-    return this.replace(name, opts, preconditions, (current) => ({ ...input, status: current.status }));
+    return this.replace(name, opts, preconditions, (current) => ({ object: { ...input, status: current.status } }));
   }
 
   /** PUT …/status: replaces only the status. */
   async updateStatus(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = this.bodyForName(name, body);
     const preconditions = preconditionsFromBody(this.model, input, true);
-    return this.replace(name, opts, preconditions, (current) => ({ ...current, status: input.status }));
+    return this.replace(name, opts, preconditions, (current) => ({
+      object: { ...current, status: input.status },
+      unstoredMetadata: input.metadata,
+    }));
   }
 
   /**
@@ -147,11 +150,8 @@ export class ResourceStore {
     const preconditions = carriesOwnToken(probe, current) ? preconditionsFromBody(this.model, probe, false) : undefined;
     return this.replace(name, opts, preconditions, (cur) => {
       const patched = objectFromBody(this.model, patch(clone(cur)));
-      if (patched.metadata.name !== undefined && patched.metadata.name !== name) {
-        throw invalid({ kind: this.model.kind, name }, [
-          { field: 'metadata.name', reason: 'FieldValueForbidden', message: 'a patch may not change the name' },
-        ]);
-      }
+      // As Kubernetes, the patched object's name is checked as a PUT body's is.
+      if (patched.metadata.name !== name) throw nameMismatch(name, patched.metadata.name);
       // Kubernetes reads a uid in the patched object as a precondition on the stored one.
       if (patched.metadata.uid !== undefined && patched.metadata.uid !== cur.metadata.uid) {
         throw conflict(
@@ -161,8 +161,8 @@ export class ResourceStore {
         );
       }
       return subresource === 'status'
-        ? { ...cur, status: patched.status }
-        : { ...patched, metadata: { ...patched.metadata, name }, status: cur.status };
+        ? { object: { ...cur, status: patched.status }, unstoredMetadata: patched.metadata }
+        : { object: { ...patched, status: cur.status } };
     });
   }
 
@@ -268,20 +268,19 @@ export class ResourceStore {
     return this.hooks.present ? this.hooks.present(object) : object;
   }
 
+  /** A PUT body, whose `metadata.name` must be the path's: a missing one is no exception (API.md §3, Kubernetes). */
   private bodyForName(name: string, body: unknown): ApiObject {
     const input = objectFromBody(this.model, body);
-    if (input.metadata.name !== undefined && input.metadata.name !== name) {
-      throw invalidName(name, String(input.metadata.name));
-    }
-    return { ...input, metadata: { ...input.metadata, name } };
+    if (input.metadata.name !== name) throw nameMismatch(name, input.metadata.name);
+    return input;
   }
 
-  /** The compare-and-swap write shared by PUT, PUT status and PATCH. */
+  /** The compare-and-swap write shared by PUT, PUT status and PATCH; `build` makes the object to store. */
   private async replace(
     name: string,
     opts: RequestOptions,
     preconditions: Preconditions | undefined,
-    build: (current: ApiObject) => ApiObject,
+    build: (current: ApiObject) => BuiltObject,
   ): Promise<WriteResult> {
     let warnings: string[] = [];
     const stored = await this.call(name, () =>
@@ -289,8 +288,13 @@ export class ResourceStore {
         this.type,
         name,
         async (current) => {
-          const next = build(current);
-          const admitted = this.admit({ ...next, metadata: withoutServerFields(next.metadata) }, opts, current);
+          const { object: next, unstoredMetadata } = build(current);
+          const admitted = this.admit(
+            { ...next, metadata: withoutServerFields(next.metadata) },
+            opts,
+            current,
+            unstoredMetadata,
+          );
           warnings = admitted.warnings;
           const object = admitted.object;
           object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
@@ -308,9 +312,19 @@ export class ResourceStore {
     if (this.hooks.afterWrite && !opts.dryRun) await this.hooks.afterWrite(object);
   }
 
-  /** Prunes unknown fields (or refuses them when Strict) and validates; 422 with every cause. */
-  private admit(object: ApiObject, opts: RequestOptions, current?: ApiObject): WriteResult {
-    const { object: pruned, unknownFields } = this.checks.prune(object);
+  /**
+   * Prunes unknown fields (or refuses them when Strict) and validates; 422 with every cause.
+   * The unknown fields of `unstoredMetadata` are reported as well (see BuiltObject).
+   */
+  private admit(
+    object: ApiObject,
+    opts: RequestOptions,
+    current?: ApiObject,
+    unstoredMetadata?: ObjectMeta,
+  ): WriteResult {
+    const { object: pruned, unknownFields: stored } = this.checks.prune(object);
+    const unstored = unstoredMetadata ? this.unknownMetadataFields(object, unstoredMetadata) : [];
+    const unknownFields = [...new Set([...unstored, ...stored])];
     const subject = { kind: this.model.kind, name: object.metadata.name };
     if (opts.fieldValidation === 'Strict' && unknownFields.length)
       throw invalid(subject, unknownFieldCauses(unknownFields));
@@ -318,6 +332,11 @@ export class ResourceStore {
     if (causes.length) throw invalid(subject, causes);
     const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFieldWarnings(unknownFields);
     return { object: pruned, warnings };
+  }
+
+  /** The fields `prune` would remove from `metadata` in place of the object's: `['metadata.foo']`. */
+  private unknownMetadataFields({ apiVersion, kind }: ApiObject, metadata: ObjectMeta): string[] {
+    return this.checks.prune({ apiVersion, kind, metadata }).unknownFields;
   }
 
   private conflict(name: string): never {
@@ -333,6 +352,16 @@ export class ResourceStore {
   }
 }
 
+/**
+ * What a PUT or PATCH stores, built from the stored object. A status write stores none of the
+ * metadata the client sent (`unstoredMetadata`); unknown fields there are reported all the same,
+ * as Kubernetes reports every unknown field of a body.
+ */
+interface BuiltObject {
+  object: ApiObject;
+  unstoredMetadata?: ObjectMeta;
+}
+
 const writeOptions = (opts: RequestOptions): WriteOptions => (opts.dryRun ? { dryRun: true } : {});
 const hookContext = (opts: RequestOptions): HookContext => ({ user: opts.user, dryRun: opts.dryRun ?? false });
 
@@ -344,6 +373,7 @@ function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
   );
 }
 
-function invalidName(path: string, body: string) {
-  return badRequest(`the name in the body ("${body}") does not match the name in the path ("${path}")`);
+/** Kubernetes' 400 for a body (or patched object) named otherwise than the path, or not at all. */
+function nameMismatch(path: string, body: unknown) {
+  return badRequest(`the name of the object (${String(body ?? '')}) does not match the name on the URL (${path})`);
 }

@@ -1,5 +1,6 @@
 import { randomUUID, randomInt } from 'node:crypto';
 import type { ApiObject } from '../api/object';
+import { GENERATE_NAME_PREFIX_KEPT, GENERATED_SUFFIX_LENGTH } from '../api/validation/name';
 import { jsonEqual } from '../util/json-equal';
 
 /**
@@ -16,11 +17,14 @@ export const timestamp = (date = new Date()): string => date.toISOString();
 // Kubernetes' alphabet for generated names: no vowels (no words), no look-alikes.
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** `generateName` plus five random characters, e.g. `person-` → `person-x7k2q`. */
+/**
+ * `generateName` plus five random characters, e.g. `person-` → `person-x7k2q`. As in Kubernetes, a
+ * prefix longer than 58 characters is cut to its first 58, so that a generated name is at most 63.
+ */
 export function generateName(prefix: string): string {
   let suffix = '';
-  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[randomInt(NAME_ALPHABET.length)];
-  return prefix + suffix;
+  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += NAME_ALPHABET[randomInt(NAME_ALPHABET.length)];
+  return prefix.slice(0, GENERATE_NAME_PREFIX_KEPT) + suffix;
 }
 
 /**

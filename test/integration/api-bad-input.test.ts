@@ -86,6 +86,21 @@ it('unknown routes are 404 Status objects, never a stack trace', async () => {
   }
 });
 
+it.each([`${PERSONS}/keeper/status/extra`, `${PERSONS}/keeper/status/a/b`, `${PERSONS}/keeper/x/y`])(
+  'a path longer than <plural>/<name>/<subresource> (%s) is 404 for every method, and writes nothing',
+  async (path) => {
+    const { version } = (await suite.api('GET', `${PERSONS}/keeper`)).body.metadata;
+    const patch = { 'Content-Type': 'application/merge-patch+json' };
+    const answers = [
+      await suite.api('GET', path),
+      await suite.api('PUT', path, { metadata: { name: 'keeper', version }, status: { phase: 'EXTRA' } }),
+      await suite.api('PATCH', path, { status: { phase: 'EXTRA' } }, patch),
+      await suite.api('DELETE', path),
+    ];
+    expect(answers.map((res) => [res.status, res.body.reason])).toEqual(Array(4).fill([404, 'NotFound']));
+  },
+);
+
 it('errors come as RFC 7807 when asked', async () => {
   const res = await suite.api('GET', `${PERSONS}/ghost`, undefined, { Accept: 'application/problem+json' });
   expect(res.status).toBe(404);

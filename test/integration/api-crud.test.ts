@@ -45,6 +45,16 @@ describe('create', () => {
     expect(res.body.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
   });
 
+  it('cuts a generateName longer than 58 characters to its first 58, as Kubernetes: the name is at most 63', async () => {
+    const prefix = `${'g'.repeat(57)}-${'h'.repeat(190)}`;
+    const res = await suite.api('POST', PERSONS, { ...person('x'), metadata: { generateName: prefix } });
+    expect(res.status).toBe(201);
+    expect(res.body.metadata.name).toMatch(new RegExp(`^${'g'.repeat(57)}-[a-z0-9]{5}$`));
+    const bad = await suite.api('POST', PERSONS, { ...person('x'), metadata: { generateName: `${prefix}_` } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes).toEqual([expect.objectContaining({ field: 'metadata.generateName' })]);
+  });
+
   it('answers 409 AlreadyExists for a taken name', async () => {
     await suite.api('POST', PERSONS, person('c-dup'));
     const res = await suite.api('POST', PERSONS, person('c-dup'));
@@ -126,6 +136,39 @@ describe('validation', () => {
     expect((await suite.api('GET', `${PERSONS}/v-strict`)).status).toBe(404);
   });
 
+  it('prunes unknown metadata fields on every write, with a Warning, and refuses them with Strict', async () => {
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const warning = '299 - "unknown field \\"metadata.foo\\""';
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'Thing', name: 'owner', uid: 'u1' }];
+    const created = await suite.api('POST', PERSONS, {
+      ...person('v-meta'),
+      metadata: { name: 'v-meta', foo: 1, ownerReferences },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('warning')).toBe(warning);
+    expect(created.body.metadata.foo).toBeUndefined();
+    expect(created.body.metadata.ownerReferences).toEqual(ownerReferences);
+    const path = `${PERSONS}/v-meta`;
+    const withFoo = (object: any) => ({ ...object, metadata: { ...object.metadata, foo: { x: 1 } } });
+    const writes: [string, string, (current: any) => unknown, Record<string, string>?][] = [
+      ['PUT', path, (current) => withFoo({ ...current, spec: { ...current.spec, age: 40 } })],
+      ['PUT', `${path}/status`, (current) => withFoo({ ...current, status: { phase: 'A' } })],
+      ['PATCH', path, () => ({ metadata: { foo: 1 }, spec: { age: 2 } }), merge],
+      ['PATCH', `${path}/status`, () => ({ metadata: { foo: 1 }, status: { phase: 'B' } }), merge],
+    ];
+    for (const [method, at, body, headers] of writes) {
+      const current = (await suite.api('GET', path)).body;
+      const strict = await suite.api(method, `${at}?fieldValidation=Strict`, body(current), headers);
+      expect([method, at, strict.status]).toEqual([method, at, 422]);
+      expect(strict.body.details.causes).toEqual([expect.objectContaining({ field: 'metadata.foo' })]);
+      expect((await suite.api('GET', path)).body).toEqual(current);
+      const warned = await suite.api(method, at, body(current), headers);
+      expect([method, at, warned.status, warned.headers.get('warning')]).toEqual([method, at, 200, warning]);
+      expect(warned.body.metadata.foo).toBeUndefined();
+      expect(warned.body.metadata.version).toBe(current.metadata.version + 1);
+    }
+  });
+
   it('refuses bad names and labels with 422', async () => {
     for (const name of ['Upper', 'x'.repeat(254), '-lead', 'a..b']) {
       const res = await suite.api('POST', PERSONS, person(name));
@@ -157,13 +200,21 @@ describe('update', () => {
     expect(byVersion.body.spec.age).toBe(33);
   });
 
-  it('refuses a body whose name differs from the path (400)', async () => {
+  it('refuses a body whose name differs from the path, or that has none (400, as Kubernetes)', async () => {
     const created = (await suite.api('POST', PERSONS, person('u-name'))).body;
-    const res = await suite.api('PUT', `${PERSONS}/u-name`, {
+    const other = await suite.api('PUT', `${PERSONS}/u-name`, {
       ...created,
       metadata: { ...created.metadata, name: 'other' },
     });
-    expect(res.status).toBe(400);
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe('the name of the object (other) does not match the name on the URL (u-name)');
+    const { version } = created.metadata;
+    for (const path of [`${PERSONS}/u-name`, `${PERSONS}/u-name/status`]) {
+      const nameless = await suite.api('PUT', path, { metadata: { version }, spec: { name: 'x' }, status: {} });
+      expect([path, nameless.status, nameless.body.reason]).toEqual([path, 400, 'BadRequest']);
+      expect(nameless.body.message).toBe('the name of the object () does not match the name on the URL (u-name)');
+    }
+    expect((await suite.api('GET', `${PERSONS}/u-name`)).body).toEqual(created);
   });
 
   it('leaves status alone on the main endpoint; /status writes only status', async () => {
@@ -292,6 +343,26 @@ describe('patch', () => {
     expect(same.body.spec.age).toBe(9);
   });
 
+  it('a patch that changes or removes metadata.name is 400, as a PUT body named otherwise, nothing written', async () => {
+    const created = (await suite.api('POST', PERSONS, person('p-rename'))).body;
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const renamed = await suite.api('PATCH', `${PERSONS}/p-rename`, { metadata: { name: 'other' } }, merge);
+    expect(renamed.status).toBe(400);
+    expect(renamed.body).toMatchObject({
+      reason: 'BadRequest',
+      message: 'the name of the object (other) does not match the name on the URL (p-rename)',
+    });
+    const unnamed = await suite.api('PATCH', `${PERSONS}/p-rename/status`, { metadata: { name: null } }, merge);
+    expect(unnamed.status).toBe(400);
+    const removed = await suite.api('PATCH', `${PERSONS}/p-rename`, [{ op: 'remove', path: '/metadata/name' }], {
+      'Content-Type': 'application/json-patch+json',
+    });
+    expect(removed.status).toBe(400);
+    const same = await suite.api('PATCH', `${PERSONS}/p-rename`, { metadata: { name: 'p-rename' } }, merge);
+    expect(same.status).toBe(200);
+    expect(same.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  });
+
   it('server-side apply creates a missing object, then merges', async () => {
     const applyType = { 'Content-Type': 'application/apply-patch+yaml' };
     const created = await suite.api('PATCH', `${PERSONS}/p-apply?fieldManager=test`, person('p-apply'), applyType);
@@ -343,10 +414,13 @@ describe('delete', () => {
       preconditions: { resourceVersion: released.body.metadata.resourceVersion },
     });
     expect(removed.status).toBe(200);
-    expect(removed.body).toMatchObject({
+    expect(removed.body).toEqual({
       kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
       status: 'Success',
-      details: { name: 'd-ada', kind: 'persons' },
+      details: { name: 'd-ada', group: 'example.com', kind: 'persons', uid: released.body.metadata.uid },
+      code: 200,
     });
     expect((await suite.api('GET', `${PERSONS}/d-ada`)).status).toBe(404);
   });

@@ -49,6 +49,15 @@ describe('passwords', () => {
     expect((await jack('PUT', `${USERS}/ivy/password`, { password: 'taken-over!' })).status).toBe(403);
     expect((await suite.admin('PUT', `${USERS}/nobody-here/password`, { password: 'whatever-1' })).status).toBe(404);
   });
+
+  it('is no route under a longer path: 404, and the password stays', async () => {
+    const lou = await createUser(suite, 'lou', 'lou-password');
+    for (const path of [`${USERS}/lou/password/extra`, `${USERS}/lou/password/a/b`]) {
+      const res = await suite.admin('PUT', path, { password: 'changed-password' });
+      expect([path, res.status, res.body.reason]).toEqual([path, 404, 'NotFound']);
+    }
+    expect((await lou('GET', MY_PERMISSIONS)).status).toBe(200);
+  });
 });
 
 describe('permissions', () => {

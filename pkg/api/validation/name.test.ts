@@ -69,16 +69,20 @@ describe('validateName', () => {
 });
 
 describe('validateGenerateName', () => {
-  it.each([['person-'], ['p'], ['a1'], ['a'.repeat(248)], ['']])('accepts the prefix "%s"', (prefix) => {
-    expect(validateGenerateName(prefix)).toEqual([]);
-  });
+  it.each([['person-'], ['p'], ['a1'], ['a'.repeat(248)], ['a'.repeat(253)], ['']])(
+    'accepts the prefix "%s"',
+    (prefix) => {
+      expect(validateGenerateName(prefix)).toEqual([]);
+    },
+  );
 
   it.each([
     ['a leading -', '-person', ['FieldValueInvalid']],
     ['uppercase', 'Person-', ['FieldValueInvalid']],
     ['a dot', 'person.', ['FieldValueInvalid']],
     ['an underscore', 'per_son', ['FieldValueInvalid']],
-    ['249 characters (no room for the suffix)', 'a'.repeat(249), ['FieldValueTooLong']],
+    ['254 characters (longer than any name)', 'a'.repeat(254), ['FieldValueTooLong']],
+    ['a bad character past the part a generated name keeps', `${'a'.repeat(60)}_`, ['FieldValueInvalid']],
   ])('refuses a prefix with %s', (_what, prefix, expected) => {
     const causes = validateGenerateName(prefix);
     expect(reasons(causes)).toEqual(expected);

@@ -24,8 +24,14 @@ export const NAME_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH;
 /** How many characters `generateName` appends (pkg/storage/objects.ts, all alphanumeric). */
 export const GENERATED_SUFFIX_LENGTH = 5;
 
-/** The longest `generateName` prefix: the name with its suffix must still fit. */
-export const GENERATE_NAME_MAX_LENGTH = NAME_MAX_LENGTH - GENERATED_SUFFIX_LENGTH;
+/** The longest generated name, as Kubernetes' name generator makes them. */
+export const GENERATED_NAME_MAX_LENGTH = 63;
+
+/**
+ * How much of a `generateName` prefix a generated name keeps: a longer prefix is
+ * cut to its first 58 characters before the suffix is added (Kubernetes' `SimpleNameGenerator`).
+ */
+export const GENERATE_NAME_PREFIX_KEPT = GENERATED_NAME_MAX_LENGTH - GENERATED_SUFFIX_LENGTH;
 
 const followsRule = (value: string, subdomain: boolean) =>
   subdomain ? isDns1123Subdomain(value) : isDns1123Name(value);
@@ -54,9 +60,10 @@ export function validateName(name: string, options: NameValidationOptions = {}):
 /**
  * Checks a `generateName` prefix: it must make a valid name once the server
  * appends 5 alphanumeric characters, so it may end with `-` (or `.` with
- * `dns1123Subdomain`) and is at most 248 characters. The empty prefix passes
- * (the name is then the 5 characters alone); `validateObjectMeta` treats an
- * empty `generateName` as absent.
+ * `dns1123Subdomain`). Like a name it is at most 253 characters; a prefix
+ * longer than GENERATE_NAME_PREFIX_KEPT is fine, only its start is used (as
+ * Kubernetes does). The empty prefix passes (the name is then the 5 characters
+ * alone); `validateObjectMeta` treats an empty `generateName` as absent.
  * @example validateGenerateName('person-') // → []
  * @example validateGenerateName('-person') // → [{field: 'metadata.generateName', reason: 'FieldValueInvalid', …}]
  */
@@ -65,7 +72,7 @@ export function validateGenerateName(prefix: string, options: NameValidationOpti
   const subdomain = options.dns1123Subdomain ?? false;
   if (prefix.length === 0) return [];
   const causes: FieldCause[] = [];
-  if (prefix.length > GENERATE_NAME_MAX_LENGTH) causes.push(tooLong(path, GENERATE_NAME_MAX_LENGTH, 'characters'));
+  if (prefix.length > NAME_MAX_LENGTH) causes.push(tooLong(path, NAME_MAX_LENGTH, 'characters'));
   // Any alphanumeric character stands for the generated suffix: only its first one matters to the rule.
   if (!followsRule(`${prefix}a`, subdomain)) {
     causes.push(

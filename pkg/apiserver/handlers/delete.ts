@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
 import type { Preconditions } from '../../storage/interface';
-import { badRequest } from '../../api/errors';
+import { badRequest, successStatus } from '../../api/errors';
 import { decodeBody, readBody } from '../body';
 import { sendJson } from '../respond';
 import { checkPropagationPolicy, writeOptions } from './options';
@@ -26,13 +26,8 @@ export async function handleDelete(
     return;
   }
   const { model } = store;
-  sendJson(ctx.res, 200, {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Success',
-    details: { name: ctx.info.name, group: model.group, kind: model.plural, uid: result.object.metadata.uid },
-  });
+  const details = { name: ctx.info.name, group: model.group, kind: model.plural, uid: result.object.metadata.uid };
+  sendJson(ctx.res, 200, successStatus(details));
 }
 
 /**

@@ -132,9 +132,9 @@ describe('compiling a model schema', () => {
 
   it('declares apiVersion, kind and metadata over what the model says of them', () => {
     const compiled = compileSchema({ type: 'object', properties: { metadata: { type: 'string' } } });
-    expect(compiled.schema.properties?.metadata).toEqual({
+    expect(compiled.schema.properties?.metadata).toMatchObject({
       type: 'object',
-      'x-kubernetes-preserve-unknown-fields': true,
+      properties: { name: { 'x-kubernetes-preserve-unknown-fields': true } },
     });
     expect(compiled.validate({ apiVersion: 'v1', kind: 'K', metadata: { name: 'x' } })).toEqual([]);
   });

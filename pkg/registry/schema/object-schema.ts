@@ -1,6 +1,7 @@
 import { formatFieldPath, type PathSegment } from './field-path';
 import { isPlainObject, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema } from './openapi-schema';
 import { setOwn } from '../../util/own';
+import { OBJECT_META_FIELDS } from '../../api/object';
 
 /** One thing wrong with a model's schema, e.g. `{path: 'properties.spec.type', message: 'unsupported keyword "if"'}`. */
 export interface SchemaProblem {
@@ -11,13 +12,19 @@ export interface SchemaProblem {
 
 /**
  * The fields the platform declares on every object's top level: `apiVersion` and
- * `kind` are strings and `metadata` is kept exactly as given (metadata has its own
- * validation elsewhere). They replace whatever a model's schema says about them.
+ * `kind` are strings; `metadata` declares Kubernetes' ObjectMeta fields, each kept
+ * as given (metadata has its own validation elsewhere), so that any other field
+ * of it is pruned. They replace whatever a model's schema says about them.
  */
 export const PLATFORM_FIELDS: Readonly<Record<string, OpenApiSchema>> = {
   apiVersion: { type: 'string' },
   kind: { type: 'string' },
-  metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  metadata: {
+    type: 'object',
+    properties: Object.fromEntries(
+      OBJECT_META_FIELDS.map((field) => [field, { 'x-kubernetes-preserve-unknown-fields': true }]),
+    ),
+  },
 };
 
 /**
@@ -28,8 +35,8 @@ export const PLATFORM_FIELDS: Readonly<Record<string, OpenApiSchema>> = {
  * and other `x-` vendor extensions dropped. Every problem found is listed, not just
  * the first; the schema is only usable when `problems` is empty.
  *
- * @example objectSchema({properties: {spec: {type: 'object'}}}).schema.properties.metadata
- *   // → {type: 'object', 'x-kubernetes-preserve-unknown-fields': true}
+ * @example objectSchema({properties: {spec: {type: 'object'}}}).schema.properties.kind
+ *   // → {type: 'string'}
  */
 export function objectSchema(modelSchema: unknown): { schema: OpenApiSchema; problems: SchemaProblem[] } {
   const problems: SchemaProblem[] = [];

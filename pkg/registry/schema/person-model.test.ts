@@ -107,7 +107,7 @@ describe('the seed Person model', () => {
     ]);
   });
 
-  it("prunes undeclared fields, keeps the nested person's apiVersion/kind/metadata, preserves status", () => {
+  it("prunes undeclared fields, keeps the nested person's apiVersion/kind/metadata (ObjectMeta's fields), preserves status", () => {
     const input = ada(
       {
         name: 'Ada',
@@ -117,10 +117,16 @@ describe('the seed Person model', () => {
       { status: { anything: { goes: [1] } }, topLevel: 'x' },
     );
     const { object, unknownFields } = person.prune(input);
-    expect(unknownFields).toEqual(['spec.foo', 'spec.otherPerson.spec.bar', 'spec.otherPerson.extra', 'topLevel']);
+    expect(unknownFields).toEqual([
+      'spec.foo',
+      'spec.otherPerson.metadata.x',
+      'spec.otherPerson.spec.bar',
+      'spec.otherPerson.extra',
+      'topLevel',
+    ]);
     expect(object).toEqual(
       ada(
-        { name: 'Ada', otherPerson: ada({ name: 'Charles' }, { metadata: { name: 'c', x: 1 } }) },
+        { name: 'Ada', otherPerson: ada({ name: 'Charles' }, { metadata: { name: 'c' } }) },
         { status: { anything: { goes: [1] } } },
       ),
     );

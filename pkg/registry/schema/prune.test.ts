@@ -70,10 +70,56 @@ describe('pruning unknown fields', () => {
     expect(unknownFields).toEqual(['spec.template.other']);
   });
 
-  it('keeps the top-level metadata as given', () => {
+  it("keeps Kubernetes' ObjectMeta fields of the top-level metadata as given, and prunes any other", () => {
     const schema = specSchema({ type: 'object' });
-    const metadata = { name: 'a', labels: { x: 'y' }, whatever: { nested: true } };
-    expect(schema.prune({ metadata, spec: {} })).toEqual({ object: { metadata, spec: {} }, unknownFields: [] });
+    const known = {
+      name: 'a',
+      generateName: 'a-',
+      namespace: 'default',
+      uid: 'u',
+      resourceVersion: '1',
+      version: 1,
+      generation: 1,
+      creationTimestamp: 't',
+      deletionTimestamp: 't',
+      deletionGracePeriodSeconds: 0,
+      labels: { x: 'y' },
+      annotations: { anything: 'goes', nested: { kept: true } },
+      ownerReferences: [{ kind: 'K', name: 'o', extra: 1 }],
+      finalizers: ['f'],
+      managedFields: [{ manager: 'm' }],
+      selfLink: '/x',
+    };
+    const metadata = { ...known, whatever: { nested: true }, foo: 1 };
+    expect(schema.prune({ metadata, spec: {} })).toEqual({
+      object: { metadata: known, spec: {} },
+      unknownFields: ['metadata.whatever', 'metadata.foo'],
+    });
+  });
+
+  it('prunes the metadata of an embedded resource and of a nested whole object ($ref: "#") the same way', () => {
+    const schema = specSchema({
+      type: 'object',
+      properties: {
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true,
+        },
+        same: { $ref: '#' },
+      },
+    });
+    const metadata = () => ({ name: 'n', labels: { a: 'b' }, foo: 1 });
+    const { object, unknownFields } = schema.prune({
+      spec: { template: { metadata: metadata(), x: 1 }, same: { metadata: metadata() } },
+    });
+    expect(object).toEqual({
+      spec: {
+        template: { metadata: { name: 'n', labels: { a: 'b' } }, x: 1 },
+        same: { metadata: { name: 'n', labels: { a: 'b' } } },
+      },
+    });
+    expect(unknownFields).toEqual(['spec.template.metadata.foo', 'spec.same.metadata.foo']);
   });
 
   it('leaves values of the wrong type for validation to report', () => {

@@ -2,6 +2,7 @@ import { assertWithinLimits } from '../../util/json-limits';
 import { formatFieldPath, type PathSegment } from './field-path';
 import { isPlainObject, SCHEMA_LIST_KEYWORDS, type OpenApiSchema } from './openapi-schema';
 import { hasOwn } from '../../util/own';
+import { PLATFORM_FIELDS } from './object-schema';
 
 /** An object with the fields its schema does not declare removed, and where they were. */
 export interface PruneResult<T> {
@@ -11,21 +12,19 @@ export interface PruneResult<T> {
   unknownFields: string[];
 }
 
-/** What an embedded resource keeps without declaring it (Kubernetes' `x-kubernetes-embedded-resource`). */
-const EMBEDDED_FIELDS: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
-
 /**
  * Removes every field the schema does not declare, as Kubernetes prunes custom
  * resources. A field is declared by `properties` (of the node itself or of any
  * `allOf`/`anyOf`/`oneOf` branch) or by an `additionalProperties` schema, whose
  * entries are then pruned against it. Nothing is removed under a node with
  * `x-kubernetes-preserve-unknown-fields: true` or `additionalProperties: true`
- * (though declared fields there are still pruned inside), nor the
- * `apiVersion`/`kind`/`metadata` of an embedded resource. `$ref: "#"` stands for
- * `root`, whose top level declares `apiVersion`, `kind` and `metadata`, so a
- * nested whole object keeps them. Array elements are pruned against `items`; an
- * array without `items` is kept as is. Values of the wrong type are left for
- * validation to report.
+ * (though declared fields there are still pruned inside). An embedded resource
+ * has the top level's `apiVersion`, `kind` and `metadata` (PLATFORM_FIELDS)
+ * without declaring them; `$ref: "#"` stands for `root`, whose top level declares
+ * them, so a nested whole object has them too. Either way `metadata` keeps only
+ * Kubernetes' ObjectMeta fields, as Kubernetes prunes it. Array elements are
+ * pruned against `items`; an array without `items` is kept as is. Values of the
+ * wrong type are left for validation to report.
  *
  * @param root the normalised object schema (see `objectSchema`)
  * @throws StatusError 400 for an object beyond the limits of `assertWithinLimits`
@@ -59,10 +58,12 @@ function pruneInPlace(value: unknown, nodes: readonly OpenApiSchema[], path: Pat
   const additional = schemas.flatMap((s) => (isPlainObject(s.additionalProperties) ? [s.additionalProperties] : []));
   for (const key of Object.keys(value)) {
     const declared = schemas.flatMap((s) => (s.properties && hasOwn(s.properties, key) ? [s.properties[key]] : []));
-    const childSchemas = declared.length > 0 ? declared : additional;
+    // An embedded resource has the top level's apiVersion, kind and metadata without declaring them.
+    const implicit = embedded && hasOwn(PLATFORM_FIELDS, key) ? [PLATFORM_FIELDS[key]] : additional;
+    const childSchemas = declared.length > 0 ? declared : implicit;
     if (childSchemas.length > 0) {
       pruneInPlace(value[key], childSchemas, [...path, key], ctx);
-    } else if (!keepAll && !(embedded && EMBEDDED_FIELDS.has(key))) {
+    } else if (!keepAll) {
       delete value[key];
       ctx.unknownFields.push(formatFieldPath([...path, key]));
     }

@@ -126,5 +126,13 @@ export function describeCreateGet(h: Harness): void {
       for (const object of created) expect(await storage.get(type, object.metadata.name ?? '')).toEqual(object);
       expect(revisionOf(created[19])).toBe(20n);
     });
+
+    it('generateName uses the first 58 characters of a longer prefix: a generated name is at most 63', async () => {
+      const { storage, type } = await h.widgets();
+      const prefix = `${'g'.repeat(57)}-${'h'.repeat(100)}`;
+      const created = await storage.create(type, { ...widget(''), metadata: { generateName: prefix } });
+      expect(created.metadata.name).toMatch(new RegExp(`^${'g'.repeat(57)}-[a-z0-9]{5}$`));
+      expect(created.metadata.generateName).toBe(prefix);
+    });
   });
 }
