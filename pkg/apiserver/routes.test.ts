@@ -65,6 +65,7 @@ describe('RouteTable', () => {
     expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/hello'), 'GET')?.subresource).toBe('*');
     expect(table.lookup(parseRequestInfo('POST', '/apis/x.io/v1/things/a/hello'), 'POST')).toBeUndefined();
     expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a'), 'GET')).toBeUndefined();
+    expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/*'), 'GET')).toBeUndefined();
     remove();
     expect(table.lookup(parseRequestInfo('GET', '/apis/x.io/v1/things/a/hello'), 'GET')).toBeUndefined();
   });

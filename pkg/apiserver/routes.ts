@@ -71,7 +71,11 @@ export class RouteTable {
   /** The route a resource request (`method`, default GET) addresses, if any. */
   lookup(info: RequestInfo, method = 'GET'): Route | undefined {
     if (!info.isResourceRequest || this.routes.size === 0) return undefined;
-    const exact = this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, info.subresource));
+    // A literal `*` in the path is a subresource like any other, not the wildcard route's key.
+    const exact =
+      info.subresource === '*'
+        ? undefined
+        : this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, info.subresource));
     if (exact && info.parts.length <= exact.maxParts) return exact;
     const any = this.routes.get(keyOf(info.apiGroup, info.apiVersion, info.resource, '*'));
     return any?.accepts?.(info, method) ? any : undefined;
