@@ -37,10 +37,15 @@ function checkTypeMeta(model: Model, input: Record<string, unknown>, apiVersion:
   }
 }
 
-/** A copy of the metadata without the fields only the server sets. */
+/**
+ * A copy of the metadata without the fields only the server sets, and
+ * without `namespace`: every object is cluster-scoped, and Kubernetes clears
+ * a namespace sent for a cluster-scoped object rather than refusing it.
+ */
 export function withoutServerFields(meta: ObjectMeta): ObjectMeta {
   const out: Record<string, unknown> = { ...meta };
   for (const field of SERVER_OWNED_METADATA) delete out[field];
+  delete out.namespace;
   return out as ObjectMeta;
 }
 

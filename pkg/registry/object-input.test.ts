@@ -1,0 +1,26 @@
+import { withoutServerFields } from './object-input';
+
+describe('withoutServerFields', () => {
+  it('drops what only the server sets and the namespace of a cluster-scoped object, and keeps the rest', () => {
+    const meta = {
+      name: 'ada',
+      namespace: 'default',
+      uid: 'u-1',
+      resourceVersion: '7',
+      version: 3,
+      generation: 2,
+      creationTimestamp: '2026-11-27T08:00:00.000Z',
+      deletionTimestamp: '2026-11-27T08:01:00.000Z',
+      labels: { team: 'engines' },
+      annotations: { note: 'x' },
+      finalizers: ['example.com/hold'],
+    };
+    expect(withoutServerFields(meta)).toEqual({
+      name: 'ada',
+      labels: { team: 'engines' },
+      annotations: { note: 'x' },
+      finalizers: ['example.com/hold'],
+    });
+    expect(meta.namespace).toBe('default');
+  });
+});
