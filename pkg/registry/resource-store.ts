@@ -104,7 +104,7 @@ export class ResourceStore {
       this.storage.create(this.type, prepared, writeOptions(opts)),
     );
     await this.written(stored, opts);
-    return { object: this.present(stored), warnings };
+    return { object: this.present(opts.dryRun ? dryRunAnswer(stored, undefined) : stored), warnings };
   }
 
   async get(name: string): Promise<ApiObject> {
@@ -194,11 +194,13 @@ export class ResourceStore {
     preconditions: Preconditions | undefined,
     opts: RequestOptions,
   ): Promise<DeleteResult> {
+    let before: LockTokens | undefined;
     const marked = await this.call(name, () =>
       this.storage.update(
         this.type,
         name,
         (cur) => {
+          before = lockTokensOf(cur);
           cur.metadata.deletionTimestamp ??= timestamp();
           return cur;
         },
@@ -207,7 +209,7 @@ export class ResourceStore {
       ),
     );
     await this.written(marked, opts);
-    return { removed: false, object: this.present(marked) };
+    return { removed: false, object: this.present(opts.dryRun ? dryRunAnswer(marked, before) : marked) };
   }
 
   /**
@@ -283,11 +285,13 @@ export class ResourceStore {
     build: (current: ApiObject) => BuiltObject,
   ): Promise<WriteResult> {
     let warnings: string[] = [];
+    let before: LockTokens | undefined;
     const stored = await this.call(name, () =>
       this.storage.update(
         this.type,
         name,
         async (current) => {
+          before = lockTokensOf(current);
           const { object: next, unstoredMetadata } = build(current);
           const admitted = this.admit(
             { ...next, metadata: withoutServerFields(next.metadata) },
@@ -305,7 +309,7 @@ export class ResourceStore {
       ),
     );
     await this.written(stored, opts);
-    return { object: this.present(stored), warnings };
+    return { object: this.present(opts.dryRun ? dryRunAnswer(stored, before) : stored), warnings };
   }
 
   private async written(object: ApiObject, opts: RequestOptions): Promise<void> {
@@ -363,6 +367,25 @@ interface BuiltObject {
 }
 
 const writeOptions = (opts: RequestOptions): WriteOptions => (opts.dryRun ? { dryRun: true } : {});
+
+/** The optimistic-lock tokens of a stored object. */
+type LockTokens = Pick<ObjectMeta, 'resourceVersion' | 'version'>;
+const lockTokensOf = (object: ApiObject): LockTokens => ({
+  resourceVersion: object.metadata.resourceVersion,
+  version: object.metadata.version,
+});
+
+/**
+ * What a dry run answers: the object as the write would store it, but with the lock tokens of what is
+ * stored (`before`), since nothing was written, so that a client may send it back; a dry-run create
+ * has no resourceVersion (Kubernetes answers both so).
+ */
+function dryRunAnswer(object: ApiObject, before: LockTokens | undefined): ApiObject {
+  const metadata = { ...object.metadata };
+  if (before) Object.assign(metadata, before);
+  else delete metadata.resourceVersion;
+  return { ...object, metadata };
+}
 const hookContext = (opts: RequestOptions): HookContext => ({ user: opts.user, dryRun: opts.dryRun ?? false });
 
 /** A patch that sets `version`/`resourceVersion` to something else than the current values asks for a condition. */

@@ -69,7 +69,24 @@ describe('create', () => {
     const res = await suite.api('POST', `${PERSONS}?dryRun=All`, person('c-dry'));
     expect(res.status).toBe(201);
     expect(res.body.metadata.name).toBe('c-dry');
+    expect(res.body.metadata.resourceVersion).toBeUndefined();
     expect((await suite.api('GET', `${PERSONS}/c-dry`)).status).toBe(404);
+  });
+
+  it('answers a dry-run update with the change and the stored lock tokens, so that it can be sent back', async () => {
+    const created = (await suite.api('POST', PERSONS, person('c-dry-update'))).body;
+    const dry = await suite.api(
+      'PATCH',
+      `${PERSONS}/c-dry-update?dryRun=All`,
+      { spec: { age: 77 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(dry.status).toBe(200);
+    expect(dry.body.spec.age).toBe(77);
+    expect(dry.body.metadata).toMatchObject({ resourceVersion: created.metadata.resourceVersion, version: 1 });
+    const sentBack = await suite.api('PUT', `${PERSONS}/c-dry-update`, dry.body);
+    expect(sentBack.status).toBe(200);
+    expect(sentBack.body.metadata.version).toBe(2);
   });
 
   it('ignores status on create, as Kubernetes does', async () => {
@@ -443,6 +460,26 @@ describe('delete', () => {
     const accepted = await suite.api('DELETE', `${PERSONS}/prop-a`, { propagationPolicy: 'Foreground' });
     expect(accepted.status).toBe(200);
     expect(accepted.body.metadata.deletionTimestamp).toBeDefined();
+  });
+
+  it('honours dryRun in a DeleteOptions body as in the query (kubectl sends it there), for one object and a collection', async () => {
+    await suite.api('POST', PERSONS, person('dry-a', {}, { suite: 'dry' }));
+    await suite.api('POST', PERSONS, person('dry-b', {}, { suite: 'dry' }));
+    const options = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background', dryRun: ['All'] };
+    const one = await suite.api('DELETE', `${PERSONS}/dry-a`, options);
+    expect(one.status).toBe(200);
+    expect(one.body.metadata.deletionTimestamp).toBeDefined();
+    const many = await suite.api('DELETE', `${PERSONS}?labelSelector=suite%3Ddry`, options);
+    expect(many.status).toBe(200);
+    expect(many.body.items.map((i: any) => i.metadata.name).sort()).toEqual(['dry-a', 'dry-b']);
+    const bad = await suite.api('DELETE', `${PERSONS}/dry-a`, { dryRun: ['Some'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('invalid DeleteOptions.dryRun "Some"');
+    for (const name of ['dry-a', 'dry-b']) {
+      const stored = await suite.api('GET', `${PERSONS}/${name}`);
+      expect(stored.body.metadata.deletionTimestamp).toBeUndefined();
+      expect(stored.body.metadata.version).toBe(1);
+    }
   });
 
   it('deletecollection marks every match and answers a PersonList', async () => {

@@ -3,13 +3,22 @@ import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import { parseListParams } from '../list-params';
 import { sendJson } from '../respond';
-import { checkPropagationPolicy, writeOptions } from './options';
+import { readDeleteRequest } from './delete-options';
+import type { HandlerSettings } from './deps';
 
-/** DELETE …/<plural>?labelSelector=…: deletes every match; 200 with a `<Kind>List` of what it marked. */
-export async function handleDeleteCollection(ctx: RequestContext, store: ResourceStore): Promise<void> {
+/**
+ * DELETE …/<plural>?labelSelector=…: deletes every match; 200 with a `<Kind>List` of what it marked. The
+ * optional DeleteOptions body is read as for one object (its `dryRun` writes nothing); its preconditions,
+ * which name one object, do not apply to a collection, as in Kubernetes.
+ */
+export async function handleDeleteCollection(
+  ctx: RequestContext,
+  store: ResourceStore,
+  settings: HandlerSettings,
+): Promise<void> {
   const { list } = parseListParams(ctx.url.searchParams);
-  checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
-  const items = await store.deleteCollection(list, writeOptions(ctx.url.searchParams, ctx.user));
+  const { options } = await readDeleteRequest(ctx, settings);
+  const items = await store.deleteCollection(list, options);
   sendJson(ctx.res, 200, {
     apiVersion: apiVersionOf(store.model),
     kind: `${store.model.kind}List`,
