@@ -231,6 +231,8 @@ export class ApiServer {
     const res = fakeResponseFor(socket);
     const ctx = this.context(req, res);
     socket.on('close', () => res.emit('close'));
+    // A client that resets the connection mid-upgrade must not take the process down with an unheard 'error'.
+    socket.on('error', (err) => ctx.log.debug({ err }, 'websocket connection failed'));
     try {
       ctx.info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/', { isWebSocket: true });
       if (!ctx.info.isResourceRequest || ctx.info.verb !== 'watch' || ctx.info.subresource) throw routeNotFound();
@@ -238,6 +240,9 @@ export class ApiServer {
       const { store } = modelFor(ctx, this.deps.schemes);
       watchRequest(ctx, store, this.settings);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
+        // A malformed frame (unmasked, reserved bits set…) is an 'error' on the WebSocket, which ws follows by
+        // closing it with 1002; unheard, it would end the process.
+        ws.on('error', (err) => ctx.log.debug({ err }, 'websocket protocol error; closed'));
         void handleWebSocketWatch(ctx, store, this.settings, ws)
           .catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
           .finally(() => logAccess(ctx, started, sentBefore));

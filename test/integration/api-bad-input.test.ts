@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { usePersonsApi, person, PERSONS } from '../support/person';
 
 const suite = usePersonsApi({ maxBodyBytes: 4096 });
@@ -144,4 +145,29 @@ it('a refused WebSocket upgrade is rendered the same way, as a Status or as RFC 
     type: 'application/problem+json',
     body: { status: 404, title: 'NotFound' },
   });
+});
+
+it('a malformed WebSocket frame closes that watch, and the server goes on', async () => {
+  const url = new URL(suite.server.url);
+  const closed = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      // Once upgraded, a text frame the client did not mask: the protocol forbids it.
+      if (received.startsWith('HTTP/1.1 101') && received.includes('\r\n\r\n') && !socket.destroyed) {
+        socket.write(Buffer.from([0x81, 0x02, 0x68, 0x69]));
+      }
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    socket.write(
+      `GET ${PERSONS} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
+  });
+  expect(closed.startsWith('HTTP/1.1 101')).toBe(true);
+  // ws closes with 1002 (protocol error): the close frame's status code 0x03ea.
+  expect(closed).toContain('\x88\x02\x03\xea');
+  expect((await suite.api('GET', '/healthz')).status).toBe(200);
 });
