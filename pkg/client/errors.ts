@@ -69,5 +69,14 @@ export const isAlreadyExists = (err: unknown): boolean => hasReason(err, 409, 'A
 export const isExpired = (err: unknown): boolean =>
   err instanceof ExpiredError || (err instanceof ApiError && (err.code === 410 || err.reason === 'Expired'));
 
+/**
+ * 504 with the cause `ResourceVersionTooLarge`: a watch asked for a revision the server has not reached,
+ * which a client of another store's history holds (the server's data was reset); list again.
+ */
+export const isResourceVersionTooLarge = (err: unknown): boolean =>
+  err instanceof ApiError &&
+  err.code === 504 &&
+  (err.status.details?.causes ?? []).some((cause) => cause.reason === 'ResourceVersionTooLarge');
+
 /** A `NetworkError`: no answer came back. */
 export const isNetworkError = (err: unknown): err is NetworkError => err instanceof NetworkError;

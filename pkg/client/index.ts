@@ -16,6 +16,7 @@ export {
   isAlreadyExists,
   isConflict,
   isExpired,
+  isResourceVersionTooLarge,
   isNetworkError,
   isNotFound,
 } from './errors';

@@ -35,6 +35,8 @@ class ProbedSource implements ListerWatcher {
   lists = 0;
   watches = 0;
   failNextLists = 0;
+  /** Added to the revision of every watch while set: the informer then holds a revision the server never reached. */
+  watchSkew = 0;
   current: WatchStream | undefined;
   private gate: Promise<void> = Promise.resolve();
   private openGate: () => void = () => undefined;
@@ -59,7 +61,8 @@ class ProbedSource implements ListerWatcher {
       this.gate,
       new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
     ]);
-    this.current = await this.inner.watch(resourceVersion, signal);
+    const from = this.watchSkew ? String(Number(resourceVersion) + this.watchSkew) : resourceVersion;
+    this.current = await this.inner.watch(from, signal);
     return this.current;
   }
 
@@ -149,6 +152,18 @@ describe('Informer against a real apiserver', () => {
     expect(events.sort()).toEqual(['add i-gone-new', 'delete i-gone-remove', 'update i-gone-change']);
     expect(informer.cache.list().map((p) => p.metadata.name)).toEqual(['i-gone-change', 'i-gone-keep', 'i-gone-new']);
     expect((informer.cache.get('i-gone-change')!.spec as { age: number }).age).toBe(77);
+  });
+
+  it('relists when the server has not reached its revision (the server was reset), instead of waiting for it', async () => {
+    await create('i-reset-a', 'i-reset');
+    const source = new ProbedSource('i-reset');
+    source.watchSkew = 1_000_000;
+    const { informer, events } = startInformer(source);
+    await informer.waitForSync();
+    await waitFor(() => source.lists >= 2, { what: 'a relist after "Too large resource version"' });
+    source.watchSkew = 0;
+    await create('i-reset-b', 'i-reset');
+    await waitFor(() => events.includes('add i-reset-b'), { what: 'the informer to follow the server again' });
   });
 
   it('keeps retrying with backoff after errors, and syncs once the server answers', async () => {

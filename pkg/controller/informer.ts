@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import { isExpired } from '../client/errors';
+import { isExpired, isResourceVersionTooLarge } from '../client/errors';
 import type { WatchEvent } from '../client/types';
 import type { Logger } from '../util/log';
 import { Backoff, sleep } from '../util/backoff';
@@ -158,9 +158,12 @@ export class Informer<T extends ApiObject = ApiObject> {
     else await sleep(this.backoff.next(), signal);
   }
 
-  /** Logs a failed list or watch and waits before the next try (a 410 also asks for a list). */
+  /**
+   * Logs a failed list or watch and waits before the next try. A 410 asks for a list, and so does a
+   * revision the server has not reached (its data was reset: waiting for that revision could miss everything).
+   */
   private async afterFailure(err: unknown, state: RestartState, signal: AbortSignal): Promise<void> {
-    const expired = isExpired(err);
+    const expired = isExpired(err) || isResourceVersionTooLarge(err);
     state.needList ||= expired;
     state.expiredInARow = expired ? state.expiredInARow + 1 : 0;
     // The first 410 relists at once; anything else (or 410s in a row) waits its backoff.

@@ -62,6 +62,34 @@ it('with a resourceVersion sends a state at least that new, and refuses one the 
   await future.events.untilEnded();
 });
 
+it('refuses a plain watch from a revision the server has not reached, at once, as Kubernetes refuses it', async () => {
+  const created = (await suite.api('POST', PERSONS, person('wl-future', {}, { suite: 'wl-future' }))).body;
+  const future = await httpWatch(
+    `${suite.server.url}${PERSONS}?watch=true&resourceVersion=${Number(created.metadata.resourceVersion) + 1000}`,
+  );
+  const [error] = await future.events.take(1);
+  expect(error).toMatchObject({
+    type: 'ERROR',
+    object: { code: 504, reason: 'Timeout', details: { causes: [{ reason: 'ResourceVersionTooLarge' }] } },
+  });
+  await future.events.untilEnded();
+  const current = await httpWatch(
+    `${suite.server.url}${PERSONS}?watch=true&labelSelector=suite%3Dwl-future&resourceVersion=${created.metadata.resourceVersion}`,
+  );
+  try {
+    await suite.api(
+      'PATCH',
+      `${PERSONS}/wl-future`,
+      { spec: { age: 9 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    const [changed] = await current.events.take(1);
+    expect(changed).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'wl-future' } } });
+  } finally {
+    current.close();
+  }
+});
+
 it('with sendInitialEvents=false sends no initial events, only what changes after', async () => {
   await suite.api('POST', PERSONS, person('wl-quiet', {}, { suite: 'wl3' }));
   const watch = await httpWatch(

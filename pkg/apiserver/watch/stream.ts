@@ -103,7 +103,12 @@ function presenter(req: WatchRequest): Presenter {
 async function sendInitialEvents(req: WatchRequest, sink: WatchSink, { present }: Presenter): Promise<string> {
   const rv = req.resourceVersion;
   const initial = req.sendInitialEvents ?? (!rv || rv === '0');
-  if (!initial) return rv && rv !== '0' ? rv : req.store.currentRevision();
+  if (!initial) {
+    const current = await req.store.currentRevision();
+    if (!rv || rv === '0') return current;
+    checkNotNewer(rv, current);
+    return rv;
+  }
   const listed = await req.store.list(req.listOptions);
   if (req.sendInitialEvents && rv) checkNotNewer(rv, listed.revision);
   const events = listed.items.map((item) => serializeWire('ADDED', present(item)));
@@ -117,9 +122,11 @@ async function sendInitialEvents(req: WatchRequest, sink: WatchSink, { present }
 }
 
 /**
- * `resourceVersionMatch=NotOlderThan`: the state sent must be at least as new as `rv`. Storage reads
- * the newest state, so only a revision this type has not reached yet is refused: 504 `Timeout`
- * with Kubernetes' cause `ResourceVersionTooLarge`.
+ * A watch from `rv`, or a streaming list not older than it (`resourceVersionMatch=NotOlderThan`), needs a
+ * revision this type has reached. Storage has no lag to wait for (Kubernetes' watch cache waits up to 3 s),
+ * so a newer one, which only a client of another store's history can hold (a `memory://` server started
+ * again, a Redis flushed), is refused at once: 504 `Timeout` with Kubernetes' cause `ResourceVersionTooLarge`,
+ * on which clients list again rather than wait for a revision that may never come.
  */
 function checkNotNewer(rv: string, current: string): void {
   if (Number(rv) <= Number(current)) return;
