@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, StatusError, tooLarge, unsupportedMediaType } from '../api/errors';
+import { assertWithinLimits } from '../util/json-limits';
 import { parseYamlDocument } from '../util/yaml-document';
 import { isConnectionClosed } from './client-gone';
 
@@ -46,7 +47,8 @@ export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);
 /**
  * Decodes a body as JSON or YAML. An absent Content-Type is read as JSON (as
  * curl sends none by default); anything else is 415. Malformed input is 400
- * with the parser's message; an empty body is 400.
+ * with the parser's message; an empty body is 400; so is one nested deeper
+ * than `MAX_NESTING_DEPTH` (every handler after this may walk it recursively).
  */
 export function decodeBody(raw: Buffer, contentType: string | undefined, accepted = BODY_TYPES): unknown {
   const type = mediaType(contentType);
@@ -55,9 +57,12 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, accepte
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
   if (isYaml(type)) return parseYamlDocument(text, 'the request body');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
   }
+  assertWithinLimits(value);
+  return value;
 }
