@@ -86,6 +86,17 @@ describe('HTTP watch', () => {
     watch.close();
   });
 
+  it('answers a field selector on something that is not an index with 400 before any stream, as a list does', async () => {
+    for (const rv of ['', '&resourceVersion=1']) {
+      const res = await suite.api('GET', `${PERSONS}?watch=true&fieldSelector=spec.nope%3Dx${rv}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+      expect(res.body.message).toContain('"spec.nope" is not an index');
+    }
+    const list = await suite.api('GET', `${PERSONS}?fieldSelector=spec.nope%3Dx`);
+    expect(list.status).toBe(400);
+  });
+
   it('watches one object with fieldSelector=metadata.name', async () => {
     await suite.api('POST', PERSONS, person('w-one'));
     await suite.api('POST', PERSONS, person('w-two'));

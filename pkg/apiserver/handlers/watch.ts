@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
 import { badRequest } from '../../api/errors';
-import { NAME_INDEX, withDefaultIndexes } from '../../storage/indexes';
+import { NAME_INDEX, withDefaultIndexes, type IndexSpec } from '../../storage/indexes';
 import { parseListParams } from '../list-params';
 import { wantsTable } from '../table';
 import { Selection } from '../watch/selection';
@@ -26,9 +26,11 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
     throw badRequest(`invalid resourceVersion "${rv}": a watch resumes from a resourceVersion this server returned`);
   }
   const labels = params.list.labelSelector ?? [];
+  const indexes = withDefaultIndexes(store.model.indexes ?? []);
+  checkFieldsIndexed(params.list.fieldSelector ?? [], indexes, store.model.plural);
   return {
     store,
-    selection: new Selection(withDefaultIndexes(store.model.indexes ?? []), labels, fields),
+    selection: new Selection(indexes, labels, fields),
     listOptions: { labelSelector: labels, fieldSelector: fields },
     resourceVersion: rv,
     sendInitialEvents: params.sendInitialEvents,
@@ -41,6 +43,19 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
       : undefined,
     log: ctx.log,
   };
+}
+
+/**
+ * A field selector names indexes only (API.md §4): checked before the stream starts, so that a watch answers
+ * 400 as a list does, not 200 and an ERROR event (or, resuming from a revision, a selector that never matches).
+ */
+function checkFieldsIndexed(fields: FieldRequirement[], indexes: IndexSpec[], plural: string): void {
+  const names = indexes.map((spec) => spec.name);
+  for (const { field } of fields) {
+    if (!names.includes(field)) {
+      throw badRequest(`fieldSelector: "${field}" is not an index of ${plural}; its indexes are: ${names.join(', ')}`);
+    }
+  }
 }
 
 /** The query's field selector, narrowed to the object's name on its path and to the names RBAC lets the user watch. */
