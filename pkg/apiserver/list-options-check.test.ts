@@ -97,6 +97,11 @@ describe('checkListOptions', () => {
       { watch: false, allowWatchBookmarks: true, sendInitialEvents: true },
       'invalid sendInitialEvents "true": is forbidden for list',
     ],
+    ...['garbage', '-1', '1.5'].map((rv): [string, ListOptionsToCheck, string] => [
+      `resourceVersion=${rv}`,
+      { watch: false, allowWatchBookmarks: false, resourceVersion: rv },
+      `invalid resourceVersion "${rv}"`,
+    ]),
   ])('refuses a list with %s with 400', (_what, options, message) => {
     const error = refusal(options);
     expect(error.code).toBe(400);

@@ -12,7 +12,8 @@ export interface ListOptionsToCheck {
 }
 
 /**
- * Refuses the combinations Kubernetes refuses. A list: `resourceVersionMatch` needs a
+ * Refuses the combinations Kubernetes refuses. A list: a `resourceVersion` is a number (Kubernetes
+ * cannot parse anything else either), `resourceVersionMatch` needs a
  * `resourceVersion` and no `continue`, `Exact` never with `resourceVersion=0`, and
  * `sendInitialEvents` is for watches only (400 naming the parameter). A watch: `sendInitialEvents`
  * needs `resourceVersionMatch=NotOlderThan` and `allowWatchBookmarks=true`, and `resourceVersionMatch`
@@ -29,6 +30,8 @@ function checkListOnlyOptions(o: ListOptionsToCheck): void {
   };
   if (o.sendInitialEvents !== undefined)
     refuse('sendInitialEvents', String(o.sendInitialEvents), 'is forbidden for list');
+  if (o.resourceVersion !== undefined && !/^\d+$/.test(o.resourceVersion))
+    refuse('resourceVersion', o.resourceVersion, 'a list reads at a resourceVersion this server returned (or "0")');
   const match = o.resourceVersionMatch;
   if (match === undefined) return;
   if (o.resourceVersion === undefined)
