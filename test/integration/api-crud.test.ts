@@ -475,6 +475,11 @@ describe('delete', () => {
     const bad = await suite.api('DELETE', `${PERSONS}/dry-a`, { dryRun: ['Some'] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('invalid DeleteOptions.dryRun "Some"');
+    const notOptions = await suite.api('DELETE', `${PERSONS}/dry-a`, { kind: 'Person', apiVersion: 'v1' });
+    expect(notOptions.status).toBe(400);
+    expect(notOptions.body.message).toContain('must be a DeleteOptions, not a "Person"');
+    const metaVersion = await suite.api('DELETE', `${PERSONS}/dry-a`, { ...options, apiVersion: 'meta.k8s.io/v1' });
+    expect(metaVersion.status).toBe(200);
     for (const name of ['dry-a', 'dry-b']) {
       const stored = await suite.api('GET', `${PERSONS}/${name}`);
       expect(stored.body.metadata.deletionTimestamp).toBeUndefined();

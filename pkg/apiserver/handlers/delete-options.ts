@@ -26,6 +26,7 @@ export async function readDeleteRequest(ctx: RequestContext, settings: HandlerSe
   const options = writeOptions(ctx.url.searchParams, ctx.user);
   const body = await deleteOptionsBody(ctx, settings);
   if (body === undefined) return { options };
+  checkTypeMeta(body);
   checkPropagationPolicy(body.propagationPolicy, 'DeleteOptions.propagationPolicy');
   if (dryRunOf(body.dryRun)) options.dryRun = true;
   const preconditions = preconditionsOf(body.preconditions);
@@ -42,6 +43,21 @@ async function deleteOptionsBody(
   const body = decodeBody(raw, ctx.req.headers['content-type']);
   if (!isPlainObject(body)) throw badRequest('DeleteOptions must be an object');
   return body;
+}
+
+/** The API versions a DeleteOptions body may name (Kubernetes accepts each); `kind` may be absent. */
+const DELETE_OPTIONS_VERSIONS = ['v1', 'meta.k8s.io/v1'];
+
+/** A body that says it is something else than DeleteOptions (a Person sent to DELETE, say) is 400, deleting nothing. */
+function checkTypeMeta(body: Record<string, unknown>): void {
+  if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+    throw badRequest(`the DELETE body must be a DeleteOptions, not a ${JSON.stringify(body.kind)}`);
+  }
+  if (body.apiVersion !== undefined && !DELETE_OPTIONS_VERSIONS.includes(body.apiVersion as string)) {
+    throw badRequest(
+      `unsupported DeleteOptions apiVersion ${JSON.stringify(body.apiVersion)}: use ${DELETE_OPTIONS_VERSIONS.join(' or ')}`,
+    );
+  }
 }
 
 /** `DeleteOptions.dryRun`: absent, or a list whose every entry is "All" (Kubernetes' only value). */
