@@ -1,4 +1,5 @@
-import { withoutServerFields } from './object-input';
+import { objectFromBody, withoutServerFields } from './object-input';
+import type { Model } from './model';
 
 describe('withoutServerFields', () => {
   it('drops what only the server sets and the namespace of a cluster-scoped object, and keeps the rest', () => {
@@ -22,5 +23,14 @@ describe('withoutServerFields', () => {
       finalizers: ['example.com/hold'],
     });
     expect(meta.namespace).toBe('default');
+  });
+});
+
+describe('objectFromBody', () => {
+  const model = { group: 'example.com', version: 'v1alpha1', kind: 'Person', plural: 'persons' } as Model;
+
+  it('reads metadata fields sent as null as absent, as Kubernetes decodes them', () => {
+    const body = { metadata: { name: 'ada', labels: null, annotations: null, finalizers: null }, spec: {} };
+    expect(objectFromBody(model, body).metadata).toEqual({ name: 'ada' });
   });
 });

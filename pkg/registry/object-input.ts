@@ -21,7 +21,17 @@ export function objectFromBody(model: Model, body: unknown): ApiObject {
       { field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' },
     ]);
   }
-  return { ...input, apiVersion, kind: model.kind, metadata: { ...(metadata as ObjectMeta) } };
+  return { ...input, apiVersion, kind: model.kind, metadata: withoutNullFields(metadata as ObjectMeta) };
+}
+
+/**
+ * A copy of the metadata without fields sent as `null` (`"labels": null`): Kubernetes decodes them as
+ * absent, so they are neither stored nor answered as null.
+ */
+function withoutNullFields(meta: ObjectMeta): ObjectMeta {
+  const out: Record<string, unknown> = { ...meta };
+  for (const [field, value] of Object.entries(out)) if (value === null) delete out[field];
+  return out as ObjectMeta;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
