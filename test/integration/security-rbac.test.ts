@@ -113,7 +113,7 @@ describe('escalation and the super administrator', () => {
     expect(escalation.status).toBe(403);
     // As every 403 (API.md §5): the message names user, verb, resource and group, and details the object.
     expect(escalation.body.message).toMatch(
-      /^rolebindings "grace-gives-writer" is forbidden: user "grace" cannot create resource "rolebindings" in API group "": role "writer" grants what they do not hold themselves: \[/,
+      /^rolebindings "grace-gives-writer" is forbidden: User "grace" cannot create resource "rolebindings" in API group "": role "writer" grants what they do not hold themselves: \[/,
     );
     expect(escalation.body.details).toEqual({ name: 'grace-gives-writer', group: '', kind: 'rolebindings' });
     expect((await grace('POST', BINDINGS, binding('super-role'))).status).toBe(403);
@@ -124,7 +124,7 @@ describe('escalation and the super administrator', () => {
     });
     expect(wide.status).toBe(403);
     expect(wide.body.message).toMatch(
-      /^roles "grace-wide" is forbidden: user "grace" cannot create resource "roles" in API group "": it grants /,
+      /^roles "grace-wide" is forbidden: User "grace" cannot create resource "roles" in API group "": it grants /,
     );
     expect(wide.body.details).toEqual({ name: 'grace-wide', group: '', kind: 'roles' });
     expect((await grace('POST', ROLES, { metadata: { name: 'grace-narrow' }, rules: readPersons })).status).toBe(201);

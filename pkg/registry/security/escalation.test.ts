@@ -41,7 +41,7 @@ describe('escalationGuard', () => {
       code: 403,
       reason: 'Forbidden',
       message:
-        'rolebindings "nora-editor" is forbidden: user "vera" cannot create resource "rolebindings" in API group "": ' +
+        'rolebindings "nora-editor" is forbidden: User "vera" cannot create resource "rolebindings" in API group "": ' +
         `role "editor" grants what they do not hold themselves: ${JSON.stringify([editPosts])}`,
       details: { name: 'nora-editor', group: '', kind: 'rolebindings' },
     });
@@ -50,14 +50,14 @@ describe('escalationGuard', () => {
   it('names a role write, its status, and a create without a name', () => {
     expect(
       refusal(() => guard.checkRules(vera, [editPosts], { verb: 'update', resource: 'roles', name: 'r' }))?.message,
-    ).toMatch(/^roles "r" is forbidden: user "vera" cannot update resource "roles" in API group "": it grants /);
+    ).toMatch(/^roles "r" is forbidden: User "vera" cannot update resource "roles" in API group "": it grants /);
     const status = refusal(() =>
       guard.checkRules(vera, [editPosts], { verb: 'update', resource: 'roles', subresource: 'status', name: 'r' }),
     );
     expect(status?.message).toMatch(/cannot update resource "roles\/status" in API group "": its status grants /);
     expect(status?.details).toEqual({ name: 'r', group: '', kind: 'roles' });
     const unnamed = refusal(() => guard.checkRules(vera, [editPosts], { verb: 'create', resource: 'roles' }));
-    expect(unnamed?.message).toMatch(/^roles is forbidden: user "vera" cannot create resource "roles"/);
+    expect(unnamed?.message).toMatch(/^roles is forbidden: User "vera" cannot create resource "roles"/);
     expect(unnamed?.details).toEqual({ group: '', kind: 'roles' });
   });
 

@@ -67,7 +67,7 @@ export function escalationGuard(authorizer: RbacAuthorizer, source: RbacSource):
 
 /**
  * The 403, worded as every 403 names the request (API.md §5: user, verb, resource, group) and with
- * Kubernetes' prefix for an object (`NewForbidden`), e.g. `rolebindings "ada-editor" is forbidden: user "vera"
+ * Kubernetes' prefix for an object (`NewForbidden`), e.g. `rolebindings "ada-editor" is forbidden: User "vera"
  * cannot create resource "rolebindings" in API group "": role "post-editor" grants what they do not hold
  * themselves: [...]`; `details` name the object.
  */
@@ -76,7 +76,7 @@ function escalationForbidden(user: UserInfo, write: GuardedWrite, reason: string
   const object = write.name ? `${qualifiedResource(subject)} "${write.name}"` : qualifiedResource(subject);
   const resource = write.subresource ? `${write.resource}/${write.subresource}` : write.resource;
   return forbidden(
-    `${object} is forbidden: user "${user.name}" cannot ${write.verb} resource "${resource}" in API group "": ${reason}`,
+    `${object} is forbidden: User "${user.name}" cannot ${write.verb} resource "${resource}" in API group "": ${reason}`,
     subject,
   );
 }
