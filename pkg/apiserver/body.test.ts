@@ -24,6 +24,8 @@ describe('decodeBody', () => {
 
   it('answers 415 for a media type it does not read, and 400 for an empty body', () => {
     expect(() => decodeBody(Buffer.from('{}'), 'text/plain')).toThrow(expect.objectContaining({ code: 415 }));
+    expect(() => decodeBody(Buffer.from('{}'), ';;;==/')).toThrow(expect.objectContaining({ code: 415 }));
+    expect(decodeBody(Buffer.from('{}'), undefined)).toEqual({});
     expect(() => decodeBody(Buffer.from('  '), 'application/json')).toThrow(expect.objectContaining({ code: 400 }));
   });
 });

@@ -53,7 +53,11 @@ export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);
 export function decodeBody(raw: Buffer, contentType: string | undefined, accepted = BODY_TYPES): unknown {
   const type = mediaType(contentType);
   const yamlOk = isYaml(type) && accepted.some(isYaml);
-  if (type !== '' && !accepted.includes(type) && !yamlOk) throw unsupportedMediaType(type, accepted);
+  // A header that names no media type at all (`;;;==/`) is not an absent one.
+  const garbled = type === '' && (contentType ?? '').trim() !== '';
+  if (garbled || (type !== '' && !accepted.includes(type) && !yamlOk)) {
+    throw unsupportedMediaType(garbled ? (contentType ?? '') : type, accepted);
+  }
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
   if (isYaml(type)) return parseYamlDocument(text, 'the request body');
