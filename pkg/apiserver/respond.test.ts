@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { routeNotFound } from '../api/errors';
 import { readBody } from './body';
-import { sendError } from './respond';
+import { prefersProblemJson, sendError } from './respond';
 
 /** A logger whose lines the test reads. */
 function capture() {
@@ -67,5 +67,20 @@ describe('readBody', () => {
     req.push('{"half":');
     req.destroy();
     await expect(readBody(req, 1024)).rejects.toMatchObject({ code: 400 });
+  });
+});
+describe('prefersProblemJson', () => {
+  it.each([
+    ['application/problem+json', true],
+    ['application/problem+json, */*;q=0.1', true],
+    ['application/json, application/problem+json', true],
+    ['application/json, application/problem+json;q=0.5', false],
+    ['*/*', false],
+    ['application/json', false],
+    ['application/problem+json;q=0', false],
+    ['application/json;q=0.2, application/problem+json;q=0.8', true],
+    [undefined, false],
+  ])('Accept %s → %s', (accept, expected) => {
+    expect(prefersProblemJson(accept)).toBe(expected);
   });
 });

@@ -62,7 +62,7 @@ export interface RenderedError {
  * Node could not parse).
  */
 export function renderError(error: StatusError, req?: Pick<IncomingMessage, 'headers' | 'url'>): RenderedError {
-  const wantsProblem = (req?.headers.accept ?? '').includes('application/problem+json');
+  const wantsProblem = prefersProblemJson(req?.headers.accept);
   const body = wantsProblem ? error.toProblem((req?.url ?? '/').split('?')[0]) : error.toStatus();
   const payload = JSON.stringify(body);
   return {
@@ -73,4 +73,29 @@ export function renderError(error: StatusError, req?: Pick<IncomingMessage, 'hea
     },
     payload,
   };
+}
+
+/**
+ * Whether an `Accept` header asks for RFC 7807 errors: it names `application/problem+json` with a quality
+ * at least that of `application/json` (or of a wildcard covering it). `application/json,
+ * application/problem+json;q=0.5` prefers plain JSON.
+ */
+export function prefersProblemJson(accept: string | undefined): boolean {
+  let problem = 0;
+  let json = 0;
+  for (const range of (accept ?? '').split(',')) {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = qualityOf(params);
+    if (type === 'application/problem+json') problem = Math.max(problem, q);
+    else if (type === 'application/json' || type === 'application/*' || type === '*/*') json = Math.max(json, q);
+  }
+  return problem > 0 && problem >= json;
+}
+
+/** A media range's `q` parameter (1 when absent; 0 when malformed, as the range then asks for nothing). */
+function qualityOf(params: string[]): number {
+  const q = params.find((p) => p.startsWith('q='));
+  if (q === undefined) return 1;
+  const value = Number(q.slice(2));
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : 0;
 }
