@@ -51,13 +51,7 @@ export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);
  * than `MAX_NESTING_DEPTH` (every handler after this may walk it recursively).
  */
 export function decodeBody(raw: Buffer, contentType: string | undefined, accepted = BODY_TYPES): unknown {
-  const type = mediaType(contentType);
-  const yamlOk = isYaml(type) && accepted.some(isYaml);
-  // A header that names no media type at all (`;;;==/`) is not an absent one.
-  const garbled = type === '' && (contentType ?? '').trim() !== '';
-  if (garbled || (type !== '' && !accepted.includes(type) && !yamlOk)) {
-    throw unsupportedMediaType(garbled ? (contentType ?? '') : type, accepted);
-  }
+  const type = bodyMediaType(contentType, accepted);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
   if (isYaml(type)) return parseYamlDocument(text, 'the request body');
@@ -69,4 +63,15 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, accepte
   }
   assertWithinLimits(value);
   return value;
+}
+
+/**
+ * The body's media type when it is one of `accepted` (or YAML where YAML is), '' when the header is absent;
+ * else 415, also for a header that names no media type at all (`;;;==/`), which is not an absent one.
+ */
+function bodyMediaType(contentType: string | undefined, accepted: string[]): string {
+  const type = mediaType(contentType);
+  if (type === '' && (contentType ?? '').trim() !== '') throw unsupportedMediaType(contentType ?? '', accepted);
+  if (type === '' || accepted.includes(type) || (isYaml(type) && accepted.some(isYaml))) return type;
+  throw unsupportedMediaType(type, accepted);
 }
