@@ -15,13 +15,18 @@ export class LivenessCheck {
   /** Resolves true once the worker answers, false when it does not within the bound. */
   check(): Promise<boolean> {
     this.pending ??= new Promise<boolean>((resolve) => {
+      let settled = false;
       const done = (alive: boolean) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         this.pending = undefined;
         this.answer = undefined;
         resolve(alive);
       };
-      const timer = setTimeout(() => done(false), this.boundMs);
+      // When this thread's own loop was blocked past the bound, the pong may be waiting behind the timer: timers
+      // run before the loop delivers messages, setImmediate after, so the verdict waits for what has arrived.
+      const timer = setTimeout(() => setImmediate(() => done(false)), this.boundMs);
       this.answer = () => done(true);
       this.ping();
     });
