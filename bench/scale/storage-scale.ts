@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
 import { typeKeys } from '../../pkg/storage/redis';
+import { bucketedSetMemory } from '../../pkg/storage/redis/bucketed-set-members';
 import { benchRedis } from '../support/session';
 import { withRedisTime } from '../support/redis-command-time';
 import { withProgress } from '../support/progress';
@@ -135,22 +136,29 @@ async function meanJsonBytes(client: Redis, keyPrefix: string, size: number): Pr
   return total / count;
 }
 
-/** Where Redis' memory goes, per object: `MEMORY USAGE` of each of the type's keys (sampled for big ones). */
+/**
+ * Where Redis' memory goes, per object: `MEMORY USAGE` of each of the type's keys (sampled for big ones); an
+ * index is its directory and every bucket (ADR 0025).
+ */
 async function memoryBreakdown(client: Redis, keyPrefix: string, objects: number): Promise<string> {
   const keys = typeKeys(keyPrefix, TYPE);
-  const parts: [string, string][] = [
-    ['objects hash', keys.objects],
-    ['stored index values (ixv)', keys.indexValues],
-    ['change stream', keys.stream],
+  const usage = async (key: string): Promise<number> =>
+    Number((await client.call('MEMORY', 'USAGE', key, 'SAMPLES', '1000')) ?? 0);
+  const parts: [string, () => Promise<number>][] = [
+    ['objects hash', () => usage(keys.objects)],
+    ['stored index values (ixv)', () => usage(keys.indexValues)],
+    ['change stream', () => usage(keys.stream)],
     ...['metadata.name', 'metadata.labels', 'metadata.creationTimestamp', 'metadata.deletionTimestamp']
       .concat(BENCH_INDEXES.map((s) => s.name))
       .concat([pairIndexName(LABELS_INDEX, PAIRED_SORT)])
-      .map((name): [string, string] => [`index ${name}`, keys.index(name)]),
+      .map((name): [string, () => Promise<number>] => [
+        `index ${name}`,
+        () => bucketedSetMemory(client, keys.index(name)),
+      ]),
   ];
   const rows: string[][] = [];
-  for (const [what, key] of parts) {
-    const bytes = Number((await client.call('MEMORY', 'USAGE', key, 'SAMPLES', '1000')) ?? 0);
-    rows.push([what, Math.round(bytes / objects).toLocaleString('en-US')]);
+  for (const [what, measure] of parts) {
+    rows.push([what, Math.round((await measure()) / objects).toLocaleString('en-US')]);
   }
   return `Redis memory per object by key, ${objects.toLocaleString('en-US')} objects (MEMORY USAGE, sampled):\n${renderTable(['key', 'bytes/object'], rows)}`;
 }

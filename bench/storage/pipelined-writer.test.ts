@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { ApiObject } from '../../pkg/api/object';
 import { openStorage, withDefaultIndexes, type Storage } from '../../pkg/storage';
 import { typeKeys, type TypeKeys } from '../../pkg/storage/redis';
+import { bucketedSetMembers } from '../../pkg/storage/redis/bucketed-set-members';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../../test/support/redis';
 import { BENCH_INDEXES, benchName, benchObject, updatedObject } from './bench-model';
 import { PipelinedWriter } from './pipelined-writer';
@@ -21,13 +22,16 @@ const normalised = <T>(value: T): T =>
 
 /**
  * Everything a type's keys hold, parsed, with index members as latin1 (so
- * that the no-value sentinel, the byte 0xFF, shows as itself).
+ * that the no-value sentinel, the byte 0xFF, shows as itself). svc's indexes
+ * are bucketed sets (ADR 0025), the baseline's plain sorted sets.
  */
-async function contents(redis: Redis, keys: TypeKeys) {
+async function contents(redis: Redis, keys: TypeKeys, layout: 'bucketed' | 'plain') {
   const objects = await redis.hgetall(keys.objects);
   const indexes: Record<string, string[]> = {};
   for (const spec of SPECS) {
-    indexes[spec.name] = (await redis.zrangeBuffer(keys.index(spec.name), 0, -1)).map((m) => m.toString('latin1'));
+    const key = keys.index(spec.name);
+    const members = layout === 'bucketed' ? await bucketedSetMembers(redis, key) : await redis.zrangeBuffer(key, 0, -1);
+    indexes[spec.name] = members.map((m) => m.toString('latin1'));
   }
   const stream = (await redis.xrange(keys.stream, '-', '+')).map(([id, fields]) => {
     const entry: Record<string, unknown> = { id };
@@ -80,8 +84,8 @@ describe('the pipelined write baseline', () => {
       await writer.update(benchName(i), (current) => updatedObject(current, i));
     }
 
-    const svc = await contents(redis, typeKeys(prefix, svcType));
-    const baseline = await contents(redis, typeKeys(prefix, baselineType));
+    const svc = await contents(redis, typeKeys(prefix, svcType), 'bucketed');
+    const baseline = await contents(redis, typeKeys(prefix, baselineType), 'plain');
     expect(svc.revision).toBe('6');
     expect(Object.keys(svc.objects)).toHaveLength(3);
     // Updated objects: the spec moved on, so generation and version are 2.

@@ -16,8 +16,10 @@ interface Written {
 
 /**
  * The write baseline: the Redis commands one svc write leaves behind, in the
- * same key layout (pkg/storage/redis/keys.ts), sent as one bare pipeline per
- * write, without Lua, reads, existence or precondition checks. A create is
+ * same key layout (pkg/storage/redis/keys.ts) but for the indexes, which are
+ * plain sorted sets here (svc's are bucketed sets, ADR 0025: the same members,
+ * spread over small sorted sets), sent as one bare pipeline per write, without
+ * Lua, reads, existence or precondition checks. A create is
  * INCR of the revision, HSET of the object JSON and of its index values,
  * one ZADD per index and one XADD to the change stream; an update adds a ZREM
  * per index whose values changed and puts the previous index values in the

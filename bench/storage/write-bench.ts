@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { withDefaultIndexes, type Storage } from '../../pkg/storage';
 import { typeKeys, type TypeKeys } from '../../pkg/storage/redis';
+import { bucketedSetMembers } from '../../pkg/storage/redis/bucketed-set-members';
 import { runConcurrently } from '../support/concurrency';
 import { collectGarbage } from '../support/garbage';
 import { withProgress } from '../support/progress';
@@ -142,16 +143,28 @@ const allKeys = (keys: TypeKeys, indexes: readonly string[]): string[] => [
   ...indexes.map(keys.index),
 ];
 
-/** What a type's keys hold, counted: objects, stored index values, revision, stream entries, members per index. */
-async function layoutOf(redis: Redis, keys: TypeKeys, indexes: readonly string[]): Promise<Record<string, string>> {
-  const layout: Record<string, string> = {
+/**
+ * What a type's keys hold, counted: objects, stored index values, revision, stream entries, members per index
+ * (svc's indexes are bucketed sets, ADR 0025; the baseline's plain sorted sets).
+ */
+async function layoutOf(
+  redis: Redis,
+  keys: TypeKeys,
+  indexes: readonly string[],
+  layout: 'bucketed' | 'plain',
+): Promise<Record<string, string>> {
+  const counts: Record<string, string> = {
     objects: String(await redis.hlen(keys.objects)),
     'index values': String(await redis.hlen(keys.indexValues)),
     revision: (await redis.get(keys.revision)) ?? '0',
     'stream entries': String(await redis.xlen(keys.stream)),
   };
-  for (const index of indexes) layout[`members of ${index}`] = String(await redis.zcard(keys.index(index)));
-  return layout;
+  for (const index of indexes) {
+    const key = keys.index(index);
+    const members = layout === 'bucketed' ? (await bucketedSetMembers(redis, key)).length : await redis.zcard(key);
+    counts[`members of ${index}`] = String(members);
+  }
+  return counts;
 }
 
 /** Throws when the baseline's keys do not hold as much as svc's: then it would not be doing the same work. */
@@ -161,8 +174,8 @@ async function checkSameLayout(
   baselineKeys: TypeKeys,
   indexes: readonly string[],
 ): Promise<void> {
-  const svc = await layoutOf(redis, svcKeys, indexes);
-  const baseline = await layoutOf(redis, baselineKeys, indexes);
+  const svc = await layoutOf(redis, svcKeys, indexes, 'bucketed');
+  const baseline = await layoutOf(redis, baselineKeys, indexes, 'plain');
   const differences = Object.keys(svc).filter((what) => svc[what] !== baseline[what]);
   if (differences.length > 0) {
     throw new Error(

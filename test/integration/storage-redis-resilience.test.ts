@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import '../../pkg/storage/redis';
 import type { ApiObject } from '../../pkg/api/object';
 import { openStorage } from '../../pkg/storage/backends';
+import { SET_MEMBERS_SCRIPT } from '../../pkg/storage/redis/bucketed-set-members';
 import { isStorageError } from '../../pkg/storage/errors';
 import type { Storage } from '../../pkg/storage/interface';
 import type { ListResult } from '../../pkg/storage/query';
@@ -255,13 +256,11 @@ describe('Redis storage: readers during a burst of writes', () => {
       const replies = await raw
         .multi()
         .hgetall(`${base}:objects`)
-        .zrangeBuffer(`${base}:ix:metadata.labels`, 0, -1)
-        .zrange(`${base}:ix:metadata.name`, 0, -1)
+        .callBuffer('EVAL', SET_MEMBERS_SCRIPT, 2, `${base}:index:metadata.labels`, `${base}:index:metadata.name`)
         .exec();
-      const [objects, labelMembers, nameMembers] = (replies ?? []).map(([, value]) => value) as [
+      const [objects, [labelMembers, nameMembers]] = (replies ?? []).map(([, value]) => value) as [
         Record<string, string>,
-        Buffer[],
-        string[],
+        Buffer[][],
       ];
       const found: string[] = [];
       const expected = new Set<string>();
@@ -322,9 +321,12 @@ describe('Redis storage: key layout', () => {
           'rev',
           'stream',
           'indexes',
-          'ix:metadata.name',
-          'ix:metadata.labels',
-          'ix:spec.size',
+          'index:metadata.name',
+          'index:metadata.labels',
+          'index:spec.size',
+          // The first bucket of each (ADR 0025): the directory key, NUL, the bound ''.
+          'index:metadata.name\0',
+          'index:spec.size\0',
         ]),
       );
       for (const key of keys) expect(key.startsWith(`${prefix}:{`)).toBe(true);

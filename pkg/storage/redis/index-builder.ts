@@ -2,7 +2,7 @@ import type { ApiObject } from '../../api/object';
 import type { Backoff } from '../../util/backoff';
 import { logger } from '../../util/log';
 import { isStorageError } from '../errors';
-import { NAME_INDEX, type IndexSpec } from '../indexes';
+import type { IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
 import { redisRetryBackoff, translateError } from './connection';
 import { isOrdered, type TypeKeys } from './keys';
@@ -29,8 +29,10 @@ export interface IndexBuild {
 }
 
 /**
- * Builds an index for the objects a type already holds: walks the names in
- * batches, computes the values of each batch here and enters them with one
+ * Builds an index for the objects a type already holds: walks the objects
+ * hash in batches (`HSCAN`: no index is needed, so every index, the name index
+ * too, can be built this way; an object the scan returns twice is entered
+ * twice, which changes nothing), computes the values of each batch here and enters them with one
  * script per batch, which skips every object written since it was read (that
  * write indexed it already). Reports progress after each batch, then marks
  * the index ready in Redis. A batch that fails because Redis is unreachable
@@ -42,35 +44,30 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
   const backoff = redisRetryBackoff();
   let total = build.total;
   let done = 0;
-  let from = '-';
+  const objects = new ObjectScan(client, keys.objects, build.batchSize);
   state.progress(spec.name, 0, total);
   try {
     for (;;) {
       if (build.signal.aborted || !state.declares(spec.name)) return;
       try {
-        const members = await client.zrangebylex(keys.index(NAME_INDEX), from, '+', 'LIMIT', 0, build.batchSize);
-        if (members.length === 0) break;
-        const names = members.map((m) => m.slice(m.lastIndexOf('\0') + 1));
-        const objects = await client.hmget(keys.objects, ...names);
+        const batch = await objects.peek();
+        if (batch.length === 0) break;
         const args: string[] = [];
-        objects.forEach((json, at) => {
-          if (json === null) return;
+        for (const [name, json] of batch) {
           const object = JSON.parse(json) as ApiObject;
-          args.push(names[at], object.metadata.resourceVersion ?? '', JSON.stringify(valuesOf(spec, object)));
-        });
-        if (args.length > 0) {
-          await client.svcBuildBatch(
-            2,
-            keys.indexValues,
-            keys.index(spec.name),
-            spec.name,
-            ...layoutFlags(spec),
-            ...args,
-          );
+          args.push(name, object.metadata.resourceVersion ?? '', JSON.stringify(valuesOf(spec, object)));
         }
+        await client.svcBuildBatch(
+          2,
+          keys.indexValues,
+          keys.index(spec.name),
+          spec.name,
+          ...layoutFlags(spec),
+          ...args,
+        );
         backoff.reset();
-        from = `(${members[members.length - 1]}`;
-        done += names.length;
+        objects.consume(batch.length);
+        done += batch.length;
         total = Math.max(total, done);
         state.progress(spec.name, done, total);
         build.onProgress?.({ type, index: spec.name, done, total });
@@ -87,6 +84,39 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
     await finish(build, backoff);
   } finally {
     state.finish(spec.name);
+  }
+}
+
+/**
+ * A type's objects, `[name, JSON]`, in batches of at most `size`, read with
+ * `HSCAN` (which may answer more than it is asked for). A batch stays the
+ * next one until it is consumed, so that a failed batch is tried again.
+ */
+class ObjectScan {
+  private cursor = '0';
+  private started = false;
+  private readonly pending: [string, string][] = [];
+
+  constructor(
+    private readonly client: ScriptedRedis,
+    private readonly key: string,
+    private readonly size: number,
+  ) {}
+
+  /** The next batch (empty when the scan is over). */
+  async peek(): Promise<[string, string][]> {
+    while (this.pending.length < this.size && !(this.started && this.cursor === '0')) {
+      const [next, fields] = await this.client.hscan(this.key, this.cursor, 'COUNT', this.size);
+      this.started = true;
+      this.cursor = next;
+      for (let at = 0; at < fields.length; at += 2) this.pending.push([fields[at], fields[at + 1]]);
+    }
+    return this.pending.slice(0, this.size);
+  }
+
+  /** Drops the first `count` objects: they are done. */
+  consume(count: number): void {
+    this.pending.splice(0, count);
   }
 }
 

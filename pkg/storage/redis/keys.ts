@@ -13,17 +13,21 @@ import { isPairIndex } from '../pair-indexes';
  * - `<prefix>:{<type>}:rev` string: the type's revision counter.
  * - `<prefix>:{<type>}:stream` stream: one entry per write, id `<revision>-0`.
  * - `<prefix>:{<type>}:indexes` hash: index name → `ready` | `building`.
- * - `<prefix>:{<type>}:ix:<index>` sorted set, every score 0, members
+ * - `<prefix>:{<type>}:index:<index>` a bucketed set (ADR 0025,
+ *   scripts/bucketed-sets.ts: a directory sorted set of bucket bounds, and a
+ *   small sorted set per bucket, `<that key>\0<bound>`), members in byte order,
  *   `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
  *   which sorts after every UTF-8 value. In an ordered index (see `isOrdered`)
  *   the name is replaced by the object's order member (`orderMember`), so that
  *   the objects of one value sort in the default list order (ADR 0017).
  *   A pair index (`pair <F> by <S>`, ADR 0023) has no member for an object
  *   without a value.
- * - `<prefix>:{<type>}:ixsets` hash: index name → `ordered` for an index whose
- *   members are in the ordered layout. (`ready` or `filling` there, from ADR
- *   0010, means the index has per-value sorted sets under
- *   `<prefix>:{<type>}:ixs:<index>\0<value>`, which `defineType` deletes.)
+ * - `<prefix>:{<type>}:ixsets` hash: index name → its layout, `bucketed` or
+ *   `bucketed ordered`. Anything else is from before ADR 0025: the index is a
+ *   plain sorted set under `<prefix>:{<type>}:ix:<index>` (`ordered` there:
+ *   ordered members; `ready` or `filling`, from ADR 0010: besides it, per-value
+ *   sorted sets under `<prefix>:{<type>}:ixs:<index>\0<value>`), which
+ *   `defineType` deletes before building the index again.
  *
  * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
  */
@@ -33,11 +37,13 @@ export interface TypeKeys {
   revision: string;
   stream: string;
   indexStates: string;
-  /** The sorted set of one index. */
+  /** The bucketed set of one index (its directory key). */
   index(name: string): string;
+  /** What the keys of the plain sorted sets before ADR 0025 start with; only deleted now. */
+  legacyIndexPrefix: string;
   /** What the keys of ADR 0010's per-value sets start with; only deleted now. */
   legacyValueSetPrefix: string;
-  /** Index name → `ordered` (or an ADR 0010 value set state). */
+  /** Index name → its layout: `bucketed` or `bucketed ordered` (else from before ADR 0025). */
   layouts: string;
 }
 
@@ -50,7 +56,8 @@ export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
     revision: `${base}:rev`,
     stream: `${base}:stream`,
     indexStates: `${base}:indexes`,
-    index: (name) => `${base}:ix:${name}`,
+    index: (name) => `${base}:index:${name}`,
+    legacyIndexPrefix: `${base}:ix:`,
     legacyValueSetPrefix: `${base}:ixs:`,
     layouts: `${base}:ixsets`,
   };

@@ -122,7 +122,7 @@ export class RedisStorage implements Storage {
         keys.indexStates,
         keys.layouts,
         ...[...specs.map((s) => s.name), ...drop].map((name) => keys.index(name)),
-        JSON.stringify({ add, drop, prefix: keys.legacyValueSetPrefix }),
+        JSON.stringify({ add, drop, prefix: keys.legacyValueSetPrefix, legacy: keys.legacyIndexPrefix }),
       ),
     )) as [number, ...string[]];
     const common = {

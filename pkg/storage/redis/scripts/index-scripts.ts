@@ -3,24 +3,28 @@ import { LUA_HELPERS } from './lua-helpers';
 /**
  * Records a type's index list. An index not yet recorded is `ready` when it
  * is always maintained (a default index) or the type holds no object, else
- * `building`. An index whose layout changes (it asks to be ordered, or stops
- * asking: ADR 0017) is emptied and built again in the new layout (`building`
- * unless the type is empty). ADR 0010's per-value sets of an index are
- * deleted. Dropped indexes lose their state, their layout and their sorted set.
+ * `building`. An index whose layout is not the one asked (ordered or not:
+ * ADR 0017; anything from before bucketed sets: ADR 0025) is emptied and
+ * built again in the new layout (`building` unless the type is empty); the
+ * structures of the old layout go: the plain sorted set `<legacy prefix><name>`
+ * and ADR 0010's per-value sets. Dropped indexes lose their state, their
+ * layout and their set.
  *
- * KEYS: objects, index states, layouts, then the sorted sets of the indexes of
+ * KEYS: objects, index states, layouts, then the sets of the indexes of
  * `add`, then those of the dropped indexes. (Writes before any `defineType`
- * use the default indexes; their ordered members are built again once.)
+ * use the default indexes; an index whose layout was never recorded is built
+ * again once.)
  * ARGV[1]: JSON `{"add": [[name, always maintained (1 | 0), ordered (1 | 0)], ...],
- * "drop": [name, ...], "prefix": the ADR 0010 value set key prefix}`.
+ * "drop": [name, ...], "prefix": the ADR 0010 value set key prefix, "legacy":
+ * the key prefix of the plain sorted sets before ADR 0025}`.
  * Returns the number of objects, then the state of each index of `add`, in order.
  */
 export const DEFINE_INDEXES_SCRIPT = `${LUA_HELPERS}
 local spec = cjson.decode(ARGV[1])
 local count = redis.call('HLEN', KEYS[1])
 local empty = count == 0
--- Deletes the per-value sets of ADR 0010 of an index (plain layout), one per distinct value: jumps from
--- each value past its members.
+-- Deletes the per-value sets of ADR 0010 of an index (a plain sorted set), one per distinct value: jumps
+-- from each value past its members.
 local function delete_value_sets(key, name)
   local min = '-'
   while true do
@@ -31,13 +35,25 @@ local function delete_value_sets(key, name)
     min = '(' .. value .. SOH
   end
 end
+-- The layout an index is recorded in when its set is bucketed (ADR 0025).
+local function bucketed_layout(ordered)
+  if ordered then return 'bucketed ordered' end
+  return 'bucketed'
+end
+-- Deletes an index's set and whatever an older layout left of it.
+local function clear(key, name, layout)
+  local legacy = spec.legacy .. name
+  if layout and layout ~= 'ordered' and string.sub(layout, 1, 8) ~= 'bucketed' then delete_value_sets(legacy, name) end
+  redis.call('DEL', legacy)
+  set_drop(key)
+end
 -- Brings an index's layout to what is asked; true when its members had to go (it must be built again).
 local function relayout(key, name, ordered)
   local layout = redis.call('HGET', KEYS[3], name)
-  if layout and layout ~= 'ordered' then delete_value_sets(key, name) end
-  if ordered then redis.call('HSET', KEYS[3], name, 'ordered') else redis.call('HDEL', KEYS[3], name) end
-  if (layout == 'ordered') == ordered then return false end
-  redis.call('DEL', key)
+  local wanted = bucketed_layout(ordered)
+  if layout == wanted then return false end
+  clear(key, name, layout)
+  redis.call('HSET', KEYS[3], name, wanted)
   return true
 end
 local states = {count}
@@ -54,10 +70,9 @@ for i, index in ipairs(spec.add) do
   states[#states + 1] = state
 end
 for i, name in ipairs(spec.drop) do
-  local key = KEYS[3 + #spec.add + i]
-  relayout(key, name, false)
+  clear(KEYS[3 + #spec.add + i], name, redis.call('HGET', KEYS[3], name))
+  redis.call('HDEL', KEYS[3], name)
   redis.call('HDEL', KEYS[2], name)
-  redis.call('DEL', key)
 end
 return states
 `;
@@ -67,7 +82,7 @@ return states
  * touched if its revision is still the one its values were computed from: one
  * written since was indexed by that write, one deleted needs nothing.
  *
- * KEYS: index values, the index's sorted set.
+ * KEYS: index values, the index's set.
  * ARGV: index name, ordered (`1` | `0`), sparse (`1` | `0`: no member for an
  * object without a value), then for each object: name, revision read, values
  * as JSON.

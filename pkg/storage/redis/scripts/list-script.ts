@@ -36,8 +36,11 @@ import { LUA_HELPERS } from './lua-helpers';
  * not the name, so an exact member is not known from the name alone, and the
  * objects of one value come newest first rather than by name.
  *
- * Values are compared by their position in the index (ZLEXCOUNT), never with
+ * Values are compared as numbers made of their bytes (`sort_key`), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
+ *
+ * Every index is a bucketed set (./bucketed-sets.ts, ADR 0025): its members
+ * are read with `set_range`, `set_count` and `set_has`.
  *
  * A plan that would read more than `budget` index members (when set) stops
  * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
@@ -116,12 +119,7 @@ local function each_member(key, min, max, desc, fn, next_size)
   local size = 64
   while true do
     if next_size then size = next_size() end
-    local batch
-    if desc then
-      batch = redis.call('ZREVRANGEBYLEX', key, max, min, 'LIMIT', 0, size)
-    else
-      batch = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', 0, size)
-    end
+    local batch = set_range(key, min, max, 0, size, desc)
     for _, m in ipairs(batch) do
       spend(1)
       if fn(m) then return true end
@@ -132,34 +130,44 @@ local function each_member(key, min, max, desc, fn, next_size)
   end
 end
 
--- Order-preserving numbers for the values of an index: 2 * (members below) + 1 for a stored value.
-local ranks = {}
-local function rank(index, value)
-  local of_index = ranks[index]
-  if of_index == nil then
-    of_index = {}
-    ranks[index] = of_index
+-- A value as numbers that compare as its bytes do: six bytes each, the last padded with zeros (a value
+-- holds no NUL, so a shorter value sorts first, as in the index). One table per value, so that equal values
+-- are the same table.
+local sort_keys = {}
+local function sort_key(value)
+  local key = sort_keys[value]
+  if key == nil then
+    key = {}
+    for at = 1, #value, 6 do
+      local n = 0
+      for i = at, at + 5 do n = n * 256 + (string.byte(value, i) or 0) end
+      key[#key + 1] = n
+    end
+    sort_keys[value] = key
   end
-  local r = of_index[value]
-  if r == nil then
-    r = 2 * redis.call('ZLEXCOUNT', zkey(index), '-', '(' .. value .. NUL) + 1
-    of_index[value] = r
-  end
-  return r
+  return key
 end
 
--- An object's rank and value for a sort key: its smallest value ascending, its largest descending.
+local function key_less(a, b)
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i] or -1, b[i] or -1
+    if x ~= y then return x < y end
+  end
+  return false
+end
+
+-- An object's sort key and value for a sort key: its smallest value ascending, its largest descending.
 local function sort_value(name, key)
   local values = values_of(name)[key.i]
   if values == nil or #values == 0 then return MISSING, false end
-  local best_rank, best_value
+  local best_key, best_value
   for _, v in ipairs(values) do
-    local r = rank(key.i, v)
-    if best_rank == nil or (key.d and r > best_rank) or ((not key.d) and r < best_rank) then
-      best_rank, best_value = r, v
+    local k = sort_key(v)
+    if best_key == nil or (key.d and key_less(best_key, k)) or ((not key.d) and key_less(k, best_key)) then
+      best_key, best_value = k, v
     end
   end
-  return best_rank, best_value
+  return best_key, best_value
 end
 
 local tuples = {}
@@ -189,8 +197,8 @@ local function before(ta, na, tb, nb)
     if a ~= b then
       if a == MISSING then return false end
       if b == MISSING then return true end
-      if key.d then return a > b end
-      return a < b
+      if key.d then return key_less(b, a) end
+      return key_less(a, b)
     end
   end
   return bytes_less(na, nb)
@@ -200,19 +208,13 @@ local function name_before(a, b)
   return before(tuple_of(a), a, tuple_of(b), b)
 end
 
--- The continue position as ranks; a value no object holds any more ranks between its neighbours.
+-- The continue position as sort keys.
 local after = nil
 if q.after then
   after = {}
-  for k, key in ipairs(q.sort) do
+  for k in ipairs(q.sort) do
     local v = q.after.s[k]
-    if v == false then
-      after[k] = MISSING
-    else
-      local min, max = value_range(v)
-      local here = redis.call('ZLEXCOUNT', zkey(key.i), min, max)
-      after[k] = 2 * redis.call('ZLEXCOUNT', zkey(key.i), '-', '(' .. v .. NUL) + (here > 0 and 1 or 0)
-    end
+    if v == false then after[k] = MISSING else after[k] = sort_key(v) end
   end
 end
 
@@ -345,7 +347,7 @@ local function meets(name, req)
   local key = zkey(req.i)
   for _, v in ipairs(req.v) do
     spend(1)
-    if redis.call('ZSCORE', key, v .. NUL .. name) then return true end
+    if set_has(key, v .. NUL .. name) then return true end
   end
   return false
 end
@@ -379,14 +381,14 @@ local function range_page()
   local req = q.pos[1]
   local key, value = zkey(req.i), req.v[1]
   local min, max = value_range(value)
-  total = redis.call('ZLEXCOUNT', key, min, max)
+  total = set_count(key, min, max)
   if want == 0 then return end
   local offset = q.offset
   if q.after then
     min = '(' .. value .. NUL .. order_member(q.after.s[1] or nil, q.after.n)
     offset = 0
   end
-  local members = redis.call('ZRANGEBYLEX', key, min, max, 'LIMIT', offset, want)
+  local members = set_range(key, min, max, offset, want, false)
   for _, m in ipairs(members) do page[#page + 1] = member_name(m) end
 end
 
@@ -408,7 +410,7 @@ local function slice()
     local smallest
     for i, req in ipairs(q.pos) do
       local n = 0
-      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      for _, r in ipairs(req.ranges) do n = n + set_count(zkey(req.i), r[1], r[2]) end
       if smallest == nil or n < smallest then d, smallest = i, n end
     end
   end
@@ -422,7 +424,7 @@ local function slice()
     min = '(' .. state.v .. NUL .. tail
   end
   while r <= #ranges do
-    local batch = redis.call('ZRANGEBYLEX', key, min or ranges[r][1], ranges[r][2], 'LIMIT', 0, 64)
+    local batch = set_range(key, min or ranges[r][1], ranges[r][2], 0, 64, false)
     for _, m in ipairs(batch) do
       spend(1)
       local name = member_name(m)
@@ -457,13 +459,13 @@ local planned, failure = pcall(function()
     -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
     -- the matches in sort order, and the filter index counts them.
     local min, max = value_range(q.pair.v)
-    total = redis.call('ZLEXCOUNT', zkey(q.pair.f), min, max)
+    total = set_count(zkey(q.pair.f), min, max)
     walk(function() return true end, 1, pair_source(q.pair))
   elseif #q.pos > 0 then
     local driver, smallest = nil, nil
     for i, req in ipairs(q.pos) do
       local n = 0
-      for _, r in ipairs(req.ranges) do n = n + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      for _, r in ipairs(req.ranges) do n = n + set_count(zkey(req.i), r[1], r[2]) end
       if smallest == nil or n < smallest then driver, smallest = i, n end
     end
     local lead = q.pos[driver]
@@ -509,7 +511,7 @@ local planned, failure = pcall(function()
   else
     local excluding = 0
     for _, req in ipairs(q.neg) do
-      for _, r in ipairs(req.ranges) do excluding = excluding + redis.call('ZLEXCOUNT', zkey(req.i), r[1], r[2]) end
+      for _, r in ipairs(req.ranges) do excluding = excluding + set_count(zkey(req.i), r[1], r[2]) end
     end
     local objects = redis.call('HLEN', KEYS[1])
     local sole = q.neg[1]

@@ -1,4 +1,5 @@
 import { CREATION_INDEX } from '../../indexes';
+import { BUCKETED_SETS_LUA } from './bucketed-sets';
 
 /**
  * Lua shared by the scripts: the layout of index members and stored index
@@ -7,6 +8,7 @@ import { CREATION_INDEX } from '../../indexes';
  */
 export const LUA_HELPERS = `
 local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
+${BUCKETED_SETS_LUA}
 
 -- The name in an index member: "<value>NUL<name>", or "<value>NUL<order member>" in an ordered index
 -- (see order_member). Values and names hold neither NUL nor HIGH.
@@ -36,7 +38,7 @@ local function entries_of(values_by_index, index, sparse)
   return values
 end
 
--- Moves an object's members in one index sorted set from the old entries to the new: members are
+-- Moves an object's members in one index (a bucketed set) from the old entries to the new: members are
 -- "<value>NUL<tail>", the tail being the name, or the object's order member in an ordered index (a tail
 -- that changed moves every member). With "all", every new member is added, not only the changed ones:
 -- while an index is not ready, the old entries may be stale (an index dropped and declared again), and
@@ -47,16 +49,11 @@ local function apply_entries(key, old, new, all, old_tail, new_tail)
   for _, v in ipairs(new) do has[v] = true end
   for _, v in ipairs(old) do
     had[v] = true
-    if moved or not has[v] then redis.call('ZREM', key, v .. NUL .. old_tail) end
+    if moved or not has[v] then set_rem(key, v .. NUL .. old_tail) end
   end
-  local members = {}
   for v in pairs(has) do
-    if all or moved or not had[v] then
-      members[#members + 1] = 0
-      members[#members + 1] = v .. NUL .. new_tail
-    end
+    if all or moved or not had[v] then set_add(key, v .. NUL .. new_tail) end
   end
-  if #members > 0 then redis.call('ZADD', key, unpack(members)) end
 end
 
 -- An object's creation timestamp in its stored index values, or nil.

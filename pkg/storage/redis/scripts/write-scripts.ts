@@ -4,7 +4,7 @@ import { LUA_HELPERS } from './lua-helpers';
  * Create and update of one object, atomically: existence and compare-and-swap
  * check, unique-index check, object, index entries, revision, change stream.
  *
- * KEYS: objects, index values, revision, stream, then the sorted set of every
+ * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[9], then the index states.
  * ARGV: mode (`create` | `update`), name, expected revision (update), the
  * object's JSON before and after its resourceVersion value, its index values
@@ -39,7 +39,7 @@ for i, index in ipairs(indexes) do
     for _, v in ipairs(new_values[index[1]] or {}) do
       if not had[v] then
         local min, max = value_range(v)
-        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[4 + i], min, max, 'LIMIT', 0, 2)) do
+        for _, m in ipairs(set_range(KEYS[4 + i], min, max, 0, 2, false)) do
           if member_name(m) ~= name then return {'UNIQUE', index[1], v} end
         end
       end
@@ -77,7 +77,7 @@ return {'OK', rev}
  * Delete of one object, atomically: existence and optional compare-and-swap
  * check, object, index entries, revision, change stream (the last state).
  *
- * KEYS: objects, index values, revision, stream, then the sorted set of every
+ * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
  * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
  * WRITE_SCRIPT).
