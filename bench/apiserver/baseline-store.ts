@@ -5,11 +5,12 @@ import { connectClient } from '../../pkg/storage/redis/connection';
 import { orderMember, scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
 import { computeIndexValues, splitAtRevision } from '../../pkg/storage/redis/object-codec';
 import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scripts';
-import { BUCKETED_SETS_LUA } from '../../pkg/storage/redis/scripts/bucketed-sets';
+import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
 
 /** The newest ARGV[1] members of the bucketed set KEYS[1] (ADR 0025): the least a page read of it takes. */
 const NEWEST_SCRIPT = `local NUL = string.char(0)
-${BUCKETED_SETS_LUA}
+${INDEX_SETS_LUA}
+BUCKETED = ARGV[2] == 'bucketed'
 return set_range(KEYS[1], '-', '+', 0, tonumber(ARGV[1]), true)`;
 
 type BaselineRedis = ScriptedRedis & { newest(key: string, limit: number): Promise<string[]> };

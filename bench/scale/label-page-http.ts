@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { freePort } from '../../pkg/util/free-port';
 import { typeKeys } from '../../pkg/storage/redis';
-import { bucketedSetMembers } from '../../pkg/storage/redis/bucketed-set-members';
 import { personBody, PERSONS_PATH, PERSONS_TYPE } from '../apiserver/persons';
 import { startApiserver, type ServerUnderTest } from '../apiserver/servers';
 import { runLoad, type LoadResult } from '../support/http-load';
@@ -53,12 +52,8 @@ async function startBare(session: BenchSession): Promise<ServerUnderTest> {
   const keys = typeKeys(keyPrefix, PERSONS_TYPE);
   const set = `${keyPrefix}:bare:gold`;
   const objects = `${keyPrefix}:bare:object:`;
-  // The labels index is ordered (ADR 0017): each member ends with 0xFF and the name; it is a bucketed set
-  // (ADR 0025), read whole here, once, before anything is measured.
-  const gold = Buffer.from('tier=gold\0');
-  const members = (await bucketedSetMembers(client, keys.index('metadata.labels'))).filter((m) =>
-    m.subarray(0, gold.length).equals(gold),
-  );
+  // The labels index is ordered (ADR 0017): each member ends with 0xFF and the name.
+  const members = await client.zrangebylexBuffer(keys.index('metadata.labels'), '[tier=gold\0', '(tier=gold\x01');
   for (const member of members) {
     const name = member.subarray(member.lastIndexOf(0xff) + 1).toString();
     const json = (await client.hget(keys.objects, name)) ?? '';

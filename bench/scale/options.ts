@@ -1,4 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
+import type { IndexLayout } from '../../pkg/storage/redis/keys';
+import { indexLayout } from '../storage/options';
 
 /** The settings of one scale benchmark run. */
 export interface ScaleOptions {
@@ -12,6 +14,8 @@ export interface ScaleOptions {
   requests: number;
   /** Measured HTTP runs per server, alternating. */
   runs: number;
+  /** How the storage part keeps index sets (ADR 0025). */
+  indexLayout: IndexLayout;
 }
 
 const positive = (text: string): number => {
@@ -29,13 +33,22 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     .option('--http-objects <n>', 'persons loaded for the HTTP part', positive, 20_000)
     .option('--requests <n>', 'requests per measured HTTP run', positive, 5_000)
     .option('--runs <n>', 'measured HTTP runs per server', positive, 3)
+    .option('--index-layout <layout>', 'index layout of the storage part: plain or bucketed', indexLayout, 'plain')
     .parse(argv, { from: 'node' });
-  const raw = program.opts<{ only: string; sizes: string; httpObjects: number; requests: number; runs: number }>();
+  const raw = program.opts<{
+    only: string;
+    sizes: string;
+    httpObjects: number;
+    requests: number;
+    runs: number;
+    indexLayout: IndexLayout;
+  }>();
   const sizes = raw.sizes.split(',').map(positive);
   if (sizes.some((n, i) => i > 0 && n <= sizes[i - 1])) throw new Error('--sizes must be ascending');
   const only = raw.only.split(',').map((part) => {
     if (part !== 'http' && part !== 'storage') throw new Error(`--only: unknown part "${part}"`);
     return part;
   });
-  return { only, sizes, httpObjects: raw.httpObjects, requests: raw.requests, runs: raw.runs };
+  const { httpObjects, requests, runs } = raw;
+  return { only, sizes, httpObjects, requests, runs, indexLayout: raw.indexLayout };
 }

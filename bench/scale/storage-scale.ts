@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
-import { typeKeys } from '../../pkg/storage/redis';
+import { typeKeys, type TypeKeys } from '../../pkg/storage/redis';
+import type { IndexLayout } from '../../pkg/storage/redis/keys';
 import { bucketedSetMemory } from '../../pkg/storage/redis/bucketed-set-members';
 import { benchRedis } from '../support/session';
 import { withRedisTime } from '../support/redis-command-time';
@@ -50,15 +51,20 @@ interface SizeFigures {
  * the objects' JSON size; at the last size, a full index build for every
  * object (a new index), with progress.
  */
-export async function runStorageScale(sizes: readonly number[], out: (line: string) => void): Promise<void> {
+export async function runStorageScale(
+  sizes: readonly number[],
+  indexLayout: IndexLayout,
+  out: (line: string) => void,
+): Promise<void> {
   const redis = await benchRedis();
   const keyPrefix = `bench-scale-${process.pid}`;
   const client = new Redis(redis.url);
   const url = new URL(redis.url);
   url.searchParams.set('keyPrefix', keyPrefix);
+  url.searchParams.set('indexLayout', indexLayout);
   const storage = await openStorage(url.href);
   try {
-    out(`Redis: ${redis.origin}`);
+    out(`Redis: ${redis.origin}; ${indexLayout} index sets`);
     await storage.defineType(TYPE, SCALE_INDEXES);
     const baseMemory = await usedMemory(client);
     const figures: SizeFigures[] = [];
@@ -73,7 +79,7 @@ export async function runStorageScale(sizes: readonly number[], out: (line: stri
     for (const table of slow) out(table);
     out(sizeTable(figures));
     out(growthLine(figures));
-    out(await memoryBreakdown(client, keyPrefix, loaded));
+    out(await memoryBreakdown(client, typeKeys(keyPrefix, TYPE, indexLayout), loaded));
     out(await rebuild(storage, loaded));
   } finally {
     await storage.close();
@@ -140,8 +146,8 @@ async function meanJsonBytes(client: Redis, keyPrefix: string, size: number): Pr
  * Where Redis' memory goes, per object: `MEMORY USAGE` of each of the type's keys (sampled for big ones); an
  * index is its directory and every bucket (ADR 0025).
  */
-async function memoryBreakdown(client: Redis, keyPrefix: string, objects: number): Promise<string> {
-  const keys = typeKeys(keyPrefix, TYPE);
+async function memoryBreakdown(client: Redis, keys: TypeKeys, objects: number): Promise<string> {
+  const plain = keys.index('x').startsWith(keys.indexPrefixes.plain);
   const usage = async (key: string): Promise<number> =>
     Number((await client.call('MEMORY', 'USAGE', key, 'SAMPLES', '1000')) ?? 0);
   const parts: [string, () => Promise<number>][] = [
@@ -153,7 +159,7 @@ async function memoryBreakdown(client: Redis, keyPrefix: string, objects: number
       .concat([pairIndexName(LABELS_INDEX, PAIRED_SORT)])
       .map((name): [string, () => Promise<number>] => [
         `index ${name}`,
-        () => bucketedSetMemory(client, keys.index(name)),
+        () => (plain ? usage(keys.index(name)) : bucketedSetMemory(client, keys.index(name))),
       ]),
   ];
   const rows: string[][] = [];

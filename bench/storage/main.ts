@@ -11,5 +11,5 @@ import { runStorageBench } from './storage-bench';
 
 runBench('storage', async () => {
   const options = parseBenchOptions(process.argv.slice(2));
-  await withBenchSession(await openStorageSession(), (session) => runStorageBench(session, options));
+  await withBenchSession(await openStorageSession(options.indexLayout), (session) => runStorageBench(session, options));
 });

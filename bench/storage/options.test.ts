@@ -2,15 +2,13 @@ import { parseBenchOptions, parseSizes } from './options';
 
 describe('the storage benchmark options', () => {
   it('default to the sizes and operation count of issue 2 §4', () => {
-    expect(parseBenchOptions([])).toEqual({ sizes: [10_000, 100_000], ops: 20_000, runs: 7 });
+    expect(parseBenchOptions([])).toEqual({ sizes: [10_000, 100_000], ops: 20_000, runs: 7, indexLayout: 'plain' });
   });
 
   it('take a quick run', () => {
-    expect(parseBenchOptions(['--sizes', '2000', '--ops', '2000', '--runs', '3'])).toEqual({
-      sizes: [2000],
-      ops: 2000,
-      runs: 3,
-    });
+    expect(
+      parseBenchOptions(['--sizes', '2000', '--ops', '2000', '--runs', '3', '--index-layout', 'bucketed']),
+    ).toEqual({ sizes: [2000], ops: 2000, runs: 3, indexLayout: 'bucketed' });
   });
 
   it('sort sizes and drop repeats', () => {

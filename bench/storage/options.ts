@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import type { IndexLayout } from '../../pkg/storage/redis/keys';
 import { commaList, integerAtLeast, parseCommandLine, positiveInt } from '../support/options';
 
 /** What a benchmark run measures. */
@@ -9,6 +10,8 @@ export interface BenchOptions {
   ops: number;
   /** Timed runs per measurement; figures are their medians. */
   runs: number;
+  /** How svc's Redis storage keeps its index sets (ADR 0025). */
+  indexLayout: IndexLayout;
 }
 
 /** The smallest `--ops`: the write benchmark keeps 32 writes of distinct objects in flight. */
@@ -24,8 +27,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .description('The storage benchmark: lists and writes of the Redis backend against their baselines (issue 2 §4).')
     .option('--sizes <list>', 'object counts to measure lists at, comma-separated', parseSizes, [10_000, 100_000])
     .option('--ops <n>', 'creates and updates per write round', integerAtLeast(MIN_OPS), 20_000)
-    .option('--runs <n>', 'timed runs per measurement (the figure is their median)', positiveInt, 7);
+    .option('--runs <n>', 'timed runs per measurement (the figure is their median)', positiveInt, 7)
+    .option('--index-layout <layout>', "svc's index layout: plain or bucketed", indexLayout, 'plain' as IndexLayout);
   return parseCommandLine<BenchOptions>(program, argv);
+}
+
+/** An index layout named on the command line (ADR 0025). */
+export function indexLayout(text: string): IndexLayout {
+  if (text !== 'plain' && text !== 'bucketed') throw new InvalidArgumentError('expected plain or bucketed');
+  return text;
 }
 
 /** `10000,100000` → `[10000, 100000]`: positive integers, de-duplicated, ascending. */

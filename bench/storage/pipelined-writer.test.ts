@@ -84,7 +84,7 @@ describe('the pipelined write baseline', () => {
       await writer.update(benchName(i), (current) => updatedObject(current, i));
     }
 
-    const svc = await contents(redis, typeKeys(prefix, svcType), 'bucketed');
+    const svc = await contents(redis, typeKeys(prefix, svcType), 'plain');
     const baseline = await contents(redis, typeKeys(prefix, baselineType), 'plain');
     expect(svc.revision).toBe('6');
     expect(Object.keys(svc.objects)).toHaveLength(3);

@@ -1,4 +1,5 @@
 import { openStorage, type Storage } from '../../pkg/storage';
+import type { IndexLayout } from '../../pkg/storage/redis/keys';
 import { openBenchSession, type BenchSession } from '../support/session';
 
 /** The shared session (Redis, plain client, key prefix) with svc's Redis storage on it. */
@@ -8,12 +9,13 @@ export interface StorageBenchSession extends BenchSession {
 
 /**
  * Opens the benchmark session and svc's Redis storage under its key prefix
- * (`redis://…?keyPrefix=bench-<random>`); `close()` closes the storage too.
+ * (`redis://…?keyPrefix=bench-<random>`), its index sets in `indexLayout`;
+ * `close()` closes the storage too.
  */
-export async function openStorageSession(): Promise<StorageBenchSession> {
+export async function openStorageSession(indexLayout: IndexLayout = 'plain'): Promise<StorageBenchSession> {
   const session = await openBenchSession('storage');
   try {
-    const storage = await openStorage(session.storeUrl);
+    const storage = await openStorage(session.storeUrl, { indexLayout });
     session.onClose(() => storage.close());
     return { ...session, storage };
   } catch (err) {

@@ -29,13 +29,13 @@ export async function runStorageBench(session: StorageBenchSession, options: Ben
   for (const line of describeMachine(await machineInfo(redis), session.redis.origin)) say(`  ${line}`);
   say(
     `  Run:    sizes ${options.sizes.join(', ')}; ${options.ops} writes per round; ` +
-      `each figure the median of ${options.runs} runs (svc lists: ${options.runs * SVC_CALLS_PER_RUN} calls), ` +
+      `${options.indexLayout} index sets; each figure the median of ${options.runs} runs (svc lists: ${options.runs * SVC_CALLS_PER_RUN} calls), ` +
       `after warm-up calls (lists) or a warm-up round of ${WRITE_WARMUP_OPS} (writes)`,
   );
   say();
 
   await storage.defineType(LIST_TYPE, BENCH_INDEXES);
-  const target = { storage, redis, type: LIST_TYPE, keys: typeKeys(keyPrefix, LIST_TYPE) };
+  const target = { storage, redis, type: LIST_TYPE, keys: typeKeys(keyPrefix, LIST_TYPE, options.indexLayout) };
   const loads: LoadFigures[] = [];
   const lists: ListFigures[] = [];
   let loaded = 0;
@@ -58,7 +58,12 @@ export async function runStorageBench(session: StorageBenchSession, options: Ben
   const growth = growthReport(lists);
   if (growth !== undefined) show(growth);
 
-  const writes = await benchWrites({ storage, redis, keyPrefix }, options.ops, WRITE_WARMUP_OPS, options.runs);
+  const writes = await benchWrites(
+    { storage, redis, keyPrefix, indexLayout: options.indexLayout },
+    options.ops,
+    WRITE_WARMUP_OPS,
+    options.runs,
+  );
   say(
     `Writes, ${WRITE_CONCURRENCY} in flight (baseline: the same Redis commands as bare pipelines, no Lua, no checks)`,
   );

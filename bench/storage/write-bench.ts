@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { withDefaultIndexes, type Storage } from '../../pkg/storage';
 import { typeKeys, type TypeKeys } from '../../pkg/storage/redis';
+import type { IndexLayout } from '../../pkg/storage/redis/keys';
 import { bucketedSetMembers } from '../../pkg/storage/redis/bucketed-set-members';
 import { runConcurrently } from '../support/concurrency';
 import { collectGarbage } from '../support/garbage';
@@ -30,6 +31,8 @@ export interface WriteTarget {
   storage: Storage;
   redis: Redis;
   keyPrefix: string;
+  /** How the storage keeps its index sets (the baseline's are plain sorted sets either way). */
+  indexLayout: IndexLayout;
 }
 
 /** What one phase of a round took: wall time and Redis CPU time. */
@@ -96,10 +99,10 @@ async function writeRound(
   label: string,
   checkLayout = false,
 ): Promise<RoundTimes> {
-  const { storage, redis, keyPrefix } = target;
+  const { storage, redis, keyPrefix, indexLayout } = target;
   const svcType = `svcwrites${round}.bench.svc.run`;
   const baselineType = `pipelinedwrites${round}.bench.svc.run`;
-  const svcKeys = typeKeys(keyPrefix, svcType);
+  const svcKeys = typeKeys(keyPrefix, svcType, indexLayout);
   const baselineKeys = typeKeys(keyPrefix, baselineType);
   await storage.defineType(svcType, BENCH_INDEXES);
   const specs = withDefaultIndexes(BENCH_INDEXES);
@@ -128,7 +131,7 @@ async function writeRound(
       : ['baselineCreate', 'svcCreate', 'baselineUpdate', 'svcUpdate'];
   const times = {} as RoundTimes;
   for (const key of order) times[key] = await phases[key]();
-  if (checkLayout) await checkSameLayout(redis, svcKeys, baselineKeys, indexNames);
+  if (checkLayout) await checkSameLayout(redis, { svc: svcKeys, baseline: baselineKeys, indexLayout }, indexNames);
   await redis.unlink(...allKeys(svcKeys, indexNames), ...allKeys(baselineKeys, indexNames));
   return times;
 }
@@ -151,7 +154,7 @@ async function layoutOf(
   redis: Redis,
   keys: TypeKeys,
   indexes: readonly string[],
-  layout: 'bucketed' | 'plain',
+  layout: IndexLayout,
 ): Promise<Record<string, string>> {
   const counts: Record<string, string> = {
     objects: String(await redis.hlen(keys.objects)),
@@ -170,12 +173,11 @@ async function layoutOf(
 /** Throws when the baseline's keys do not hold as much as svc's: then it would not be doing the same work. */
 async function checkSameLayout(
   redis: Redis,
-  svcKeys: TypeKeys,
-  baselineKeys: TypeKeys,
+  keys: { svc: TypeKeys; baseline: TypeKeys; indexLayout: IndexLayout },
   indexes: readonly string[],
 ): Promise<void> {
-  const svc = await layoutOf(redis, svcKeys, indexes, 'bucketed');
-  const baseline = await layoutOf(redis, baselineKeys, indexes, 'plain');
+  const svc = await layoutOf(redis, keys.svc, indexes, keys.indexLayout);
+  const baseline = await layoutOf(redis, keys.baseline, indexes, 'plain');
   const differences = Object.keys(svc).filter((what) => svc[what] !== baseline[what]);
   if (differences.length > 0) {
     throw new Error(

@@ -185,6 +185,12 @@ export interface StorageOptions {
   listSlice?: number;
   /** Redis only: a prefix for every key, so that tests can share one Redis. Default `svc`. */
   keyPrefix?: string;
+  /**
+   * Redis only: how index sets are kept (ADR 0025). `plain` (the default): one sorted set per index.
+   * `bucketed`: small sorted sets under a directory, which Redis keeps compact: about a third less memory
+   * per object, twice the Redis time per index member written. Changing it rebuilds every index once.
+   */
+  indexLayout?: 'plain' | 'bucketed';
   /** Where the storage logs (e.g. a lost Redis); default the process's logger. */
   log?: Logger;
 }

@@ -3,14 +3,13 @@ import { openStorage, type Storage } from '../../pkg/storage';
 import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { ListOptions } from '../../pkg/storage/query';
 import { typeKeys } from '../../pkg/storage/redis';
-import { bucketedSetMembers } from '../../pkg/storage/redis/bucketed-set-members';
 import { orderMember } from '../../pkg/storage/redis/keys';
 import { COLOR_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 // Ordered indexes (ADR 0017) as the Redis layout holds them: members end with the order member, data in
-// older layouts (ADR 0010's plain members and per-value sets, ADR 0017's plain sorted sets) is rebuilt into
-// bucketed sets (ADR 0025), and an index that changes its layout is built again. What lists return is the conformance suite's job; here, that they stay exact throughout.
+// ADR 0010's layout (plain members and per-value sets) is rebuilt, and an index that changes its layout is
+// built again. What lists return is the conformance suite's job; here, that they stay exact throughout.
 
 const GOLD: ListOptions = { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] };
 const RED: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] };
@@ -42,24 +41,17 @@ async function fill(storage: Storage): Promise<string[]> {
 
 /** The members of one index, as bytes. */
 const membersOf = (keyPrefix: string, index: string): Promise<Buffer[]> =>
-  bucketedSetMembers(redis, typeKeys(keyPrefix, WIDGETS).index(index));
+  redis.zrangebylexBuffer(typeKeys(keyPrefix, WIDGETS).index(index), '-', '+');
 
-/**
- * Rewrites one index into ADR 0010's layout: one plain sorted set of plain members (and no bucketed set),
- * a per-value set, the value sets' state.
- */
+/** Rewrites one index into ADR 0010's layout: plain members, a per-value set, the value sets' state. */
 async function toLegacyLayout(keyPrefix: string, index: string): Promise<void> {
   const keys = typeKeys(keyPrefix, WIDGETS);
   const plain = (await membersOf(keyPrefix, index)).map((m) => {
     const text = m.toString('latin1');
     return `${text.slice(0, text.indexOf('\0'))}\0${text.slice(text.lastIndexOf('\xff') + 1)}`;
   });
-  await redis.eval(
-    `for _, k in ipairs(redis.call('KEYS', ARGV[1] .. '*')) do redis.call('DEL', k) end`,
-    0,
-    keys.index(index),
-  );
-  await redis.zadd(`${keys.legacyIndexPrefix}${index}`, ...plain.flatMap((m) => [0, Buffer.from(m, 'latin1')]));
+  await redis.del(keys.index(index));
+  await redis.zadd(keys.index(index), ...plain.flatMap((m) => [0, Buffer.from(m, 'latin1')]));
   await redis.zadd(`${keys.legacyValueSetPrefix}${index}\0tier=gold`, 0, 'x');
   await redis.hset(keys.layouts, index, 'ready');
 }
@@ -73,14 +65,9 @@ it('enters an object in an ordered index under its order member, in a plain one 
   expect(await membersOf(keyPrefix, LABELS_INDEX)).toEqual([Buffer.concat([Buffer.from('tier=gold\0'), order])]);
   expect(await membersOf(keyPrefix, COLOR_INDEX)).toEqual([Buffer.concat([Buffer.from('red\0'), order])]);
   expect(await membersOf(keyPrefix, TAGS_INDEX)).toEqual([Buffer.from('a\0ada')]);
-  const layouts = await redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts);
-  const defaults = ['metadata.name', 'metadata.labels', 'metadata.creationTimestamp', 'metadata.deletionTimestamp'];
-  expect(Object.keys(layouts).sort()).toEqual([...defaults, ...TEST_INDEXES.map((spec) => spec.name)].sort());
-  expect(layouts).toMatchObject({
-    [LABELS_INDEX]: 'bucketed ordered',
-    [COLOR_INDEX]: 'bucketed ordered',
-    [TAGS_INDEX]: 'bucketed',
-    'metadata.name': 'bucketed',
+  expect(await redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts)).toEqual({
+    [LABELS_INDEX]: 'ordered',
+    [COLOR_INDEX]: 'ordered',
   });
 
   await storage.update(WIDGETS, 'ada', (w) => ({ ...w, metadata: { ...w.metadata, labels: { tier: 'silver' } } }));
@@ -104,41 +91,7 @@ it('rebuilds an index kept in the layout of ADR 0010 into the ordered one, delet
   await second.whenIndexesReady(WIDGETS);
   expect(await membersOf(keyPrefix, LABELS_INDEX)).toEqual(before);
   expect(await redis.keys(`${keys.legacyValueSetPrefix}*`)).toEqual([]);
-  expect(await redis.exists(`${keys.legacyIndexPrefix}${LABELS_INDEX}`)).toBe(0);
-  expect(await redis.hget(keys.layouts, LABELS_INDEX)).toBe('bucketed ordered');
-  const page = await second.list(WIDGETS, { ...GOLD, offset: 1, limit: 3 });
-  expect({ names: namesOf(page.items), total: page.total }).toEqual({ names: gold.slice(1, 4), total: gold.length });
-});
-
-it('rebuilds indexes kept as plain sorted sets (ADR 0017) into bucketed sets', async () => {
-  const keyPrefix = uniqueKeyPrefix('ord');
-  const keys = typeKeys(keyPrefix, WIDGETS);
-  const first = await storageAt(keyPrefix);
-  await first.defineType(WIDGETS, TEST_INDEXES);
-  const gold = await fill(first);
-  const labels = await membersOf(keyPrefix, LABELS_INDEX);
-  const tags = await membersOf(keyPrefix, TAGS_INDEX);
-  // What ADR 0017's code left: one plain sorted set per index, `ordered` recorded only for ordered ones.
-  for (const [index, members, layout] of [
-    [LABELS_INDEX, labels, 'ordered'],
-    [TAGS_INDEX, tags, undefined],
-  ] as const) {
-    await redis.eval(
-      `for _, k in ipairs(redis.call('KEYS', ARGV[1] .. '*')) do redis.call('DEL', k) end`,
-      0,
-      keys.index(index),
-    );
-    await redis.zadd(`${keys.legacyIndexPrefix}${index}`, ...members.flatMap((m) => [0, m]));
-    if (layout) await redis.hset(keys.layouts, index, layout);
-    else await redis.hdel(keys.layouts, index);
-  }
-
-  const second = await storageAt(keyPrefix);
-  await second.defineType(WIDGETS, TEST_INDEXES);
-  await second.whenIndexesReady(WIDGETS);
-  expect(await membersOf(keyPrefix, LABELS_INDEX)).toEqual(labels);
-  expect(await membersOf(keyPrefix, TAGS_INDEX)).toEqual(tags);
-  expect(await redis.keys(`${keys.legacyIndexPrefix}*`)).toEqual([]);
+  expect(await redis.hget(keys.layouts, LABELS_INDEX)).toBe('ordered');
   const page = await second.list(WIDGETS, { ...GOLD, offset: 1, limit: 3 });
   expect({ names: namesOf(page.items), total: page.total }).toEqual({ names: gold.slice(1, 4), total: gold.length });
 });
@@ -155,7 +108,7 @@ it('builds an index again when it stops or starts being ordered; lists stay exac
   await storage.defineType(WIDGETS, plain);
   await storage.whenIndexesReady(WIDGETS);
   expect((await membersOf(keyPrefix, COLOR_INDEX)).map((m) => m.toString())).toContain('red\0w01');
-  expect(await redis.hget(typeKeys(keyPrefix, WIDGETS).layouts, COLOR_INDEX)).toBe('bucketed');
+  expect(await redis.hget(typeKeys(keyPrefix, WIDGETS).layouts, COLOR_INDEX)).toBeNull();
   // Written while the index is plain: the ordered build must not find it under its old value.
   await storage.update(WIDGETS, 'w01', (w) => ({ ...w, spec: { ...(w.spec as object), color: 'blue' } }));
   expect(namesOf((await storage.list(WIDGETS, RED)).items)).toEqual(redNames.filter((n) => n !== 'w01'));

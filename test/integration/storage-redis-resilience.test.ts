@@ -185,110 +185,121 @@ describe('Redis storage: an unreachable Redis', () => {
   });
 });
 
-describe('Redis storage: readers during a burst of writes', () => {
-  let storage: Storage;
-  let raw: Redis;
-  let prefix: string;
+/** The objects and the members of the labels and name indexes of one type, read atomically, in either layout. */
+async function snapshot(raw: Redis, base: string, layout: 'plain' | 'bucketed') {
+  const multi = raw.multi().hgetall(`${base}:objects`);
+  if (layout === 'plain') {
+    multi.zrangeBuffer(`${base}:ix:metadata.labels`, 0, -1).zrangeBuffer(`${base}:ix:metadata.name`, 0, -1);
+  } else {
+    multi.callBuffer('EVAL', SET_MEMBERS_SCRIPT, 2, `${base}:index:metadata.labels`, `${base}:index:metadata.name`);
+  }
+  const [objects, ...sets] = ((await multi.exec()) ?? []).map(([, value]) => value) as [
+    Record<string, string>,
+    ...unknown[],
+  ];
+  const [labelMembers, nameMembers] = (layout === 'plain' ? sets : sets[0]) as [Buffer[], Buffer[]];
+  return { objects, labelMembers, nameMembers };
+}
 
-  beforeEach(async () => {
-    prefix = uniqueKeyPrefix('burst');
-    storage = await openStorage(sharedRedisUrl(), { keyPrefix: prefix });
-    raw = new Redis(sharedRedisUrl());
-    await storage.defineType(TYPE, []);
-  });
+describe.each(['plain', 'bucketed'] as const)(
+  'Redis storage: readers during a burst of writes (%s indexes)',
+  (layout) => {
+    let storage: Storage;
+    let raw: Redis;
+    let prefix: string;
 
-  afterEach(async () => {
-    await storage.close();
-    raw.disconnect();
-  });
+    beforeEach(async () => {
+      prefix = uniqueKeyPrefix('burst');
+      storage = await openStorage(sharedRedisUrl(), { keyPrefix: prefix, indexLayout: layout });
+      raw = new Redis(sharedRedisUrl());
+      await storage.defineType(TYPE, []);
+    });
 
-  it('never see an object without its index entries, or index entries without the object', async () => {
-    const names = Array.from({ length: 12 }, (_, i) => `w${i}`);
-    for (const name of names) await storage.create(TYPE, widget(name, { phase: 'a' }));
+    afterEach(async () => {
+      await storage.close();
+      raw.disconnect();
+    });
 
-    let writing = true;
-    const writer = async (name: string) => {
-      for (let round = 0; round < 25; round++) {
-        await storage.update(TYPE, name, (o) => ({
-          ...o,
-          metadata: { ...o.metadata, labels: { phase: o.metadata.labels?.phase === 'a' ? 'b' : 'a' } },
-        }));
-        if (round % 5 === 4) {
-          await storage.delete(TYPE, name);
-          await storage.create(TYPE, widget(name, { phase: round % 2 ? 'a' : 'b' }));
+    it('never see an object without its index entries, or index entries without the object', async () => {
+      const names = Array.from({ length: 12 }, (_, i) => `w${i}`);
+      for (const name of names) await storage.create(TYPE, widget(name, { phase: 'a' }));
+
+      let writing = true;
+      const writer = async (name: string) => {
+        for (let round = 0; round < 25; round++) {
+          await storage.update(TYPE, name, (o) => ({
+            ...o,
+            metadata: { ...o.metadata, labels: { phase: o.metadata.labels?.phase === 'a' ? 'b' : 'a' } },
+          }));
+          if (round % 5 === 4) {
+            await storage.delete(TYPE, name);
+            await storage.create(TYPE, widget(name, { phase: round % 2 ? 'a' : 'b' }));
+          }
         }
-      }
-    };
-    const violations: string[] = [];
-    const reader = async () => {
-      let reads = 0;
-      while (writing || reads < 5) {
-        reads++;
-        const inA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'in', values: ['a'] }] });
-        const notA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'notin', values: ['a'] }] });
-        violations.push(...listViolations(inA, notA), ...(await getViolations(inA.items)));
-        violations.push(...(await snapshotViolations()));
-      }
-      return reads;
-    };
-    // Each list holds only what its selector matches, and counts what it holds.
-    const listViolations = (inA: ListResult, notA: ListResult): string[] => [
-      ...inA.items
-        .filter((o) => o.metadata.labels?.phase !== 'a')
-        .map((o) => `phase=a listed ${o.metadata.name} as ${o.metadata.labels?.phase}`),
-      ...notA.items.filter((o) => o.metadata.labels?.phase === 'a').map((o) => `phase!=a listed ${o.metadata.name}`),
-      ...(inA.total === inA.items.length ? [] : [`phase=a: total ${inA.total}, ${inA.items.length} items`]),
-    ];
-    // A get after a list never answers an older version of a listed object.
-    const getViolations = async (listed: ApiObject[]): Promise<string[]> => {
-      const found: string[] = [];
-      for (const o of listed) {
-        const got = await storage.get(TYPE, o.metadata.name ?? '').catch(() => undefined);
-        if (got && BigInt(got.metadata.resourceVersion ?? 0) < BigInt(o.metadata.resourceVersion ?? 0)) {
-          found.push(`get of ${o.metadata.name} went back in time`);
+      };
+      const violations: string[] = [];
+      const reader = async () => {
+        let reads = 0;
+        while (writing || reads < 5) {
+          reads++;
+          const inA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'in', values: ['a'] }] });
+          const notA = await storage.list(TYPE, { labelSelector: [{ key: 'phase', op: 'notin', values: ['a'] }] });
+          violations.push(...listViolations(inA, notA), ...(await getViolations(inA.items)));
+          violations.push(...(await snapshotViolations()));
         }
-      }
-      return found;
-    };
-    // One atomic snapshot of objects, stored index values and the labels index: they must agree.
-    const snapshotViolations = async (): Promise<string[]> => {
-      const base = `${prefix}:{${TYPE}}`;
-      const replies = await raw
-        .multi()
-        .hgetall(`${base}:objects`)
-        .callBuffer('EVAL', SET_MEMBERS_SCRIPT, 2, `${base}:index:metadata.labels`, `${base}:index:metadata.name`)
-        .exec();
-      const [objects, [labelMembers, nameMembers]] = (replies ?? []).map(([, value]) => value) as [
-        Record<string, string>,
-        Buffer[][],
+        return reads;
+      };
+      // Each list holds only what its selector matches, and counts what it holds.
+      const listViolations = (inA: ListResult, notA: ListResult): string[] => [
+        ...inA.items
+          .filter((o) => o.metadata.labels?.phase !== 'a')
+          .map((o) => `phase=a listed ${o.metadata.name} as ${o.metadata.labels?.phase}`),
+        ...notA.items.filter((o) => o.metadata.labels?.phase === 'a').map((o) => `phase!=a listed ${o.metadata.name}`),
+        ...(inA.total === inA.items.length ? [] : [`phase=a: total ${inA.total}, ${inA.items.length} items`]),
       ];
-      const found: string[] = [];
-      const expected = new Set<string>();
-      for (const [name, json] of Object.entries(objects)) {
-        const labels = (JSON.parse(json) as ApiObject).metadata.labels ?? {};
-        for (const [k, v] of Object.entries(labels)) expected.add(`${k}=${v}\0${name}`);
-      }
-      // The labels index is ordered (ADR 0017): a member is the value, NUL, an order key ending in 0xFF, the name.
-      const actual = new Set(
-        labelMembers.map(
-          (m) => `${m.subarray(0, m.indexOf(0)).toString()}\0${m.subarray(m.lastIndexOf(0xff) + 1).toString()}`,
-        ),
-      );
-      for (const member of expected) if (!actual.has(member)) found.push(`no index entry ${member}`);
-      for (const member of actual) if (!expected.has(member)) found.push(`index entry without object: ${member}`);
-      if (nameMembers.length !== Object.keys(objects).length) found.push('name index and objects differ');
-      return found;
-    };
+      // A get after a list never answers an older version of a listed object.
+      const getViolations = async (listed: ApiObject[]): Promise<string[]> => {
+        const found: string[] = [];
+        for (const o of listed) {
+          const got = await storage.get(TYPE, o.metadata.name ?? '').catch(() => undefined);
+          if (got && BigInt(got.metadata.resourceVersion ?? 0) < BigInt(o.metadata.resourceVersion ?? 0)) {
+            found.push(`get of ${o.metadata.name} went back in time`);
+          }
+        }
+        return found;
+      };
+      // One atomic snapshot of objects, stored index values and the labels index: they must agree.
+      const snapshotViolations = async (): Promise<string[]> => {
+        const base = `${prefix}:{${TYPE}}`;
+        const { objects, labelMembers, nameMembers } = await snapshot(raw, base, layout);
+        const found: string[] = [];
+        const expected = new Set<string>();
+        for (const [name, json] of Object.entries(objects)) {
+          const labels = (JSON.parse(json) as ApiObject).metadata.labels ?? {};
+          for (const [k, v] of Object.entries(labels)) expected.add(`${k}=${v}\0${name}`);
+        }
+        // The labels index is ordered (ADR 0017): a member is the value, NUL, an order key ending in 0xFF, the name.
+        const actual = new Set(
+          labelMembers.map(
+            (m) => `${m.subarray(0, m.indexOf(0)).toString()}\0${m.subarray(m.lastIndexOf(0xff) + 1).toString()}`,
+          ),
+        );
+        for (const member of expected) if (!actual.has(member)) found.push(`no index entry ${member}`);
+        for (const member of actual) if (!expected.has(member)) found.push(`index entry without object: ${member}`);
+        if (nameMembers.length !== Object.keys(objects).length) found.push('name index and objects differ');
+        return found;
+      };
 
-    const readers = [reader(), reader()];
-    await Promise.all(names.map(writer));
-    writing = false;
-    const reads = await Promise.all(readers);
-    expect(violations).toEqual([]);
-    expect(Math.min(...reads)).toBeGreaterThanOrEqual(5);
-    expect((await storage.list(TYPE)).total).toBe(names.length);
-  });
-});
+      const readers = [reader(), reader()];
+      await Promise.all(names.map(writer));
+      writing = false;
+      const reads = await Promise.all(readers);
+      expect(violations).toEqual([]);
+      expect(Math.min(...reads)).toBeGreaterThanOrEqual(5);
+      expect((await storage.list(TYPE)).total).toBe(names.length);
+    });
+  },
+);
 
 describe('Redis storage: key layout', () => {
   it('puts every key of a type under one hash tag, the type, below the key prefix', async () => {
@@ -321,12 +332,9 @@ describe('Redis storage: key layout', () => {
           'rev',
           'stream',
           'indexes',
-          'index:metadata.name',
-          'index:metadata.labels',
-          'index:spec.size',
-          // The first bucket of each (ADR 0025): the directory key, NUL, the bound ''.
-          'index:metadata.name\0',
-          'index:spec.size\0',
+          'ix:metadata.name',
+          'ix:metadata.labels',
+          'ix:spec.size',
         ]),
       );
       for (const key of keys) expect(key.startsWith(`${prefix}:{`)).toBe(true);

@@ -2,20 +2,25 @@ import { redisTarget, translateError } from './connection';
 import { StorageError, isStorageError } from '../errors';
 
 describe('redisTarget', () => {
-  it('keeps host, port and db for ioredis and takes the key prefix out of the query', () => {
-    expect(redisTarget(new URL('redis://h:6380/2?keyPrefix=t1'), 'fromOptions')).toEqual({
+  it('keeps host, port and db for ioredis and takes the key prefix and index layout out of the query', () => {
+    expect(redisTarget(new URL('redis://h:6380/2?keyPrefix=t1&indexLayout=bucketed'), { keyPrefix: 'opt' })).toEqual({
       url: 'redis://h:6380/2',
       keyPrefix: 't1',
+      indexLayout: 'bucketed',
     });
-    expect(redisTarget(new URL('rediss://:secret@h:6380/0'), 'fromOptions')).toEqual({
+    expect(redisTarget(new URL('rediss://:secret@h:6380/0'), { keyPrefix: 'opt', indexLayout: 'bucketed' })).toEqual({
       url: 'rediss://:secret@h:6380/0',
-      keyPrefix: 'fromOptions',
+      keyPrefix: 'opt',
+      indexLayout: 'bucketed',
     });
-    expect(redisTarget(new URL('redis://h:6379/0'), undefined).keyPrefix).toBe('svc');
+    expect(redisTarget(new URL('redis://h:6379/0'), {})).toMatchObject({ keyPrefix: 'svc', indexLayout: 'plain' });
   });
 
-  it('refuses a prefix with braces, which would move the hash tag', () => {
-    expect(() => redisTarget(new URL('redis://h:6379/0?keyPrefix=a{b}'), undefined)).toThrow(/braces/);
+  it('refuses a prefix with braces, which would move the hash tag, and an unknown index layout', () => {
+    expect(() => redisTarget(new URL('redis://h:6379/0?keyPrefix=a{b}'), {})).toThrow(/braces/);
+    expect(() => redisTarget(new URL('redis://h:6379/0?indexLayout=btree'), {})).toThrow(
+      'indexLayout "btree" must be plain or bucketed',
+    );
   });
 });
 

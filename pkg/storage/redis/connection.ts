@@ -1,6 +1,8 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import { Backoff } from '../../util/backoff';
 import { StorageError, unavailable } from '../errors';
+import type { StorageOptions } from '../interface';
+import type { IndexLayout } from './keys';
 
 /** How long opening the storage waits for Redis before it fails with Unavailable. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -35,15 +37,23 @@ export function failFastOptions(): RedisOptions {
  *
  * @example redisTarget(new URL('redis://h:6379/2?keyPrefix=t1'), undefined) // { url: 'redis://h:6379/2', keyPrefix: 't1' }
  */
-export function redisTarget(url: URL, keyPrefix: string | undefined): { url: string; keyPrefix: string } {
+export function redisTarget(
+  url: URL,
+  options: Pick<StorageOptions, 'keyPrefix' | 'indexLayout'>,
+): { url: string; keyPrefix: string; indexLayout: IndexLayout } {
   const copy = new URL(url.href);
   const fromUrl = copy.searchParams.get('keyPrefix');
+  const layout = copy.searchParams.get('indexLayout') ?? options.indexLayout ?? 'plain';
   copy.searchParams.delete('keyPrefix');
-  const prefix = fromUrl ?? keyPrefix ?? 'svc';
+  copy.searchParams.delete('indexLayout');
+  const prefix = fromUrl ?? options.keyPrefix ?? 'svc';
   if (prefix === '' || /[{}]/.test(prefix)) {
     throw new Error(`keyPrefix "${prefix}" must be non-empty and hold no braces (they delimit hash tags)`);
   }
-  return { url: copy.href, keyPrefix: prefix };
+  if (layout !== 'plain' && layout !== 'bucketed') {
+    throw new Error(`indexLayout "${layout}" must be plain or bucketed`);
+  }
+  return { url: copy.href, keyPrefix: prefix, indexLayout: layout };
 }
 
 /**

@@ -5,7 +5,7 @@ import { isStorageError } from '../errors';
 import type { IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
 import { redisRetryBackoff, translateError } from './connection';
-import { isOrdered, type TypeKeys } from './keys';
+import { isOrdered, type IndexLayout, type TypeKeys } from './keys';
 import { isPairIndex } from '../pair-indexes';
 import { storableValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -21,6 +21,8 @@ export interface IndexBuild {
   spec: IndexSpec;
   state: TypeState;
   batchSize: number;
+  /** How the store keeps index sets. */
+  layout: IndexLayout;
   /** The objects to do, as counted when the build was decided (objects created since are done too). */
   total: number;
   onProgress?: IndexProgress;
@@ -63,6 +65,7 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
           keys.index(spec.name),
           spec.name,
           ...layoutFlags(spec),
+          build.layout,
           ...args,
         );
         backoff.reset();

@@ -13,21 +13,22 @@ import { isPairIndex } from '../pair-indexes';
  * - `<prefix>:{<type>}:rev` string: the type's revision counter.
  * - `<prefix>:{<type>}:stream` stream: one entry per write, id `<revision>-0`.
  * - `<prefix>:{<type>}:indexes` hash: index name → `ready` | `building`.
- * - `<prefix>:{<type>}:index:<index>` a bucketed set (ADR 0025,
- *   scripts/bucketed-sets.ts: a directory sorted set of bucket bounds, and a
- *   small sorted set per bucket, `<that key>\0<bound>`), members in byte order,
- *   `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
+ * - the set of each index, members in byte order (scripts/index-sets.ts), in
+ *   the store's index layout (ADR 0025): `plain`, the sorted set
+ *   `<prefix>:{<type>}:ix:<index>`, or `bucketed`, under
+ *   `<prefix>:{<type>}:index:<index>` a directory sorted set of bucket bounds
+ *   and beside it a small sorted set per bucket, `<that key>\0<bound>`.
+ *   Members are `<value>\0<name>`; an object without a value has the member `\xff\0<name>`,
  *   which sorts after every UTF-8 value. In an ordered index (see `isOrdered`)
  *   the name is replaced by the object's order member (`orderMember`), so that
  *   the objects of one value sort in the default list order (ADR 0017).
  *   A pair index (`pair <F> by <S>`, ADR 0023) has no member for an object
  *   without a value.
- * - `<prefix>:{<type>}:ixsets` hash: index name → its layout, `bucketed` or
- *   `bucketed ordered`. Anything else is from before ADR 0025: the index is a
- *   plain sorted set under `<prefix>:{<type>}:ix:<index>` (`ordered` there:
- *   ordered members; `ready` or `filling`, from ADR 0010: besides it, per-value
- *   sorted sets under `<prefix>:{<type>}:ixs:<index>\0<value>`), which
- *   `defineType` deletes before building the index again.
+ * - `<prefix>:{<type>}:ixsets` hash: index name → its layout when it is not
+ *   plain and unordered: `ordered`, `bucketed`, `bucketed ordered`. (`ready` or
+ *   `filling` there, from ADR 0010, means plain members with per-value sorted
+ *   sets beside them under `<prefix>:{<type>}:ixs:<index>\0<value>`, which
+ *   `defineType` deletes.)
  *
  * @example typeKeys('svc', 'persons.example.com').objects // 'svc:{persons.example.com}:objects'
  */
@@ -37,27 +38,31 @@ export interface TypeKeys {
   revision: string;
   stream: string;
   indexStates: string;
-  /** The bucketed set of one index (its directory key). */
+  /** The set of one index, in the store's layout (in the bucketed layout, its directory key). */
   index(name: string): string;
-  /** What the keys of the plain sorted sets before ADR 0025 start with; only deleted now. */
-  legacyIndexPrefix: string;
+  /** What the keys of index sets in each layout start with (for `defineType`, which deletes either). */
+  indexPrefixes: Record<IndexLayout, string>;
   /** What the keys of ADR 0010's per-value sets start with; only deleted now. */
   legacyValueSetPrefix: string;
-  /** Index name → its layout: `bucketed` or `bucketed ordered` (else from before ADR 0025). */
+  /** Index name → its layout, when not plain and unordered. */
   layouts: string;
 }
 
-/** The keys of `type` under `prefix`. */
-export function typeKeys(prefix: string, type: ResourceType): TypeKeys {
+/** How a store keeps its index sets (ADR 0025): one sorted set each, or small listpack buckets under a directory. */
+export type IndexLayout = 'plain' | 'bucketed';
+
+/** The keys of `type` under `prefix`, its indexes in `layout`. */
+export function typeKeys(prefix: string, type: ResourceType, layout: IndexLayout = 'plain'): TypeKeys {
   const base = `${prefix}:{${type}}`;
+  const indexPrefixes = { plain: `${base}:ix:`, bucketed: `${base}:index:` };
   return {
     objects: `${base}:objects`,
     indexValues: `${base}:ixv`,
     revision: `${base}:rev`,
     stream: `${base}:stream`,
     indexStates: `${base}:indexes`,
-    index: (name) => `${base}:index:${name}`,
-    legacyIndexPrefix: `${base}:ix:`,
+    index: (name) => `${indexPrefixes[layout]}${name}`,
+    indexPrefixes,
     legacyValueSetPrefix: `${base}:ixs:`,
     layouts: `${base}:ixsets`,
   };

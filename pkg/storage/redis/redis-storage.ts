@@ -22,7 +22,7 @@ import { WatcherQueue } from '../watcher-queue';
 import { failFastOptions, redisCall } from './connection';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
-import { isOrdered, orderMember, scriptIndexList, typeKeys, type TypeKeys } from './keys';
+import { isOrdered, orderMember, scriptIndexList, typeKeys, type IndexLayout, type TypeKeys } from './keys';
 import { planList, type ListScriptQuery, type PlannedList } from './list-query';
 import { SliceInterrupted, slicedList, type ListCall, type SlicedPage } from './sliced-list';
 import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
@@ -44,6 +44,8 @@ export interface RedisStorageSettings {
   /** The Redis URL as ioredis takes it (without our own query parameters). */
   url: string;
   keyPrefix: string;
+  /** How index sets are kept (StorageOptions.indexLayout). */
+  indexLayout: IndexLayout;
   watchRetention: number;
   watchBuffer: number;
   indexBuildBatch: number;
@@ -54,10 +56,12 @@ export interface RedisStorageSettings {
 }
 
 /** The settings for StorageOptions, with the defaults of the interface. */
-export function redisSettings(url: string, keyPrefix: string, options: StorageOptions): RedisStorageSettings {
+export function redisSettings(
+  target: Pick<RedisStorageSettings, 'url' | 'keyPrefix' | 'indexLayout'>,
+  options: StorageOptions,
+): RedisStorageSettings {
   return {
-    url,
-    keyPrefix,
+    ...target,
     watchRetention: positive(options.watchRetention, 100_000, 'watchRetention'),
     watchBuffer: positive(options.watchBuffer, 10_000, 'watchBuffer'),
     indexBuildBatch: positive(options.indexBuildBatch, 500, 'indexBuildBatch'),
@@ -122,7 +126,14 @@ export class RedisStorage implements Storage {
         keys.indexStates,
         keys.layouts,
         ...[...specs.map((s) => s.name), ...drop].map((name) => keys.index(name)),
-        JSON.stringify({ add, drop, prefix: keys.legacyValueSetPrefix, legacy: keys.legacyIndexPrefix }),
+        JSON.stringify({
+          add,
+          drop,
+          layout: this.settings.indexLayout,
+          prefix: keys.legacyValueSetPrefix,
+          plain: keys.indexPrefixes.plain,
+          bucketed: keys.indexPrefixes.bucketed,
+        }),
       ),
     )) as [number, ...string[]];
     const common = {
@@ -131,6 +142,7 @@ export class RedisStorage implements Storage {
       keys,
       state,
       batchSize: this.settings.indexBuildBatch,
+      layout: this.settings.indexLayout,
       signal: this.closing.signal,
     };
     specs.forEach((spec, at) => {
@@ -218,7 +230,7 @@ export class RedisStorage implements Storage {
         keys.revision,
         keys.indexStates,
         ...indexKeys.map((name) => keys.index(name)),
-        JSON.stringify(query),
+        JSON.stringify({ ...query, layout: this.settings.indexLayout }),
       ),
     )) as (string | number)[];
   }
@@ -274,6 +286,7 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
+        this.settings.indexLayout,
       ),
     )) as string[];
     switch (reply[0]) {
@@ -357,6 +370,7 @@ export class RedisStorage implements Storage {
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
         orderMember(values[CREATION_INDEX]?.[0], name),
+        this.settings.indexLayout,
       ),
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
@@ -382,7 +396,7 @@ export class RedisStorage implements Storage {
   }
 
   private keys(type: ResourceType): TypeKeys {
-    return typeKeys(this.settings.keyPrefix, type);
+    return typeKeys(this.settings.keyPrefix, type, this.settings.indexLayout);
   }
 
   /** The type's state, with the default indexes when it was never defined. */

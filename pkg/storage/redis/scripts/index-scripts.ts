@@ -3,20 +3,21 @@ import { LUA_HELPERS } from './lua-helpers';
 /**
  * Records a type's index list. An index not yet recorded is `ready` when it
  * is always maintained (a default index) or the type holds no object, else
- * `building`. An index whose layout is not the one asked (ordered or not:
- * ADR 0017; anything from before bucketed sets: ADR 0025) is emptied and
- * built again in the new layout (`building` unless the type is empty); the
- * structures of the old layout go: the plain sorted set `<legacy prefix><name>`
- * and ADR 0010's per-value sets. Dropped indexes lose their state, their
- * layout and their set.
+ * `building`. An index whose layout is not the one asked is emptied and built
+ * again in the new layout (`building` unless the type is empty). Layouts
+ * (recorded in the layouts hash): plain and non-ordered (nothing recorded),
+ * `ordered` (ADR 0017), `bucketed`, `bucketed ordered` (ADR 0025); ADR 0010's
+ * `ready` and `filling` are plain non-ordered members with per-value sets
+ * beside them, which go. Dropped indexes lose their state, their layout and
+ * their set, in either layout.
  *
  * KEYS: objects, index states, layouts, then the sets of the indexes of
- * `add`, then those of the dropped indexes. (Writes before any `defineType`
- * use the default indexes; an index whose layout was never recorded is built
- * again once.)
+ * `add`, then those of the dropped indexes, as the asked layout names them.
+ * (Writes before any `defineType` use the default indexes.)
  * ARGV[1]: JSON `{"add": [[name, always maintained (1 | 0), ordered (1 | 0)], ...],
- * "drop": [name, ...], "prefix": the ADR 0010 value set key prefix, "legacy":
- * the key prefix of the plain sorted sets before ADR 0025}`.
+ * "drop": [name, ...], "layout": `plain` | `bucketed`, "prefix": the ADR 0010
+ * value set key prefix, "plain": the key prefix of plain sets, "bucketed": that
+ * of bucketed sets}`.
  * Returns the number of objects, then the state of each index of `add`, in order.
  */
 export const DEFINE_INDEXES_SCRIPT = `${LUA_HELPERS}
@@ -35,31 +36,43 @@ local function delete_value_sets(key, name)
     min = '(' .. value .. SOH
   end
 end
--- The layout an index is recorded in when its set is bucketed (ADR 0025).
-local function bucketed_layout(ordered)
-  if ordered then return 'bucketed ordered' end
-  return 'bucketed'
+-- The layout an index is asked to be in, as recorded (false: plain and not ordered).
+local function wanted_layout(ordered)
+  local layout = ''
+  if spec.layout == 'bucketed' then layout = 'bucketed' end
+  if ordered then layout = layout .. (layout == '' and '' or ' ') .. 'ordered' end
+  if layout == '' then return false end
+  return layout
 end
--- Deletes an index's set and whatever an older layout left of it.
-local function clear(key, name, layout)
-  local legacy = spec.legacy .. name
-  if layout and layout ~= 'ordered' and string.sub(layout, 1, 8) ~= 'bucketed' then delete_value_sets(legacy, name) end
-  redis.call('DEL', legacy)
-  set_drop(key)
+-- Deletes an index's set, in both layouts.
+local function clear(name)
+  redis.call('DEL', spec.plain .. name)
+  BUCKETED = true
+  set_drop(spec.bucketed .. name)
+  BUCKETED = false
+end
+-- The recorded layout of an index (false: plain, not ordered), after deleting ADR 0010's per-value sets.
+local function recorded_layout(name)
+  local layout = redis.call('HGET', KEYS[3], name)
+  if layout == 'ready' or layout == 'filling' then
+    delete_value_sets(spec.plain .. name, name)
+    redis.call('HDEL', KEYS[3], name)
+    return false
+  end
+  return layout
 end
 -- Brings an index's layout to what is asked; true when its members had to go (it must be built again).
-local function relayout(key, name, ordered)
-  local layout = redis.call('HGET', KEYS[3], name)
-  local wanted = bucketed_layout(ordered)
+local function relayout(name, ordered)
+  local layout, wanted = recorded_layout(name), wanted_layout(ordered)
   if layout == wanted then return false end
-  clear(key, name, layout)
-  redis.call('HSET', KEYS[3], name, wanted)
+  clear(name)
+  if wanted then redis.call('HSET', KEYS[3], name, wanted) else redis.call('HDEL', KEYS[3], name) end
   return true
 end
 local states = {count}
-for i, index in ipairs(spec.add) do
+for _, index in ipairs(spec.add) do
   local state = redis.call('HGET', KEYS[2], index[1])
-  local rebuild = relayout(KEYS[3 + i], index[1], index[3] == 1)
+  local rebuild = relayout(index[1], index[3] == 1)
   if rebuild and not empty then
     state = 'building'
     redis.call('HSET', KEYS[2], index[1], state)
@@ -69,8 +82,9 @@ for i, index in ipairs(spec.add) do
   end
   states[#states + 1] = state
 end
-for i, name in ipairs(spec.drop) do
-  clear(KEYS[3 + #spec.add + i], name, redis.call('HGET', KEYS[3], name))
+for _, name in ipairs(spec.drop) do
+  recorded_layout(name)
+  clear(name)
   redis.call('HDEL', KEYS[3], name)
   redis.call('HDEL', KEYS[2], name)
 end
@@ -84,14 +98,15 @@ return states
  *
  * KEYS: index values, the index's set.
  * ARGV: index name, ordered (`1` | `0`), sparse (`1` | `0`: no member for an
- * object without a value), then for each object: name, revision read, values
- * as JSON.
+ * object without a value), the index layout (`bucketed` | `plain`), then for
+ * each object: name, revision read, values as JSON.
  * Returns how many objects it entered.
  */
 export const BUILD_BATCH_SCRIPT = `${LUA_HELPERS}
 local index, ordered, sparse = ARGV[1], ARGV[2] == '1', ARGV[3] == '1'
+BUCKETED = ARGV[4] == 'bucketed'
 local entered = 0
-for at = 4, #ARGV, 3 do
+for at = 5, #ARGV, 3 do
   local name, rev = ARGV[at], ARGV[at + 1]
   local stored = redis.call('HGET', KEYS[1], name)
   if stored then

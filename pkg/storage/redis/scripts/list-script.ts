@@ -39,8 +39,8 @@ import { LUA_HELPERS } from './lua-helpers';
  * Values are compared as numbers made of their bytes (`sort_key`), never with
  * Lua's `<`, which follows the server's locale rather than byte order.
  *
- * Every index is a bucketed set (./bucketed-sets.ts, ADR 0025): its members
- * are read with `set_range`, `set_count` and `set_has`.
+ * Indexes are read with `set_range`, `set_count` and `set_has` (./index-sets.ts),
+ * in the layout `layout` names (`plain` or `bucketed`, ADR 0025).
  *
  * A plan that would read more than `budget` index members (when set) stops
  * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
@@ -53,6 +53,7 @@ import { LUA_HELPERS } from './lua-helpers';
  */
 export const LIST_SCRIPT = `${LUA_HELPERS}
 local q = cjson.decode(ARGV[1])
+BUCKETED = q.layout == 'bucketed'
 for _, index in ipairs(q.indexes) do
   if redis.call('HGET', KEYS[4], index) == 'building' then return {'BUILDING', index} end
 end

@@ -1,5 +1,5 @@
 import { CREATION_INDEX } from '../../indexes';
-import { BUCKETED_SETS_LUA } from './bucketed-sets';
+import { INDEX_SETS_LUA } from './index-sets';
 
 /**
  * Lua shared by the scripts: the layout of index members and stored index
@@ -8,7 +8,7 @@ import { BUCKETED_SETS_LUA } from './bucketed-sets';
  */
 export const LUA_HELPERS = `
 local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
-${BUCKETED_SETS_LUA}
+${INDEX_SETS_LUA}
 
 -- The name in an index member: "<value>NUL<name>", or "<value>NUL<order member>" in an ordered index
 -- (see order_member). Values and names hold neither NUL nor HIGH.

@@ -10,7 +10,8 @@ import { LUA_HELPERS } from './lua-helpers';
  * object's JSON before and after its resourceVersion value, its index values
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
  * `[[name, unique (1 | 0), ordered (1 | 0), sparse (1 | 0)], ...]`, the object's order member
- * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes).
+ * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes),
+ * the index layout (`bucketed` | `plain`, ADR 0025).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
@@ -18,6 +19,7 @@ import { LUA_HELPERS } from './lua-helpers';
 export const WRITE_SCRIPT = `${LUA_HELPERS}
 local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, name, expected = ARGV[1], ARGV[2], ARGV[3]
+BUCKETED = ARGV[11] == 'bucketed'
 local new_values = cjson.decode(ARGV[6])
 local indexes = cjson.decode(ARGV[9])
 local old_values, old_json = nil, nil
@@ -80,7 +82,7 @@ return {'OK', rev}
  * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
  * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
- * WRITE_SCRIPT).
+ * WRITE_SCRIPT), the index layout (as for WRITE_SCRIPT).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
  * `{'NOTFOUND'}` or `{'STALE'}`.
@@ -88,6 +90,7 @@ return {'OK', rev}
 export const DELETE_SCRIPT = `${LUA_HELPERS}
 local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local name = ARGV[1]
+BUCKETED = ARGV[6] == 'bucketed'
 local stored = redis.call('HGET', ixv, name)
 if not stored then return {'NOTFOUND'} end
 local rev, values_json = split_stored(stored)

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { BUCKETED_SETS_LUA } from '../../pkg/storage/redis/scripts/bucketed-sets';
+import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 /**
@@ -11,7 +11,8 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 // A test-only script: the library, and one call of it named by ARGV[1].
 const DISPATCH = `local NUL = string.char(0)
-${BUCKETED_SETS_LUA}
+${INDEX_SETS_LUA}
+BUCKETED = true
 local dir, op = KEYS[1], ARGV[1]
 if op == 'add' then
   local n = 0

@@ -1,9 +1,16 @@
 /**
- * Lua for bucketed sorted sets (ADR 0025): an index is a lexicographically
- * ordered set of members (every score 0) stored as many small sorted sets, so
- * that Redis keeps each as a listpack (a few bytes per member) rather than as
- * a skiplist (about 100 bytes of nodes and dict entries per member).
+ * Lua for the index sets: lexicographically ordered sets of members (every
+ * score 0). A store keeps them in one of two layouts (ADR 0025), which the
+ * calling script chooses by setting BUCKETED:
  *
+ * - plain (the default): one sorted set per index; each function is the
+ *   sorted set command it stands for;
+ * - bucketed: many small sorted sets, so that Redis keeps each as a listpack
+ *   (a few bytes per member) rather than as a skiplist (about 100 bytes of
+ *   nodes and dict entries per member), at about twice the Redis time per
+ *   member written.
+ *
+ * The bucketed layout:
  * - The directory, the index's own key, is a sorted set of bucket bounds. The
  *   first bound is `''`; a member lives in the bucket of the greatest bound not
  *   above it, so the buckets, in bound order, hold the set in order.
@@ -21,9 +28,10 @@
  * Written without backslash escapes so that it can live in TypeScript template
  * strings unchanged; needs NUL from the shared helpers.
  */
-export const BUCKETED_SETS_LUA = `
+export const INDEX_SETS_LUA = `
 local BUCKET_MAX, BUCKET_HALF, BUCKET_LOW = 128, 64, 16
 local BOUNDS_BATCH = 32
+local BUCKETED = false
 
 local function bucket_key(dir, bound) return dir .. NUL .. bound end
 
@@ -54,6 +62,7 @@ end
 
 -- Adds a member; 1 if it is new, else 0.
 local function set_add(dir, member)
+  if not BUCKETED then return redis.call('ZADD', dir, 0, member) end
   local bound = bucket_of(dir, member)
   if bound == nil then
     bound = ''
@@ -88,6 +97,7 @@ end
 
 -- Removes a member; 1 if it was there, else 0.
 local function set_rem(dir, member)
+  if not BUCKETED then return redis.call('ZREM', dir, member) end
   local bound = bucket_of(dir, member)
   if bound == nil then return 0 end
   local key = bucket_key(dir, bound)
@@ -98,6 +108,7 @@ end
 
 -- Whether the set holds a member.
 local function set_has(dir, member)
+  if not BUCKETED then return redis.call('ZSCORE', dir, member) ~= false end
   local bound = bucket_of(dir, member)
   if bound == nil then return false end
   return redis.call('ZSCORE', bucket_key(dir, bound), member) ~= false
@@ -128,6 +139,10 @@ end
 -- The members in a range, as ZRANGEBYLEX (ascending, min to max) or ZREVRANGEBYLEX (desc, max to min) with
 -- LIMIT offset count would answer them (count < 0: all).
 local function set_range(dir, min, max, offset, count, desc)
+  if not BUCKETED then
+    if desc then return redis.call('ZREVRANGEBYLEX', dir, max, min, 'LIMIT', offset, count) end
+    return redis.call('ZRANGEBYLEX', dir, min, max, 'LIMIT', offset, count)
+  end
   local out = {}
   local from, limit
   if desc then
@@ -160,6 +175,7 @@ end
 
 -- The number of members in a range, as ZLEXCOUNT.
 local function set_count(dir, min, max)
+  if not BUCKETED then return redis.call('ZLEXCOUNT', dir, min, max) end
   local from = first_bucket(dir, min)
   if from == nil then return 0 end
   local n, first = 0, true
@@ -177,6 +193,7 @@ end
 
 -- Deletes the set: its buckets and its directory.
 local function set_drop(dir)
+  if not BUCKETED then return redis.call('DEL', dir) end
   each_bucket(dir, '', '+', false, function(key)
     redis.call('DEL', key)
     return false
