@@ -8,7 +8,7 @@ import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scrip
 import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
 
 /** The newest ARGV[1] members of the bucketed set KEYS[1] (ADR 0025): the least a page read of it takes. */
-const NEWEST_SCRIPT = `local NUL = string.char(0)
+const NEWEST_SCRIPT = `local NUL, SOH = string.char(0), string.char(1)
 ${INDEX_SETS_LUA}
 BUCKETED = ARGV[2] == 'bucketed'
 return set_range(KEYS[1], '-', '+', 0, tonumber(ARGV[1]), true)`;

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     await runLabelPageHttp({ objects: options.httpObjects, requests: options.requests, runs: options.runs }, out);
     out('');
   }
-  if (options.only.includes('storage')) await runStorageScale(options.sizes, options.indexLayout, out);
+  if (options.only.includes('storage')) await runStorageScale(options.sizes, options, out);
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { IndexLayout } from '../../pkg/storage/redis/keys';
+import type { ObjectCompression } from '../../pkg/storage/redis/stored-objects';
 import { indexLayout } from '../storage/options';
 
 /** The settings of one scale benchmark run. */
@@ -16,6 +17,8 @@ export interface ScaleOptions {
   runs: number;
   /** How the storage part keeps index sets (ADR 0025). */
   indexLayout: IndexLayout;
+  /** How the storage part keeps objects (ADR 0026). */
+  compression: ObjectCompression;
 }
 
 const positive = (text: string): number => {
@@ -34,6 +37,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     .option('--requests <n>', 'requests per measured HTTP run', positive, 5_000)
     .option('--runs <n>', 'measured HTTP runs per server', positive, 3)
     .option('--index-layout <layout>', 'index layout of the storage part: plain or bucketed', indexLayout, 'plain')
+    .option('--compression <codec>', 'object compression of the storage part: none or deflate', compression, 'none')
     .parse(argv, { from: 'node' });
   const raw = program.opts<{
     only: string;
@@ -42,6 +46,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     requests: number;
     runs: number;
     indexLayout: IndexLayout;
+    compression: ObjectCompression;
   }>();
   const sizes = raw.sizes.split(',').map(positive);
   if (sizes.some((n, i) => i > 0 && n <= sizes[i - 1])) throw new Error('--sizes must be ascending');
@@ -50,5 +55,10 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     return part;
   });
   const { httpObjects, requests, runs } = raw;
-  return { only, sizes, httpObjects, requests, runs, indexLayout: raw.indexLayout };
+  return { only, sizes, httpObjects, requests, runs, indexLayout: raw.indexLayout, compression: raw.compression };
+}
+
+function compression(text: string): ObjectCompression {
+  if (text !== 'none' && text !== 'deflate') throw new InvalidArgumentError('expected none or deflate');
+  return text;
 }

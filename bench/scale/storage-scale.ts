@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
 import { typeKeys, type TypeKeys } from '../../pkg/storage/redis';
 import type { IndexLayout } from '../../pkg/storage/redis/keys';
+import type { ObjectCompression } from '../../pkg/storage/redis/stored-objects';
 import { bucketedSetMemory } from '../../pkg/storage/redis/bucketed-set-members';
 import { benchRedis } from '../support/session';
 import { withRedisTime } from '../support/redis-command-time';
@@ -53,18 +54,20 @@ interface SizeFigures {
  */
 export async function runStorageScale(
   sizes: readonly number[],
-  indexLayout: IndexLayout,
+  storeOptions: { indexLayout: IndexLayout; compression: ObjectCompression },
   out: (line: string) => void,
 ): Promise<void> {
+  const { indexLayout, compression } = storeOptions;
   const redis = await benchRedis();
   const keyPrefix = `bench-scale-${process.pid}`;
   const client = new Redis(redis.url);
   const url = new URL(redis.url);
   url.searchParams.set('keyPrefix', keyPrefix);
   url.searchParams.set('indexLayout', indexLayout);
+  url.searchParams.set('compression', compression);
   const storage = await openStorage(url.href);
   try {
-    out(`Redis: ${redis.origin}; ${indexLayout} index sets`);
+    out(`Redis: ${redis.origin}; ${indexLayout} index sets, compression ${compression}`);
     await storage.defineType(TYPE, SCALE_INDEXES);
     const baseMemory = await usedMemory(client);
     const figures: SizeFigures[] = [];
@@ -110,7 +113,7 @@ async function measureSize(
     paired,
     unpaired,
     bytesPerObject: memory / size,
-    jsonBytes: await meanJsonBytes(client, keyPrefix, size),
+    jsonBytes: await meanJsonBytes(storage, size),
   };
 }
 
@@ -129,14 +132,13 @@ async function timeList(client: Redis, call: () => Promise<unknown>): Promise<{ 
   return { ms: result, redisMs: msPerCall };
 }
 
-/** The mean size of the stored JSON of up to 1,000 objects spread over the type. */
-async function meanJsonBytes(client: Redis, keyPrefix: string, size: number): Promise<number> {
-  const objects = typeKeys(keyPrefix, TYPE).objects;
+/** The mean size of the JSON of up to 1,000 objects spread over the type, as a get answers it (stored compressed or not). */
+async function meanJsonBytes(storage: Storage, size: number): Promise<number> {
   const step = Math.max(1, Math.floor(size / 1000));
   let total = 0;
   let count = 0;
   for (let i = 0; i < size; i += step) {
-    total += await client.hstrlen(objects, benchName(i));
+    total += Buffer.byteLength(JSON.stringify(await storage.get(TYPE, benchName(i))));
     count++;
   }
   return total / count;

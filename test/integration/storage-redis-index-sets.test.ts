@@ -10,10 +10,11 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
  */
 
 // A test-only script: the library, and one call of it named by ARGV[1].
-const DISPATCH = `local NUL = string.char(0)
+const DISPATCH = `local NUL, SOH = string.char(0), string.char(1)
 ${INDEX_SETS_LUA}
 BUCKETED = true
 local dir, op = KEYS[1], ARGV[1]
+COUNTED[dir] = string.sub(dir, -8) == ':counted'
 if op == 'add' then
   local n = 0
   for i = 2, #ARGV do n = n + set_add(dir, ARGV[i]) end
@@ -63,7 +64,8 @@ function member(next: () => number): string {
   const parts = 1 + Math.floor(next() * 4);
   let m = '';
   for (let i = 0; i < parts; i++) m += ALPHABET[Math.floor(next() * ALPHABET.length)];
-  return m + String(Math.floor(next() * 40));
+  // Every index member holds a NUL after its value.
+  return `${m}\0${Math.floor(next() * 40)}`;
 }
 
 function spec(next: () => number, side: '-' | '+'): string {
@@ -92,6 +94,13 @@ async function expectSame(dir: string, native: string, next: () => number): Prom
     expect({ ...ctx, n: await redis.bucketed(dir, 'count', min, max) }).toEqual({
       ...ctx,
       n: await redis.zlexcount(native, min, max),
+    });
+    // One value's range, which a counted set answers from its counts.
+    const value = member(next).split('\0')[0];
+    const [vmin, vmax] = [`[${value}\0`, `(${value}\u0001`];
+    expect({ value, n: await redis.bucketed(dir, 'count', vmin, vmax) }).toEqual({
+      value,
+      n: await redis.zlexcount(native, vmin, vmax),
     });
   }
 }
@@ -126,10 +135,15 @@ async function expectCompactBuckets(dir: string): Promise<void> {
 }
 
 describe('bucketed sets', () => {
-  it.each([1, 2, 3])('answer every range, count and test as one sorted set does (seed %i)', async (seed) => {
+  it.each([
+    [1, ''],
+    [2, ''],
+    [3, ':counted'],
+    [4, ':counted'],
+  ])('answer every range, count and test as one sorted set does (seed %i%s)', async (seed, counted) => {
     const next = random(seed);
     const prefix = uniqueKeyPrefix('bucketed');
-    const dir = `${prefix}:dir`;
+    const dir = `${prefix}:dir${counted}`;
     const native = `${prefix}:native`;
     const held = new Set<string>();
     for (let round = 0; round < 12; round++) {

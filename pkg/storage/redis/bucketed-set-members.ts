@@ -3,13 +3,15 @@ import type Redis from 'ioredis';
 /**
  * Lua: every member of each bucketed set (ADR 0025) named in KEYS by its
  * directory key, in order, one array per set; with ARGV[1] = `memory`, the
- * bytes the set takes instead (`MEMORY USAGE` of its directory and buckets).
+ * bytes the set takes instead (`MEMORY USAGE` of its directory, its buckets
+ * and its counts per value).
  * Runs atomically, so it can stand beside other reads in a MULTI.
  */
 export const SET_MEMBERS_SCRIPT = `local NUL = string.char(0)
 local out = {}
 for i, dir in ipairs(KEYS) do
-  local members, bytes = {}, redis.call('MEMORY', 'USAGE', dir) or 0
+  local members = {}
+  local bytes = (redis.call('MEMORY', 'USAGE', dir) or 0) + (redis.call('MEMORY', 'USAGE', dir .. string.char(1)) or 0)
   for _, bound in ipairs(redis.call('ZRANGE', dir, 0, -1)) do
     local bucket = dir .. NUL .. bound
     if ARGV[1] == 'memory' then
@@ -32,7 +34,7 @@ export async function bucketedSetMembers(client: Redis, dir: string): Promise<Bu
   return members;
 }
 
-/** The bytes of Redis memory a bucketed set takes: its directory and every bucket. */
+/** The bytes of Redis memory a bucketed set takes: its directory, every bucket, its counts per value. */
 export async function bucketedSetMemory(client: Redis, dir: string): Promise<number> {
   const [bytes] = (await client.eval(SET_MEMBERS_SCRIPT, 1, dir, 'memory')) as number[];
   return bytes;

@@ -7,19 +7,28 @@ describe('redisTarget', () => {
       url: 'redis://h:6380/2',
       keyPrefix: 't1',
       indexLayout: 'bucketed',
+      compression: 'none',
     });
-    expect(redisTarget(new URL('rediss://:secret@h:6380/0'), { keyPrefix: 'opt', indexLayout: 'bucketed' })).toEqual({
-      url: 'rediss://:secret@h:6380/0',
-      keyPrefix: 'opt',
-      indexLayout: 'bucketed',
+    expect(
+      redisTarget(new URL('rediss://:secret@h:6380/0?compression=deflate'), {
+        keyPrefix: 'opt',
+        indexLayout: 'bucketed',
+      }),
+    ).toEqual({ url: 'rediss://:secret@h:6380/0', keyPrefix: 'opt', indexLayout: 'bucketed', compression: 'deflate' });
+    expect(redisTarget(new URL('redis://h:6379/0'), {})).toMatchObject({
+      keyPrefix: 'svc',
+      indexLayout: 'plain',
+      compression: 'none',
     });
-    expect(redisTarget(new URL('redis://h:6379/0'), {})).toMatchObject({ keyPrefix: 'svc', indexLayout: 'plain' });
   });
 
   it('refuses a prefix with braces, which would move the hash tag, and an unknown index layout', () => {
     expect(() => redisTarget(new URL('redis://h:6379/0?keyPrefix=a{b}'), {})).toThrow(/braces/);
     expect(() => redisTarget(new URL('redis://h:6379/0?indexLayout=btree'), {})).toThrow(
       'indexLayout "btree" must be plain or bucketed',
+    );
+    expect(() => redisTarget(new URL('redis://h:6379/0?compression=zstd'), {})).toThrow(
+      'compression "zstd" must be none or deflate',
     );
   });
 });

@@ -3,6 +3,7 @@ import { Backoff } from '../../util/backoff';
 import { StorageError, unavailable } from '../errors';
 import type { StorageOptions } from '../interface';
 import type { IndexLayout } from './keys';
+import type { ObjectCompression } from './stored-objects';
 
 /** How long opening the storage waits for Redis before it fails with Unavailable. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -32,28 +33,34 @@ export function failFastOptions(): RedisOptions {
 
 /**
  * Where a storage URL points: what ioredis is given (the URL without our own
- * query parameters) and the key prefix. `?keyPrefix=` in the URL wins over
- * the option, which wins over `svc`.
+ * query parameters), the key prefix, the index layout (ADR 0025) and the
+ * object compression (ADR 0026). A setting in the URL's query wins over the
+ * option, which wins over the default (`svc`, `plain`, `none`).
  *
- * @example redisTarget(new URL('redis://h:6379/2?keyPrefix=t1'), undefined) // { url: 'redis://h:6379/2', keyPrefix: 't1' }
+ * @example redisTarget(new URL('redis://h:6379/2?keyPrefix=t1'), {}) // { url: 'redis://h:6379/2', keyPrefix: 't1', … }
  */
 export function redisTarget(
   url: URL,
-  options: Pick<StorageOptions, 'keyPrefix' | 'indexLayout'>,
-): { url: string; keyPrefix: string; indexLayout: IndexLayout } {
+  options: Pick<StorageOptions, 'keyPrefix' | 'indexLayout' | 'compression'>,
+): { url: string; keyPrefix: string; indexLayout: IndexLayout; compression: ObjectCompression } {
   const copy = new URL(url.href);
   const fromUrl = copy.searchParams.get('keyPrefix');
-  const layout = copy.searchParams.get('indexLayout') ?? options.indexLayout ?? 'plain';
   copy.searchParams.delete('keyPrefix');
-  copy.searchParams.delete('indexLayout');
   const prefix = fromUrl ?? options.keyPrefix ?? 'svc';
   if (prefix === '' || /[{}]/.test(prefix)) {
     throw new Error(`keyPrefix "${prefix}" must be non-empty and hold no braces (they delimit hash tags)`);
   }
-  if (layout !== 'plain' && layout !== 'bucketed') {
-    throw new Error(`indexLayout "${layout}" must be plain or bucketed`);
-  }
-  return { url: copy.href, keyPrefix: prefix, indexLayout: layout };
+  const indexLayout = choice(copy, 'indexLayout', options.indexLayout, ['plain', 'bucketed'] as const);
+  const compression = choice(copy, 'compression', options.compression, ['none', 'deflate'] as const);
+  return { url: copy.href, keyPrefix: prefix, indexLayout, compression };
+}
+
+/** A setting from the URL's query (taken out of it), else `given`, else the first allowed value. */
+function choice<T extends string>(url: URL, name: string, given: T | undefined, allowed: readonly T[]): T {
+  const value = url.searchParams.get(name) ?? given ?? allowed[0];
+  url.searchParams.delete(name);
+  if (!allowed.some((one) => one === value)) throw new Error(`${name} "${value}" must be ${allowed.join(' or ')}`);
+  return value as T;
 }
 
 /**

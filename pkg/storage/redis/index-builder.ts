@@ -23,6 +23,8 @@ export interface IndexBuild {
   batchSize: number;
   /** How the store keeps index sets. */
   layout: IndexLayout;
+  /** The objects stored values hold (the JSON, or a compressed form: ADR 0026). */
+  read(stored: string[]): Promise<ApiObject[]>;
   /** The objects to do, as counted when the build was decided (objects created since are done too). */
   total: number;
   onProgress?: IndexProgress;
@@ -46,19 +48,20 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
   const backoff = redisRetryBackoff();
   let total = build.total;
   let done = 0;
-  const objects = new ObjectScan(client, keys.objects, build.batchSize);
+  const scan = new ObjectScan(client, keys.objects, build.batchSize);
   state.progress(spec.name, 0, total);
   try {
     for (;;) {
       if (build.signal.aborted || !state.declares(spec.name)) return;
       try {
-        const batch = await objects.peek();
+        const batch = await scan.peek();
         if (batch.length === 0) break;
+        const objects = await build.read(batch.map(([, stored]) => stored));
         const args: string[] = [];
-        for (const [name, json] of batch) {
-          const object = JSON.parse(json) as ApiObject;
+        batch.forEach(([name], at) => {
+          const object = objects[at];
           args.push(name, object.metadata.resourceVersion ?? '', JSON.stringify(valuesOf(spec, object)));
-        }
+        });
         await client.svcBuildBatch(
           2,
           keys.indexValues,
@@ -69,7 +72,7 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
           ...args,
         );
         backoff.reset();
-        objects.consume(batch.length);
+        scan.consume(batch.length);
         done += batch.length;
         total = Math.max(total, done);
         state.progress(spec.name, done, total);

@@ -24,6 +24,8 @@ import { isPairIndex } from '../pair-indexes';
  *   the objects of one value sort in the default list order (ADR 0017).
  *   A pair index (`pair <F> by <S>`, ADR 0023) has no member for an object
  *   without a value.
+ * - `<prefix>:{<type>}:dict` string: the dictionary of compressed objects
+ *   (ADR 0026: the JSON of the type's first object; ./stored-objects.ts).
  * - `<prefix>:{<type>}:ixsets` hash: index name → its layout when it is not
  *   plain and unordered: `ordered`, `bucketed`, `bucketed ordered`. (`ready` or
  *   `filling` there, from ADR 0010, means plain members with per-value sorted
@@ -44,6 +46,8 @@ export interface TypeKeys {
   indexPrefixes: Record<IndexLayout, string>;
   /** What the keys of ADR 0010's per-value sets start with; only deleted now. */
   legacyValueSetPrefix: string;
+  /** The dictionary compressed objects are deflated with (ADR 0026), a string. */
+  dictionary: string;
   /** Index name → its layout, when not plain and unordered. */
   layouts: string;
 }
@@ -65,6 +69,7 @@ export function typeKeys(prefix: string, type: ResourceType, layout: IndexLayout
     indexPrefixes,
     legacyValueSetPrefix: `${base}:ixs:`,
     layouts: `${base}:ixsets`,
+    dictionary: `${base}:dict`,
   };
 }
 

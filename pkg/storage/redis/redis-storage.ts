@@ -25,8 +25,9 @@ import { buildIndex } from './index-builder';
 import { isOrdered, orderMember, scriptIndexList, typeKeys, type IndexLayout, type TypeKeys } from './keys';
 import { planList, type ListScriptQuery, type PlannedList } from './list-query';
 import { SliceInterrupted, slicedList, type ListCall, type SlicedPage } from './sliced-list';
-import { computeIndexValues, parseObject, splitAtRevision } from './object-codec';
+import { computeIndexValues, splitAtRevision } from './object-codec';
 import type { ScriptedRedis } from './scripts';
+import { StoredObjects, type ObjectCompression } from './stored-objects';
 import { TypeState } from './type-state';
 import { WatchHub } from './watch-hub';
 import { RedisOutageLog } from './outage-log';
@@ -46,6 +47,8 @@ export interface RedisStorageSettings {
   keyPrefix: string;
   /** How index sets are kept (StorageOptions.indexLayout). */
   indexLayout: IndexLayout;
+  /** How objects are kept (StorageOptions.compression). */
+  compression: ObjectCompression;
   watchRetention: number;
   watchBuffer: number;
   indexBuildBatch: number;
@@ -57,7 +60,7 @@ export interface RedisStorageSettings {
 
 /** The settings for StorageOptions, with the defaults of the interface. */
 export function redisSettings(
-  target: Pick<RedisStorageSettings, 'url' | 'keyPrefix' | 'indexLayout'>,
+  target: Pick<RedisStorageSettings, 'url' | 'keyPrefix' | 'indexLayout' | 'compression'>,
   options: StorageOptions,
 ): RedisStorageSettings {
   return {
@@ -90,11 +93,13 @@ export class RedisStorage implements Storage {
   private readonly types = new Map<ResourceType, TypeState>();
   private readonly hub: WatchHub;
   private readonly closing = new AbortController();
+  private readonly objects: StoredObjects;
 
   constructor(
     private readonly client: ScriptedRedis,
     private readonly settings: RedisStorageSettings,
   ) {
+    this.objects = new StoredObjects(client, (type) => this.keys(type), settings.compression);
     this.hub = new WatchHub({
       client,
       keysOf: (type) => this.keys(type),
@@ -143,6 +148,7 @@ export class RedisStorage implements Storage {
       state,
       batchSize: this.settings.indexBuildBatch,
       layout: this.settings.indexLayout,
+      read: (stored: string[]) => this.objects.read(type, stored),
       signal: this.closing.signal,
     };
     specs.forEach((spec, at) => {
@@ -182,7 +188,7 @@ export class RedisStorage implements Storage {
     this.checkOpen();
     const json = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
     if (json === null) throw notFound(type, name);
-    return parseObject(json);
+    return this.objects.readOne(type, json);
   }
 
   async list(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {
@@ -194,7 +200,8 @@ export class RedisStorage implements Storage {
     if (reply[0] === 'SLICE') return this.slicedPage(type, plan, call);
     const [, revision, total, position, ...items] = reply;
     const at = position ? (JSON.parse(String(position)) as ListPosition) : undefined;
-    return listResult(plan, { revision: String(revision), total: Number(total), position: at }, items.map(String));
+    const objects = await this.objects.read(type, items.map(String));
+    return listResult(plan, { revision: String(revision), total: Number(total), position: at }, objects);
   }
 
   /** A list read in slices (its plan would hold Redis too long): several short scripts, then the page's objects. */
@@ -212,7 +219,10 @@ export class RedisStorage implements Storage {
     return listResult(
       plan,
       page,
-      items.filter((json): json is string => json !== null),
+      await this.objects.read(
+        type,
+        items.filter((json): json is string => json !== null),
+      ),
     );
   }
 
@@ -265,15 +275,51 @@ export class RedisStorage implements Storage {
     options: WriteOptions = {},
   ): Promise<ApiObject> {
     this.checkOpen();
-    let expected = '';
-    if (hasPreconditions(preconditions)) {
-      const current = await this.get(type, name);
-      if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
-      expected = current.metadata.resourceVersion ?? '';
+    const conditional = hasPreconditions(preconditions);
+    // A compressed object (ADR 0026) is read first: the change stream gets its JSON.
+    let read = conditional || this.objects.compression !== 'none';
+    for (;;) {
+      const input = read ? await this.deleteInput(type, name, preconditions) : { expected: '', json: '' };
+      const reply = await this.deleteCall(type, name, input, options);
+      if (reply[0] === 'OK' || reply[0] === 'DRY') return this.deleted(type, reply);
+      // Read only for its JSON, the object changed since: no conflict, read it again.
+      const again = reply[0] === 'COMPRESSED' || (reply[0] === 'STALE' && !conditional);
+      if (!again) throw this.deleteFailure(type, name, reply);
+      read = true;
     }
+  }
+
+  private deleteFailure(type: ResourceType, name: string, reply: string[]): Error {
+    return reply[0] === 'STALE' ? staleConflict(type, name) : this.writeFailure(type, name, reply);
+  }
+
+  /** The last state a delete (or a dry run of one: at the revision it would have had) answered. */
+  private deleted(type: ResourceType, reply: string[]): Promise<ApiObject> {
+    const revision = reply[0] === 'DRY' ? String(Number(reply[1]) + 1) : reply[1];
+    return this.objects.readOne(type, reply[2], revision);
+  }
+
+  /** What a delete that reads first sends: the revision it read, and the object's JSON for the change stream. */
+  private async deleteInput(
+    type: ResourceType,
+    name: string,
+    preconditions: Preconditions | undefined,
+  ): Promise<{ expected: string; json: string }> {
+    const current = await this.get(type, name);
+    if (!meetsPreconditions(current, preconditions)) throw staleConflict(type, name);
+    return { expected: current.metadata.resourceVersion ?? '', json: JSON.stringify(current) };
+  }
+
+  /** One call of the delete script (`json`: the object's JSON for the change stream, or `''`). */
+  private async deleteCall(
+    type: ResourceType,
+    name: string,
+    input: { expected: string; json: string },
+    options: WriteOptions,
+  ): Promise<string[]> {
     const keys = this.keys(type);
     const specs = this.state(type).specs;
-    const reply = (await redisCall(`delete ${type} "${name}"`, () =>
+    return (await redisCall(`delete ${type} "${name}"`, () =>
       this.client.svcDelete(
         4 + specs.length,
         keys.objects,
@@ -282,23 +328,14 @@ export class RedisStorage implements Storage {
         keys.stream,
         ...specs.map((s) => keys.index(s.name)),
         name,
-        expected,
+        input.expected,
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
         this.settings.indexLayout,
+        input.json,
       ),
     )) as string[];
-    switch (reply[0]) {
-      case 'OK':
-        return parseObject(reply[2], reply[1]);
-      case 'DRY':
-        return parseObject(reply[2], String(Number(reply[1]) + 1));
-      case 'STALE':
-        throw staleConflict(type, name);
-      default:
-        throw this.writeFailure(type, name, reply);
-    }
   }
 
   watch(type: ResourceType, options: { fromRevision?: string } = {}): Watcher {
@@ -351,6 +388,7 @@ export class RedisStorage implements Storage {
     const specs = this.state(type).specs;
     const values = computeIndexValues(specs, object);
     const { head, tail } = splitAtRevision(object);
+    const stored = await this.objects.writeParts(type, object);
     const reply = (await redisCall(`${mode} ${type} "${name}"`, () =>
       this.client.svcWrite(
         5 + specs.length,
@@ -371,6 +409,7 @@ export class RedisStorage implements Storage {
         JSON.stringify(scriptIndexList(specs)),
         orderMember(values[CREATION_INDEX]?.[0], name),
         this.settings.indexLayout,
+        ...stored,
       ),
     )) as string[];
     // A dry run reports the revision now: the one it would have written is the next.
@@ -472,10 +511,10 @@ function building(type: ResourceType, reply: (string | number)[]): StorageError 
 function listResult(
   plan: PlannedList,
   page: { revision: string; total: number; position: ListPosition | undefined },
-  items: string[],
+  items: ApiObject[],
 ): ListResult {
   const result: ListResult = {
-    items: items.map((json) => parseObject(json)),
+    items,
     total: page.total,
     revision: page.revision,
   };

@@ -105,6 +105,7 @@ return states
 export const BUILD_BATCH_SCRIPT = `${LUA_HELPERS}
 local index, ordered, sparse = ARGV[1], ARGV[2] == '1', ARGV[3] == '1'
 BUCKETED = ARGV[4] == 'bucketed'
+COUNTED[KEYS[2]] = ordered
 local entered = 0
 for at = 5, #ARGV, 3 do
   local name, rev = ARGV[at], ARGV[at + 1]

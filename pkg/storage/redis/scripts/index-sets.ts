@@ -20,18 +20,37 @@
  *   skiplist; a bucket left nearly empty by a removal is merged into the one
  *   before it. The directory of a set that holds nothing is empty (no key).
  *
+ * - A set the calling script marks COUNTED (ordered indexes, whose one-value
+ *   counts are list totals) also keeps the number of members of each value,
+ *   in the hash `<directory key>SOH`, so that a count of one value's range is
+ *   one `HGET` rather than one `ZCARD` per bucket.
+ *
  * The functions answer what the sorted set commands they stand for would
  * (`ZADD`, `ZREM`, `ZSCORE` as a test, `ZRANGEBYLEX` and `ZREVRANGEBYLEX` with
  * `LIMIT`, `ZLEXCOUNT`), taking the same range specifications (`-`, `+`,
  * `[x`, `(x`). A range costs one directory lookup plus one call per bucket it
  * reads; a count costs one `ZCARD` per bucket wholly inside the range.
  * Written without backslash escapes so that it can live in TypeScript template
- * strings unchanged; needs NUL from the shared helpers.
+ * strings unchanged; needs NUL and SOH from the shared helpers.
  */
 export const INDEX_SETS_LUA = `
 local BUCKET_MAX, BUCKET_HALF, BUCKET_LOW = 128, 64, 16
 local BOUNDS_BATCH = 32
 local BUCKETED = false
+local COUNTED = {}
+
+local function count_key(dir) return dir .. SOH end
+
+-- The value of a member: what precedes its first NUL.
+local function value_of(member) return string.sub(member, 1, string.find(member, NUL, 1, true) - 1) end
+
+-- The value whose members a range holds exactly ("[<value>NUL" to "(<value>SOH"), or nil.
+local function value_of_range(min, max)
+  if string.sub(min, 1, 1) ~= '[' or string.byte(min, -1) ~= 0 then return nil end
+  local value = string.sub(min, 2, -2)
+  if max ~= '(' .. value .. SOH then return nil end
+  return value
+end
 
 local function bucket_key(dir, bound) return dir .. NUL .. bound end
 
@@ -71,6 +90,7 @@ local function set_add(dir, member)
   local key = bucket_key(dir, bound)
   if redis.call('ZADD', key, 0, member) == 0 then return 0 end
   if redis.call('ZCARD', key) >= BUCKET_MAX then split(dir, key) end
+  if COUNTED[dir] then redis.call('HINCRBY', count_key(dir), value_of(member), 1) end
   return 1
 end
 
@@ -103,6 +123,9 @@ local function set_rem(dir, member)
   local key = bucket_key(dir, bound)
   if redis.call('ZREM', key, member) == 0 then return 0 end
   shrink(dir, bound, key, redis.call('ZCARD', key))
+  if COUNTED[dir] and redis.call('HINCRBY', count_key(dir), value_of(member), -1) <= 0 then
+    redis.call('HDEL', count_key(dir), value_of(member))
+  end
   return 1
 end
 
@@ -176,6 +199,8 @@ end
 -- The number of members in a range, as ZLEXCOUNT.
 local function set_count(dir, min, max)
   if not BUCKETED then return redis.call('ZLEXCOUNT', dir, min, max) end
+  local value = COUNTED[dir] and value_of_range(min, max)
+  if value then return tonumber(redis.call('HGET', count_key(dir), value) or 0) end
   local from = first_bucket(dir, min)
   if from == nil then return 0 end
   local n, first = 0, true
@@ -194,6 +219,7 @@ end
 -- Deletes the set: its buckets and its directory.
 local function set_drop(dir)
   if not BUCKETED then return redis.call('DEL', dir) end
+  redis.call('DEL', count_key(dir))
   each_bucket(dir, '', '+', false, function(key)
     redis.call('DEL', key)
     return false

@@ -60,7 +60,10 @@ end
 local revision = redis.call('GET', KEYS[3]) or '0'
 local function zkey(index) return KEYS[q.keys[index]] end
 local ordered = {}
-for _, index in ipairs(q.ordered) do ordered[index] = true end
+for _, index in ipairs(q.ordered) do
+  ordered[index] = true
+  COUNTED[zkey(index)] = true
+end
 local MISSING = math.huge
 local STX = string.char(2)
 

@@ -11,7 +11,9 @@ import { LUA_HELPERS } from './lua-helpers';
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
  * `[[name, unique (1 | 0), ordered (1 | 0), sparse (1 | 0)], ...]`, the object's order member
  * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes),
- * the index layout (`bucketed` | `plain`, ADR 0025).
+ * the index layout (`bucketed` | `plain`, ADR 0025), then the stored form's
+ * parts before and after the revision when it is not the JSON (ADR 0026:
+ * compressed; the stream still gets the JSON).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
@@ -22,6 +24,7 @@ local mode, name, expected = ARGV[1], ARGV[2], ARGV[3]
 BUCKETED = ARGV[11] == 'bucketed'
 local new_values = cjson.decode(ARGV[6])
 local indexes = cjson.decode(ARGV[9])
+for i, index in ipairs(indexes) do COUNTED[KEYS[4 + i]] = index[3] == 1 end
 local old_values, old_json = nil, nil
 local stored = redis.call('HGET', ixv, name)
 if mode == 'create' then
@@ -52,7 +55,9 @@ if ARGV[8] == '1' then return {'DRY', redis.call('GET', revkey) or '0'} end
 
 local rev = tostring(redis.call('INCR', revkey))
 local json = ARGV[4] .. rev .. ARGV[5]
-redis.call('HSET', objects, name, json)
+local stored = json
+if ARGV[12] and ARGV[12] ~= '' then stored = ARGV[12] .. rev .. ARGV[13] end
+redis.call('HSET', objects, name, stored)
 redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
 -- A create has no old entries, so whether an index is ready changes nothing for it.
 local ready = old_values and ready_indexes(KEYS[5 + #indexes]) or {}
@@ -82,9 +87,12 @@ return {'OK', rev}
  * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
  * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
- * WRITE_SCRIPT), the index layout (as for WRITE_SCRIPT).
+ * WRITE_SCRIPT), the index layout (as for WRITE_SCRIPT), optionally the
+ * object's JSON for the change stream (`''`: what is stored, which is JSON
+ * unless compressed).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
+ * `{'COMPRESSED'}` (the stored object is not JSON and none was given),
  * `{'NOTFOUND'}` or `{'STALE'}`.
  */
 export const DELETE_SCRIPT = `${LUA_HELPERS}
@@ -96,6 +104,11 @@ if not stored then return {'NOTFOUND'} end
 local rev, values_json = split_stored(stored)
 if ARGV[2] ~= '' and rev ~= ARGV[2] then return {'STALE'} end
 local json = redis.call('HGET', objects, name)
+if ARGV[7] and ARGV[7] ~= '' then
+  json = ARGV[7]
+elseif string.sub(json, 1, 1) ~= '{' then
+  return {'COMPRESSED'}
+end
 if ARGV[4] == '1' then return {'DRY', redis.call('GET', revkey) or '0', json} end
 
 local values = cjson.decode(values_json)
@@ -103,6 +116,7 @@ local next_rev = tostring(redis.call('INCR', revkey))
 redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
 for i, index in ipairs(cjson.decode(ARGV[5])) do
+  COUNTED[KEYS[4 + i]] = index[3] == 1
   local tail = member_tail(index[3] == 1, values, name)
   apply_entries(KEYS[4 + i], entries_of(values, index[1], index[4] == 1), {}, false, tail, tail)
 end
