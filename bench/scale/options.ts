@@ -19,6 +19,8 @@ export interface ScaleOptions {
   indexLayout: IndexLayout;
   /** How the storage part keeps objects (ADR 0026). */
   compression: ObjectCompression;
+  /** Whether the storage part declares the pair index (ADR 0023) beside the model's own indexes. */
+  pair: boolean;
 }
 
 const positive = (text: string): number => {
@@ -38,6 +40,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     .option('--runs <n>', 'measured HTTP runs per server', positive, 3)
     .option('--index-layout <layout>', 'index layout of the storage part: plain or bucketed', indexLayout, 'plain')
     .option('--compression <codec>', 'object compression of the storage part: none or deflate', compression, 'none')
+    .option('--no-pair', "the storage part declares only the model's own indexes, without the pair index")
     .parse(argv, { from: 'node' });
   const raw = program.opts<{
     only: string;
@@ -47,6 +50,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     runs: number;
     indexLayout: IndexLayout;
     compression: ObjectCompression;
+    pair: boolean;
   }>();
   const sizes = raw.sizes.split(',').map(positive);
   if (sizes.some((n, i) => i > 0 && n <= sizes[i - 1])) throw new Error('--sizes must be ascending');
@@ -55,7 +59,16 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     return part;
   });
   const { httpObjects, requests, runs } = raw;
-  return { only, sizes, httpObjects, requests, runs, indexLayout: raw.indexLayout, compression: raw.compression };
+  return {
+    only,
+    sizes,
+    httpObjects,
+    requests,
+    runs,
+    indexLayout: raw.indexLayout,
+    compression: raw.compression,
+    pair: raw.pair,
+  };
 }
 
 function compression(text: string): ObjectCompression {

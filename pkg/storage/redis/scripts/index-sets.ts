@@ -35,7 +35,7 @@
  */
 export const INDEX_SETS_LUA = `
 local BUCKET_MAX, BUCKET_HALF, BUCKET_LOW = 128, 64, 16
-local BOUNDS_BATCH = 32
+local BOUNDS_FIRST, BOUNDS_MAX = 2, 64
 local BUCKETED = false
 local COUNTED = {}
 
@@ -140,22 +140,23 @@ end
 -- Calls visit(key, is_last) for each bucket from the one at "from" on, in order ("desc": backwards), as long as
 -- the directory range "limit" allows (ascending: bounds up to the range's max; descending: down to the bucket
 -- where the range's min lies); visit returns true to stop. is_last: no bucket of the range follows (each batch
--- of bounds reads one more than it visits to know).
+-- of bounds reads one more than it visits to know). Batches start small, as most reads need a bucket or two.
 local function each_bucket(dir, from, limit, desc, visit)
-  local cursor = '[' .. from
+  local cursor, batch = '[' .. from, BOUNDS_FIRST
   while true do
     local bounds
     if desc then
-      bounds = redis.call('ZREVRANGEBYLEX', dir, cursor, limit, 'LIMIT', 0, BOUNDS_BATCH + 1)
+      bounds = redis.call('ZREVRANGEBYLEX', dir, cursor, limit, 'LIMIT', 0, batch + 1)
     else
-      bounds = redis.call('ZRANGEBYLEX', dir, cursor, limit, 'LIMIT', 0, BOUNDS_BATCH + 1)
+      bounds = redis.call('ZRANGEBYLEX', dir, cursor, limit, 'LIMIT', 0, batch + 1)
     end
-    local more = #bounds > BOUNDS_BATCH
-    for i = 1, math.min(#bounds, BOUNDS_BATCH) do
+    local more = #bounds > batch
+    for i = 1, math.min(#bounds, batch) do
       if visit(bucket_key(dir, bounds[i]), i == #bounds) then return end
     end
     if not more then return end
     cursor = '[' .. bounds[#bounds]
+    batch = math.min(batch * 2, BOUNDS_MAX)
   end
 end
 
