@@ -3,7 +3,7 @@ import { CREATION_INDEX, type IndexSpec } from '../../pkg/storage/indexes';
 import { stampCreate } from '../../pkg/storage/objects';
 import { connectClient } from '../../pkg/storage/redis/connection';
 import { orderMember, scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
-import { computeIndexValues, splitAtRevision } from '../../pkg/storage/redis/object-codec';
+import { computeIndexValues, splitAtRevision, storedIndexValues } from '../../pkg/storage/redis/object-codec';
 import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scripts';
 import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
 
@@ -103,7 +103,7 @@ export class BaselineStore {
       '',
       head,
       tail,
-      JSON.stringify(values),
+      storedIndexValues(values),
       this.config.watchRetention,
       0,
       this.indexList,

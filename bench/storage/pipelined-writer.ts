@@ -3,6 +3,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApiObject } from '../../pkg/api/object';
 import { indexValues, type IndexSpec } from '../../pkg/storage';
 import { isOrdered, orderMember } from '../../pkg/storage/redis/keys';
+import { storedIndexValues } from '../../pkg/storage/redis/object-codec';
 import type { TypeKeys } from '../../pkg/storage/redis';
 
 /** What the writer last wrote for an object: it never reads Redis back. */
@@ -114,7 +115,7 @@ export class PipelinedWriter {
   private encode(object: ApiObject): Written {
     const values: Record<string, string[]> = {};
     for (const spec of this.specs) values[spec.name] = indexValues(spec, object);
-    return { object, json: JSON.stringify(object), values, valuesJson: JSON.stringify(values) };
+    return { object, json: JSON.stringify(object), values, valuesJson: storedIndexValues(values) };
   }
 
   /** INCR of the revision, the object JSON and its stored index values. */

@@ -4,6 +4,7 @@ import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { ListOptions } from '../../pkg/storage/query';
 import { typeKeys } from '../../pkg/storage/redis';
 import { orderMember } from '../../pkg/storage/redis/keys';
+import { parseIndexValues } from '../../pkg/storage/redis/object-codec';
 import { COLOR_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
@@ -136,4 +137,27 @@ it('a dropped ordered index loses its members and its layout', async () => {
   expect(await redis.exists(keys.index(COLOR_INDEX))).toBe(0);
   expect(await redis.hget(keys.layouts, COLOR_INDEX)).toBeNull();
   expect((await storage.list(WIDGETS, GOLD)).total).toBe(7);
+});
+
+it('reads index values stored with every index spelled out (before short keys) and writes them short', async () => {
+  const keyPrefix = uniqueKeyPrefix('ord');
+  const keys = typeKeys(keyPrefix, WIDGETS);
+  const storage = await storageAt(keyPrefix);
+  await storage.defineType(WIDGETS, TEST_INDEXES);
+  const gold = await fill(storage);
+  // Rewrite every object's stored values as they were stored before: full index names, the name index included.
+  for (const [name, stored] of Object.entries(await redis.hgetall(keys.indexValues))) {
+    const at = stored.indexOf('\n');
+    const values = parseIndexValues(stored.slice(at + 1), name);
+    await redis.hset(keys.indexValues, name, `${stored.slice(0, at)}\n${JSON.stringify(values)}`);
+  }
+  expect(await redis.hget(keys.indexValues, gold[0])).toContain('"metadata.labels"');
+
+  await storage.update(WIDGETS, gold[0], (w) => ({ ...w, metadata: { ...w.metadata, labels: { tier: 'silver' } } }));
+  await storage.delete(WIDGETS, gold[1]);
+  const page = await storage.list(WIDGETS, { ...GOLD, sort: [{ index: 'metadata.name', direction: 'desc' }] });
+  expect(namesOf(page.items)).toEqual(gold.slice(2).sort().reverse());
+  expect(await membersOf(keyPrefix, 'metadata.name')).toHaveLength(19);
+  const rewritten = (await redis.hget(keys.indexValues, gold[0])) ?? '';
+  expect(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1))).toMatchObject({ '~l': ['tier=silver'] });
 });

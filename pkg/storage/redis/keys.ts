@@ -7,8 +7,9 @@ import { isPairIndex } from '../pair-indexes';
  * `{<type>}`, so that every multi-key script touches a single Cluster slot:
  *
  * - `<prefix>:{<type>}:objects` hash: name → the object's JSON.
- * - `<prefix>:{<type>}:ixv` hash: name → `<revision>\n<JSON of index name → values>`,
- *   the index values the object is stored under, so that a write removes exactly
+ * - `<prefix>:{<type>}:ixv` hash: name → `<revision>\n<JSON of index name → values>`
+ *   (default indexes under short keys, the name index left out: `storedIndexValues`
+ *   in ./object-codec.ts), the index values the object is stored under, so that a write removes exactly
  *   the old entries, and the revision of its last write (what compare-and-swap checks).
  * - `<prefix>:{<type>}:rev` string: the type's revision counter.
  * - `<prefix>:{<type>}:stream` stream: one entry per write, id `<revision>-0`.

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../../api/object';
-import { computeIndexValues, parseIndexValues, splitAtRevision } from './object-codec';
+import { computeIndexValues, parseIndexValues, splitAtRevision, storedIndexValues } from './object-codec';
 
 describe('splitAtRevision', () => {
   it('splits the JSON so that head + revision + tail is the object at that revision', () => {
@@ -25,6 +25,26 @@ describe('index values as stored', () => {
   });
 
   it('reads an empty list that Lua wrote as {} as no values', () => {
-    expect(parseIndexValues('{"a":{},"b":["x"]}')).toEqual({ a: [], b: ['x'] });
+    expect(parseIndexValues('{"a":{},"b":["x"]}', 'ada')).toEqual({ 'metadata.name': ['ada'], a: [], b: ['x'] });
+  });
+
+  it('stores the default indexes under short keys and the name not at all, and reads both forms back', () => {
+    const values = {
+      'metadata.name': ['ada'],
+      'metadata.labels': ['tier=gold'],
+      'metadata.creationTimestamp': ['2026-11-27T10:00:00.000Z'],
+      'metadata.deletionTimestamp': [],
+      'spec.tags': ['a'],
+    };
+    const stored = storedIndexValues(values);
+    expect(JSON.parse(stored)).toEqual({
+      '~l': ['tier=gold'],
+      '~c': ['2026-11-27T10:00:00.000Z'],
+      '~d': [],
+      'spec.tags': ['a'],
+    });
+    expect(parseIndexValues(stored, 'ada')).toEqual(values);
+    // As stored before: every index spelled out.
+    expect(parseIndexValues(JSON.stringify(values), 'ada')).toEqual(values);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiObject } from '../../api/object';
-import { indexValues, type IndexSpec } from '../indexes';
+import { CREATION_INDEX, DELETION_INDEX, LABELS_INDEX, NAME_INDEX, indexValues, type IndexSpec } from '../indexes';
 
 /**
  * An object serialised for a write script whose revision only the script
@@ -46,14 +46,40 @@ export const storableValues = (spec: IndexSpec, object: ApiObject): string[] =>
   indexValues(spec, object).filter((v) => !v.includes('\0'));
 
 /**
- * Parses stored index values. Lua's cjson writes an empty array as `{}`, so
- * anything that is not an array of strings reads as no values.
+ * The short keys the default indexes' values are stored under (every object
+ * holds them), as `STORED_KEYS_LUA` in scripts/lua-helpers.ts says too. The
+ * name index's values are not stored at all: they are the object's name. A
+ * custom index may not be named with a leading `~`.
  */
-export function parseIndexValues(json: string): IndexValuesByName {
+export const STORED_KEYS: Readonly<Record<string, string>> = {
+  [LABELS_INDEX]: '~l',
+  [CREATION_INDEX]: '~c',
+  [DELETION_INDEX]: '~d',
+};
+
+/** What a write script stores as an object's index values: JSON under the short keys, without the name index. */
+export function storedIndexValues(values: IndexValuesByName): string {
+  const stored: IndexValuesByName = {};
+  for (const [name, list] of Object.entries(values)) {
+    if (name !== NAME_INDEX) stored[STORED_KEYS[name] ?? name] = list;
+  }
+  return JSON.stringify(stored);
+}
+
+const FULL_NAMES = new Map(Object.entries(STORED_KEYS).map(([name, key]) => [key, name]));
+
+/**
+ * Parses stored index values of the object `name` (as stored now, or with
+ * full names and the name index, as before). Lua's cjson writes an empty
+ * array as `{}`, so anything that is not an array of strings reads as no values.
+ */
+export function parseIndexValues(json: string, name: string): IndexValuesByName {
   const raw = JSON.parse(json) as Record<string, unknown>;
-  const values: IndexValuesByName = {};
-  for (const [name, list] of Object.entries(raw)) {
-    values[name] = Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+  const values: IndexValuesByName = { [NAME_INDEX]: [name] };
+  for (const [key, list] of Object.entries(raw)) {
+    values[FULL_NAMES.get(key) ?? key] = Array.isArray(list)
+      ? list.filter((v): v is string => typeof v === 'string')
+      : [];
   }
   return values;
 }

@@ -25,7 +25,7 @@ import { buildIndex } from './index-builder';
 import { isOrdered, orderMember, scriptIndexList, typeKeys, type IndexLayout, type TypeKeys } from './keys';
 import { planList, type ListScriptQuery, type PlannedList } from './list-query';
 import { SliceInterrupted, slicedList, type ListCall, type SlicedPage } from './sliced-list';
-import { computeIndexValues, splitAtRevision } from './object-codec';
+import { computeIndexValues, splitAtRevision, storedIndexValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
 import { StoredObjects, type ObjectCompression } from './stored-objects';
 import { TypeState } from './type-state';
@@ -114,6 +114,14 @@ export class RedisStorage implements Storage {
 
   async defineType(type: ResourceType, indexes: IndexSpec[], onProgress?: IndexProgress): Promise<void> {
     this.checkOpen();
+    const reserved = indexes.find((spec) => spec.name.startsWith('~'));
+    if (reserved) {
+      // Stored index values use such names for the default indexes (storedIndexValues in ./object-codec.ts).
+      throw new StorageError('Invalid', `index "${reserved.name}": a name starting with "~" is reserved`, {
+        type,
+        index: reserved.name,
+      });
+    }
     const specs = storedIndexes(indexes);
     const state = this.state(type);
     // From now on every write of this process maintains every declared index.
@@ -403,7 +411,7 @@ export class RedisStorage implements Storage {
         expected,
         head,
         tail,
-        JSON.stringify(values),
+        storedIndexValues(values),
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),

@@ -27,7 +27,7 @@ export function decodeEvent([id, fields]: StreamEntry): WatchEvent {
   }
   const event: WatchEvent = { type: type as WatchEventType, object: parseObject(json, String(revisionOfId(id))) };
   const previous = field('p');
-  if (previous !== undefined) event.previousIndexValues = parseIndexValues(previous);
+  if (previous !== undefined) event.previousIndexValues = parseIndexValues(previous, event.object.metadata.name ?? '');
   deepFreeze(event);
   return event;
 }

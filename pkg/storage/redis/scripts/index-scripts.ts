@@ -113,13 +113,13 @@ for at = 5, #ARGV, 3 do
   if stored then
     local current, json = split_stored(stored)
     if current == rev then
-      local all = cjson.decode(json)
+      local all = decode_values(json, name)
       local values = cjson.decode(ARGV[at + 2])
       local tail = member_tail(ordered, all, name)
       apply_entries(KEYS[2], entries_of(all, index, sparse), entries_of({[index] = values}, index, sparse), true,
         tail, tail)
       all[index] = values
-      redis.call('HSET', KEYS[1], name, rev .. NL .. cjson.encode(all))
+      redis.call('HSET', KEYS[1], name, rev .. NL .. encode_values(all))
       entered = entered + 1
     end
   end

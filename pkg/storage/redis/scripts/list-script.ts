@@ -87,7 +87,7 @@ local function values_of(name)
     local stored = redis.call('HGET', KEYS[2], name)
     if stored then
       local _, json = split_stored(stored)
-      values = cjson.decode(json)
+      values = decode_values(json, name)
     else
       values = {}
     end

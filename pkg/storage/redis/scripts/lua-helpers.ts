@@ -1,4 +1,4 @@
-import { CREATION_INDEX } from '../../indexes';
+import { CREATION_INDEX, DELETION_INDEX, LABELS_INDEX, NAME_INDEX } from '../../indexes';
 import { INDEX_SETS_LUA } from './index-sets';
 
 /**
@@ -18,6 +18,34 @@ local function member_name(member)
   if at == nil then return string.sub(member, from) end
   if string.byte(member, at + 1) == 255 then return string.sub(member, at + 2) end
   return string.sub(member, at + 1)
+end
+
+-- Stored index values (storedIndexValues in ../object-codec.ts): the default indexes under short keys, the name
+-- index not at all (its one value is the name). Older values spell every index out; both decode the same.
+local STORED_KEYS = {['~l'] = '${LABELS_INDEX}', ['~c'] = '${CREATION_INDEX}', ['~d'] = '${DELETION_INDEX}'}
+local SHORT_KEYS = {}
+for key, index in pairs(STORED_KEYS) do SHORT_KEYS[index] = key end
+
+-- The index values of the object "name" from their stored JSON, by index name.
+local function decode_values(json, name)
+  local values = cjson.decode(json)
+  for key, index in pairs(STORED_KEYS) do
+    if values[key] ~= nil then
+      values[index] = values[key]
+      values[key] = nil
+    end
+  end
+  values['${NAME_INDEX}'] = {name}
+  return values
+end
+
+-- Index values by index name as they are stored.
+local function encode_values(values)
+  local stored = {}
+  for index, list in pairs(values) do
+    if index ~= '${NAME_INDEX}' then stored[SHORT_KEYS[index] or index] = list end
+  end
+  return cjson.encode(stored)
 end
 
 -- A stored "<revision>NL<index values JSON>" as its two parts.

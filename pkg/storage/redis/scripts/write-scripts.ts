@@ -22,7 +22,7 @@ export const WRITE_SCRIPT = `${LUA_HELPERS}
 local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, name, expected = ARGV[1], ARGV[2], ARGV[3]
 BUCKETED = ARGV[11] == 'bucketed'
-local new_values = cjson.decode(ARGV[6])
+local new_values = decode_values(ARGV[6], name)
 local indexes = cjson.decode(ARGV[9])
 for i, index in ipairs(indexes) do COUNTED[KEYS[4 + i]] = index[3] == 1 end
 local old_values, old_json = nil, nil
@@ -34,7 +34,7 @@ else
   local rev
   rev, old_json = split_stored(stored)
   if rev ~= expected then return {'STALE'} end
-  old_values = cjson.decode(old_json)
+  old_values = decode_values(old_json, name)
 end
 
 for i, index in ipairs(indexes) do
@@ -111,7 +111,7 @@ elseif string.sub(json, 1, 1) ~= '{' then
 end
 if ARGV[4] == '1' then return {'DRY', redis.call('GET', revkey) or '0', json} end
 
-local values = cjson.decode(values_json)
+local values = decode_values(values_json, name)
 local next_rev = tostring(redis.call('INCR', revkey))
 redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
