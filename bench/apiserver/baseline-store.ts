@@ -5,15 +5,6 @@ import { connectClient } from '../../pkg/storage/redis/connection';
 import { orderMember, scriptIndexList, typeKeys, type TypeKeys } from '../../pkg/storage/redis/keys';
 import { computeIndexValues, splitAtRevision, storedIndexValues } from '../../pkg/storage/redis/object-codec';
 import { defineScripts, type ScriptedRedis } from '../../pkg/storage/redis/scripts';
-import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
-
-/** The newest ARGV[1] members of the bucketed set KEYS[1] (ADR 0025): the least a page read of it takes. */
-const NEWEST_SCRIPT = `local NUL, SOH = string.char(0), string.char(1)
-${INDEX_SETS_LUA}
-BUCKETED = ARGV[2] == 'bucketed'
-return set_range(KEYS[1], '-', '+', 0, tonumber(ARGV[1]), true)`;
-
-type BaselineRedis = ScriptedRedis & { newest(key: string, limit: number): Promise<string[]> };
 
 /** What the baseline server stores to: the apiserver's Redis, key prefix and type, and the type's indexes. */
 export interface BaselineStoreConfig {
@@ -37,9 +28,8 @@ export type BaselineCreate = { created: true; object: ApiObject } | { created: f
  *
  * - `objectJson`: one `HGET` of the objects hash (the stored JSON as is).
  * - `pageJson`: the newest `limit` names from the creation-time index
- *   (the apiserver's default order; a bucketed set, read by a script that
- *   does nothing else) beside the type's revision, then one `HMGET`; the
- *   list envelope by string concatenation.
+ *   (the apiserver's default order) beside the type's revision, then one
+ *   `HMGET`; the list envelope by string concatenation.
  * - `create`: the storage backend's own write script (`svcWrite`, loaded
  *   with ioredis `defineCommand`), called with the arguments the backend
  *   passes: stamped object split at its revision, index values, retention,
@@ -50,7 +40,7 @@ export class BaselineStore {
   private readonly indexList: string;
 
   private constructor(
-    private readonly client: BaselineRedis,
+    private readonly client: ScriptedRedis,
     private readonly config: BaselineStoreConfig,
   ) {
     this.keys = typeKeys(config.keyPrefix, config.type);
@@ -60,8 +50,7 @@ export class BaselineStore {
   /** Connects with the backend's client options and scripts. */
   static async open(config: BaselineStoreConfig): Promise<BaselineStore> {
     const client = await connectClient(config.redisUrl, 'svc-bench-baseline');
-    client.defineCommand('newest', { numberOfKeys: 1, lua: NEWEST_SCRIPT });
-    return new BaselineStore(defineScripts(client) as BaselineRedis, config);
+    return new BaselineStore(defineScripts(client, 'plain'), config);
   }
 
   /** The stored JSON of object `name`, or null. */
@@ -72,7 +61,7 @@ export class BaselineStore {
   /** A list envelope with the `limit` most recently created objects. */
   async pageJson(apiVersion: string, listKind: string, limit: number): Promise<string> {
     const [members, revision] = await Promise.all([
-      this.client.newest(this.keys.index(CREATION_INDEX), limit),
+      this.client.zrevrangebylex(this.keys.index(CREATION_INDEX), '+', '-', 'LIMIT', 0, limit),
       this.client.get(this.keys.revision),
     ]);
     const names = members.map((m) => m.slice(m.indexOf('\0') + 1));

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { INDEX_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
+import { BUCKETED_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 /**
@@ -11,8 +11,7 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 // A test-only script: the library, and one call of it named by ARGV[1].
 const DISPATCH = `local NUL, SOH = string.char(0), string.char(1)
-${INDEX_SETS_LUA}
-BUCKETED = true
+${BUCKETED_SETS_LUA}
 local dir, op = KEYS[1], ARGV[1]
 COUNTED[dir] = string.sub(dir, -8) == ':counted'
 if op == 'add' then

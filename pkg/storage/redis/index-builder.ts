@@ -5,7 +5,7 @@ import { isStorageError } from '../errors';
 import type { IndexSpec } from '../indexes';
 import type { IndexProgress, ResourceType } from '../interface';
 import { redisRetryBackoff, translateError } from './connection';
-import { isOrdered, type IndexLayout, type TypeKeys } from './keys';
+import { isOrdered, type TypeKeys } from './keys';
 import { isPairIndex } from '../pair-indexes';
 import { storableValues } from './object-codec';
 import type { ScriptedRedis } from './scripts';
@@ -21,8 +21,6 @@ export interface IndexBuild {
   spec: IndexSpec;
   state: TypeState;
   batchSize: number;
-  /** How the store keeps index sets. */
-  layout: IndexLayout;
   /** The objects stored values hold (the JSON, or a compressed form: ADR 0026). */
   read(stored: string[]): Promise<ApiObject[]>;
   /** The objects to do, as counted when the build was decided (objects created since are done too). */
@@ -68,7 +66,6 @@ export async function buildIndex(build: IndexBuild): Promise<void> {
           keys.index(spec.name),
           spec.name,
           ...layoutFlags(spec),
-          build.layout,
           ...args,
         );
         backoff.reset();

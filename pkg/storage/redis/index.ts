@@ -18,7 +18,7 @@ export async function openRedisStorage(url: URL, options: StorageOptions = {}): 
   const target = redisTarget(url, options);
   const settings = redisSettings(target, options);
   const client = await connectClient(target.url, 'svc-storage');
-  return new RedisStorage(defineScripts(client), settings);
+  return new RedisStorage(defineScripts(client, settings.indexLayout), settings);
 }
 
 registerBackend('redis', openRedisStorage);

@@ -155,7 +155,6 @@ export class RedisStorage implements Storage {
       keys,
       state,
       batchSize: this.settings.indexBuildBatch,
-      layout: this.settings.indexLayout,
       read: (stored: string[]) => this.objects.read(type, stored),
       signal: this.closing.signal,
     };
@@ -248,7 +247,7 @@ export class RedisStorage implements Storage {
         keys.revision,
         keys.indexStates,
         ...indexKeys.map((name) => keys.index(name)),
-        JSON.stringify({ ...query, layout: this.settings.indexLayout }),
+        JSON.stringify(query),
       ),
     )) as (string | number)[];
   }
@@ -302,7 +301,7 @@ export class RedisStorage implements Storage {
   }
 
   /** The last state a delete (or a dry run of one: at the revision it would have had) answered. */
-  private deleted(type: ResourceType, reply: string[]): Promise<ApiObject> {
+  private async deleted(type: ResourceType, reply: string[]): Promise<ApiObject> {
     const revision = reply[0] === 'DRY' ? String(Number(reply[1]) + 1) : reply[1];
     return this.objects.readOne(type, reply[2], revision);
   }
@@ -340,7 +339,6 @@ export class RedisStorage implements Storage {
         this.settings.watchRetention,
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
-        this.settings.indexLayout,
         input.json,
       ),
     )) as string[];
@@ -396,7 +394,8 @@ export class RedisStorage implements Storage {
     const specs = this.state(type).specs;
     const values = computeIndexValues(specs, object);
     const { head, tail } = splitAtRevision(object);
-    const stored = await this.objects.writeParts(type, object);
+    const parts = this.objects.writeParts(type, object);
+    const stored = Array.isArray(parts) ? parts : await parts;
     const reply = (await redisCall(`${mode} ${type} "${name}"`, () =>
       this.client.svcWrite(
         5 + specs.length,
@@ -416,7 +415,6 @@ export class RedisStorage implements Storage {
         options.dryRun ? 1 : 0,
         JSON.stringify(scriptIndexList(specs)),
         orderMember(values[CREATION_INDEX]?.[0], name),
-        this.settings.indexLayout,
         ...stored,
       ),
     )) as string[];

@@ -41,11 +41,11 @@ export class StoredObjects {
    * before and after the revision the script fills in (`['', '']`: store the
    * JSON as is).
    */
-  async writeParts(type: ResourceType, object: ApiObject): Promise<[string, string]> {
-    if (this.compression === 'none') return ['', ''];
-    const dictionary = await this.dictionary(type, object);
-    const deflated = deflateRawSync(Buffer.from(jsonWithoutRevision(object)), { dictionary });
-    return [COMPRESSED, `:${deflated.toString('base64')}`];
+  writeParts(type: ResourceType, object: ApiObject): [string, string] | Promise<[string, string]> {
+    if (this.compression === 'none') return AS_JSON;
+    const dictionary = this.dictionaries.get(type);
+    if (dictionary) return deflatedParts(object, dictionary);
+    return this.dictionary(type, object).then((made) => deflatedParts(object, made));
   }
 
   /** The objects stored values hold, each at its own revision or at `revision` when given. */
@@ -54,9 +54,16 @@ export class StoredObjects {
     return stored.map((value) => decode(type, value, dictionary, revision));
   }
 
-  /** One stored object (see `read`). */
-  async readOne(type: ResourceType, stored: string, revision?: string): Promise<ApiObject> {
-    return (await this.read(type, [stored], revision))[0];
+  /**
+   * One stored object (see `read`), without waiting when it needs no
+   * dictionary or the dictionary is known (the common case, kept free of
+   * promises for the read paths).
+   */
+  readOne(type: ResourceType, stored: string, revision?: string): ApiObject | Promise<ApiObject> {
+    if (!isCompressed(stored)) return parseObject(stored, revision);
+    const dictionary = this.dictionaries.get(type);
+    if (dictionary) return decode(type, stored, dictionary, revision);
+    return this.read(type, [stored], revision).then(([object]) => object);
   }
 
   /**
@@ -82,7 +89,16 @@ export class StoredObjects {
   }
 }
 
+/** The write script's parts for an object stored as its JSON. */
+const AS_JSON: [string, string] = ['', ''];
+
 const isCompressed = (stored: string): boolean => stored.startsWith(COMPRESSED);
+
+/** The write script's parts for an object deflated against `dictionary`. */
+function deflatedParts(object: ApiObject, dictionary: Buffer): [string, string] {
+  const deflated = deflateRawSync(Buffer.from(jsonWithoutRevision(object)), { dictionary });
+  return [COMPRESSED, `:${deflated.toString('base64')}`];
+}
 
 /** The JSON of an object with an empty resourceVersion (where a compressed object's revision is kept apart). */
 const jsonWithoutRevision = (object: ApiObject): string =>

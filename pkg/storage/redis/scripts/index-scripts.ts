@@ -1,4 +1,5 @@
-import { LUA_HELPERS } from './lua-helpers';
+import type { IndexLayout } from '../keys';
+import { luaHelpers } from './lua-helpers';
 
 /**
  * Records a type's index list. An index not yet recorded is `ready` when it
@@ -20,7 +21,7 @@ import { LUA_HELPERS } from './lua-helpers';
  * of bucketed sets}`.
  * Returns the number of objects, then the state of each index of `add`, in order.
  */
-export const DEFINE_INDEXES_SCRIPT = `${LUA_HELPERS}
+export const DEFINE_INDEXES_SCRIPT = `${luaHelpers('bucketed')}
 local spec = cjson.decode(ARGV[1])
 local count = redis.call('HLEN', KEYS[1])
 local empty = count == 0
@@ -44,12 +45,10 @@ local function wanted_layout(ordered)
   if layout == '' then return false end
   return layout
 end
--- Deletes an index's set, in both layouts.
+-- Deletes an index's set, in both layouts (this script has the bucketed layout's functions).
 local function clear(name)
   redis.call('DEL', spec.plain .. name)
-  BUCKETED = true
   set_drop(spec.bucketed .. name)
-  BUCKETED = false
 end
 -- The recorded layout of an index (false: plain, not ordered), after deleting ADR 0010's per-value sets.
 local function recorded_layout(name)
@@ -98,16 +97,15 @@ return states
  *
  * KEYS: index values, the index's set.
  * ARGV: index name, ordered (`1` | `0`), sparse (`1` | `0`: no member for an
- * object without a value), the index layout (`bucketed` | `plain`), then for
- * each object: name, revision read, values as JSON.
+ * object without a value), then for each object: name, revision read, values
+ * as JSON.
  * Returns how many objects it entered.
  */
-export const BUILD_BATCH_SCRIPT = `${LUA_HELPERS}
+export const buildBatchScript = (layout: IndexLayout): string => `${luaHelpers(layout)}
 local index, ordered, sparse = ARGV[1], ARGV[2] == '1', ARGV[3] == '1'
-BUCKETED = ARGV[4] == 'bucketed'
 COUNTED[KEYS[2]] = ordered
 local entered = 0
-for at = 5, #ARGV, 3 do
+for at = 4, #ARGV, 3 do
   local name, rev = ARGV[at], ARGV[at + 1]
   local stored = redis.call('HGET', KEYS[1], name)
   if stored then

@@ -1,7 +1,10 @@
+import type { IndexLayout } from '../keys';
+
 /**
  * Lua for the index sets: lexicographically ordered sets of members (every
- * score 0). A store keeps them in one of two layouts (ADR 0025), which the
- * calling script chooses by setting BUCKETED:
+ * score 0). A store keeps them in one of two layouts (ADR 0025), and its
+ * scripts are built with the functions of its layout (`indexSetsLua`), so
+ * that the plain layout's scripts carry nothing of the other:
  *
  * - plain (the default): one sorted set per index; each function is the
  *   sorted set command it stands for;
@@ -31,12 +34,12 @@
  * `[x`, `(x`). A range costs one directory lookup plus one call per bucket it
  * reads; a count costs one `ZCARD` per bucket wholly inside the range.
  * Written without backslash escapes so that it can live in TypeScript template
- * strings unchanged; needs NUL and SOH from the shared helpers.
+ * strings unchanged; needs NUL and SOH from the shared helpers. Both
+ * layouts define COUNTED, which scripts fill in either.
  */
-export const INDEX_SETS_LUA = `
+export const BUCKETED_SETS_LUA = `
 local BUCKET_MAX, BUCKET_HALF, BUCKET_LOW = 128, 64, 16
 local BOUNDS_FIRST, BOUNDS_MAX = 2, 64
-local BUCKETED = false
 local COUNTED = {}
 
 local function count_key(dir) return dir .. SOH end
@@ -81,7 +84,6 @@ end
 
 -- Adds a member; 1 if it is new, else 0.
 local function set_add(dir, member)
-  if not BUCKETED then return redis.call('ZADD', dir, 0, member) end
   local bound = bucket_of(dir, member)
   if bound == nil then
     bound = ''
@@ -117,7 +119,6 @@ end
 
 -- Removes a member; 1 if it was there, else 0.
 local function set_rem(dir, member)
-  if not BUCKETED then return redis.call('ZREM', dir, member) end
   local bound = bucket_of(dir, member)
   if bound == nil then return 0 end
   local key = bucket_key(dir, bound)
@@ -131,7 +132,6 @@ end
 
 -- Whether the set holds a member.
 local function set_has(dir, member)
-  if not BUCKETED then return redis.call('ZSCORE', dir, member) ~= false end
   local bound = bucket_of(dir, member)
   if bound == nil then return false end
   return redis.call('ZSCORE', bucket_key(dir, bound), member) ~= false
@@ -163,10 +163,6 @@ end
 -- The members in a range, as ZRANGEBYLEX (ascending, min to max) or ZREVRANGEBYLEX (desc, max to min) with
 -- LIMIT offset count would answer them (count < 0: all).
 local function set_range(dir, min, max, offset, count, desc)
-  if not BUCKETED then
-    if desc then return redis.call('ZREVRANGEBYLEX', dir, max, min, 'LIMIT', offset, count) end
-    return redis.call('ZRANGEBYLEX', dir, min, max, 'LIMIT', offset, count)
-  end
   local out = {}
   local from, limit
   if desc then
@@ -199,7 +195,6 @@ end
 
 -- The number of members in a range, as ZLEXCOUNT.
 local function set_count(dir, min, max)
-  if not BUCKETED then return redis.call('ZLEXCOUNT', dir, min, max) end
   local value = COUNTED[dir] and value_of_range(min, max)
   if value then return tonumber(redis.call('HGET', count_key(dir), value) or 0) end
   local from = first_bucket(dir, min)
@@ -219,7 +214,6 @@ end
 
 -- Deletes the set: its buckets and its directory.
 local function set_drop(dir)
-  if not BUCKETED then return redis.call('DEL', dir) end
   redis.call('DEL', count_key(dir))
   each_bucket(dir, '', '+', false, function(key)
     redis.call('DEL', key)
@@ -228,3 +222,21 @@ local function set_drop(dir)
   redis.call('DEL', dir)
 end
 `;
+
+/** The same functions in the plain layout: the sorted set commands themselves. */
+export const PLAIN_SETS_LUA = `
+local COUNTED = {}
+local function set_add(dir, member) return redis.call('ZADD', dir, 0, member) end
+local function set_rem(dir, member) return redis.call('ZREM', dir, member) end
+local function set_has(dir, member) return redis.call('ZSCORE', dir, member) ~= false end
+local function set_range(dir, min, max, offset, count, desc)
+  if desc then return redis.call('ZREVRANGEBYLEX', dir, max, min, 'LIMIT', offset, count) end
+  return redis.call('ZRANGEBYLEX', dir, min, max, 'LIMIT', offset, count)
+end
+local function set_count(dir, min, max) return redis.call('ZLEXCOUNT', dir, min, max) end
+local function set_drop(dir) return redis.call('DEL', dir) end
+`;
+
+/** The index set functions of a layout. */
+export const indexSetsLua = (layout: IndexLayout): string =>
+  layout === 'bucketed' ? BUCKETED_SETS_LUA : PLAIN_SETS_LUA;

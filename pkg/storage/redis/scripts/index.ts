@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
-import { BUILD_BATCH_SCRIPT, DEFINE_INDEXES_SCRIPT, FINISH_BUILD_SCRIPT } from './index-scripts';
-import { LIST_SCRIPT } from './list-script';
-import { DELETE_SCRIPT, WRITE_SCRIPT } from './write-scripts';
+import type { IndexLayout } from '../keys';
+import { buildBatchScript, DEFINE_INDEXES_SCRIPT, FINISH_BUILD_SCRIPT } from './index-scripts';
+import { listScript } from './list-script';
+import { deleteScript, writeScript } from './write-scripts';
 
 /** One argument of a script call. */
 export type ScriptArg = string | number | Buffer;
@@ -24,17 +25,18 @@ export interface ScriptCommands {
 /** A client with the storage's scripts defined on it. */
 export type ScriptedRedis = Redis & ScriptCommands;
 
-const SOURCES: Record<keyof ScriptCommands, string> = {
-  svcWrite: WRITE_SCRIPT,
-  svcDelete: DELETE_SCRIPT,
-  svcList: LIST_SCRIPT,
+/** The scripts of a store whose index sets are in `layout` (ADR 0025). */
+const sources = (layout: IndexLayout): Record<keyof ScriptCommands, string> => ({
+  svcWrite: writeScript(layout),
+  svcDelete: deleteScript(layout),
+  svcList: listScript(layout),
   svcDefineIndexes: DEFINE_INDEXES_SCRIPT,
-  svcBuildBatch: BUILD_BATCH_SCRIPT,
+  svcBuildBatch: buildBatchScript(layout),
   svcFinishBuild: FINISH_BUILD_SCRIPT,
-};
+});
 
-/** Defines every script on `client` (with a variable number of keys) and returns it typed. */
-export function defineScripts(client: Redis): ScriptedRedis {
-  for (const [name, lua] of Object.entries(SOURCES)) client.defineCommand(name, { lua });
+/** Defines every script of `layout` on `client` (with a variable number of keys) and returns it typed. */
+export function defineScripts(client: Redis, layout: IndexLayout): ScriptedRedis {
+  for (const [name, lua] of Object.entries(sources(layout))) client.defineCommand(name, { lua });
   return client as ScriptedRedis;
 }

@@ -1,5 +1,6 @@
 import { NAME_INDEX } from '../../indexes';
-import { LUA_HELPERS } from './lua-helpers';
+import type { IndexLayout } from '../keys';
+import { luaHelpers } from './lua-helpers';
 
 /**
  * One page of a list, read atomically with its total and the revision.
@@ -40,7 +41,7 @@ import { LUA_HELPERS } from './lua-helpers';
  * Lua's `<`, which follows the server's locale rather than byte order.
  *
  * Indexes are read with `set_range`, `set_count` and `set_has` (./index-sets.ts),
- * in the layout `layout` names (`plain` or `bucketed`, ADR 0025).
+ * in the store's layout (ADR 0025).
  *
  * A plan that would read more than `budget` index members (when set) stops
  * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
@@ -51,9 +52,8 @@ import { LUA_HELPERS } from './lua-helpers';
  * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`,
  * `{'SLICE'}` or `{'BUILDING', index}`.
  */
-export const LIST_SCRIPT = `${LUA_HELPERS}
+export const listScript = (layout: IndexLayout): string => `${luaHelpers(layout)}
 local q = cjson.decode(ARGV[1])
-BUCKETED = q.layout == 'bucketed'
 for _, index in ipairs(q.indexes) do
   if redis.call('HGET', KEYS[4], index) == 'building' then return {'BUILDING', index} end
 end

@@ -1,14 +1,16 @@
 import { CREATION_INDEX, DELETION_INDEX, LABELS_INDEX, NAME_INDEX } from '../../indexes';
-import { INDEX_SETS_LUA } from './index-sets';
+import type { IndexLayout } from '../keys';
+import { indexSetsLua } from './index-sets';
 
 /**
  * Lua shared by the scripts: the layout of index members and stored index
- * values (see ../keys.ts). Written without backslash escapes so that it can
- * live in TypeScript template strings unchanged.
+ * values (see ../keys.ts), with the index set functions of a layout. Written
+ * without backslash escapes so that it can live in TypeScript template
+ * strings unchanged.
  */
-export const LUA_HELPERS = `
+export const luaHelpers = (layout: IndexLayout): string => `
 local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
-${INDEX_SETS_LUA}
+${indexSetsLua(layout)}
 
 -- The name in an index member: "<value>NUL<name>", or "<value>NUL<order member>" in an ordered index
 -- (see order_member). Values and names hold neither NUL nor HIGH.
@@ -23,8 +25,7 @@ end
 -- Stored index values (storedIndexValues in ../object-codec.ts): the default indexes under short keys, the name
 -- index not at all (its one value is the name). Older values spell every index out; both decode the same.
 local STORED_KEYS = {['~l'] = '${LABELS_INDEX}', ['~c'] = '${CREATION_INDEX}', ['~d'] = '${DELETION_INDEX}'}
-local SHORT_KEYS = {}
-for key, index in pairs(STORED_KEYS) do SHORT_KEYS[index] = key end
+local SHORT_KEYS = {['${LABELS_INDEX}'] = '~l', ['${CREATION_INDEX}'] = '~c', ['${DELETION_INDEX}'] = '~d'}
 
 -- The index values of the object "name" from their stored JSON, by index name.
 local function decode_values(json, name)

@@ -1,4 +1,5 @@
-import { LUA_HELPERS } from './lua-helpers';
+import type { IndexLayout } from '../keys';
+import { luaHelpers } from './lua-helpers';
 
 /**
  * Create and update of one object, atomically: existence and compare-and-swap
@@ -11,17 +12,15 @@ import { LUA_HELPERS } from './lua-helpers';
  * as JSON, stream retention, dry run (`1` | `0`), the indexes as JSON
  * `[[name, unique (1 | 0), ordered (1 | 0), sparse (1 | 0)], ...]`, the object's order member
  * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes),
- * the index layout (`bucketed` | `plain`, ADR 0025), then the stored form's
- * parts before and after the revision when it is not the JSON (ADR 0026:
- * compressed; the stream still gets the JSON).
+ * then the stored form's parts before and after the revision when it is not
+ * the JSON (ADR 0026: compressed; the stream still gets the JSON).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
  */
-export const WRITE_SCRIPT = `${LUA_HELPERS}
+export const writeScript = (layout: IndexLayout): string => `${luaHelpers(layout)}
 local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, name, expected = ARGV[1], ARGV[2], ARGV[3]
-BUCKETED = ARGV[11] == 'bucketed'
 local new_values = decode_values(ARGV[6], name)
 local indexes = cjson.decode(ARGV[9])
 for i, index in ipairs(indexes) do COUNTED[KEYS[4 + i]] = index[3] == 1 end
@@ -56,7 +55,7 @@ if ARGV[8] == '1' then return {'DRY', redis.call('GET', revkey) or '0'} end
 local rev = tostring(redis.call('INCR', revkey))
 local json = ARGV[4] .. rev .. ARGV[5]
 local stored = json
-if ARGV[12] and ARGV[12] ~= '' then stored = ARGV[12] .. rev .. ARGV[13] end
+if ARGV[11] and ARGV[11] ~= '' then stored = ARGV[11] .. rev .. ARGV[12] end
 redis.call('HSET', objects, name, stored)
 redis.call('HSET', ixv, name, rev .. NL .. ARGV[6])
 -- A create has no old entries, so whether an index is ready changes nothing for it.
@@ -87,25 +86,23 @@ return {'OK', rev}
  * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
  * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
- * WRITE_SCRIPT), the index layout (as for WRITE_SCRIPT), optionally the
- * object's JSON for the change stream (`''`: what is stored, which is JSON
+ * writeScript), optionally the object's JSON for the change stream (`''`: what is stored, which is JSON
  * unless compressed).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
  * `{'COMPRESSED'}` (the stored object is not JSON and none was given),
  * `{'NOTFOUND'}` or `{'STALE'}`.
  */
-export const DELETE_SCRIPT = `${LUA_HELPERS}
+export const deleteScript = (layout: IndexLayout): string => `${luaHelpers(layout)}
 local objects, ixv, revkey, stream = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local name = ARGV[1]
-BUCKETED = ARGV[6] == 'bucketed'
 local stored = redis.call('HGET', ixv, name)
 if not stored then return {'NOTFOUND'} end
 local rev, values_json = split_stored(stored)
 if ARGV[2] ~= '' and rev ~= ARGV[2] then return {'STALE'} end
 local json = redis.call('HGET', objects, name)
-if ARGV[7] and ARGV[7] ~= '' then
-  json = ARGV[7]
+if ARGV[6] and ARGV[6] ~= '' then
+  json = ARGV[6]
 elseif string.sub(json, 1, 1) ~= '{' then
   return {'COMPRESSED'}
 end
