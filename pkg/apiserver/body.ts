@@ -9,11 +9,14 @@ export const BODY_TYPES = ['application/json', 'application/yaml'];
 
 /**
  * Reads the whole body, refusing more than `limit` bytes with 413 — from the
- * `Content-Length` header before reading, or as soon as the stream passes it.
+ * `Content-Length` header before reading, or as soon as the stream passes it —
+ * and a body in a `Content-Encoding` other than `identity` with 415 (as
+ * RFC 9110 says; read as it is, a gzip body would be a 400 about bad JSON).
  * A connection closed before the body is whole (the client left, or the server's
  * request timeout answered it) is a 400 that nobody reads, not a server error.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  refuseEncoded(req);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -36,6 +39,18 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     throw err;
   }
   return Buffer.concat(chunks);
+}
+
+/** 415 for a body in a content encoding other than `identity` (drained, so that the connection stays usable). */
+function refuseEncoded(req: IncomingMessage): void {
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return;
+  req.resume();
+  throw new StatusError(
+    415,
+    'UnsupportedMediaType',
+    `the content encoding "${encoding}" is not supported; send the body uncompressed (identity)`,
+  );
 }
 
 /** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */

@@ -49,6 +49,19 @@ it('an unsupported body media type is 415', async () => {
   expect(res.status).toBe(415);
 });
 
+it('a body in a content encoding other than identity is 415; identity is read as it is', async () => {
+  for (const encoding of ['gzip', 'br, gzip']) {
+    const res = await suite.api('POST', PERSONS, person('zipped'), { ...json, 'Content-Encoding': encoding });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    expect(res.body.message).toBe(
+      `the content encoding "${encoding}" is not supported; send the body uncompressed (identity)`,
+    );
+  }
+  const identity = await suite.api('POST', PERSONS, '{"metadata":', { ...json, 'Content-Encoding': 'identity' });
+  expect(identity.status).toBe(400);
+});
+
 it('a body over the limit is 413', async () => {
   const res = await suite.api('POST', PERSONS, person('big', { name: 'x'.repeat(5000) }));
   expect(res.status).toBe(413);
