@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
 import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { StorageOptions } from '../../pkg/storage/interface';
@@ -9,6 +8,7 @@ import { orderMember } from '../../pkg/storage/redis/keys';
 import { runStorageConformance } from '../../pkg/storage/testing/suite';
 import { COLOR_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
+import { useRedisStorages } from '../support/redis-storages';
 
 // The bucketed index layout (ADR 0025): the whole conformance suite, then what the layout holds, and that a
 // store switching layouts rebuilds its indexes once, with lists exact after.
@@ -23,22 +23,10 @@ const DEFAULT_INDEXES = [
   'metadata.creationTimestamp',
   'metadata.deletionTimestamp',
 ];
-const open: Storage[] = [];
-let redis: Redis;
+const suite = useRedisStorages();
 
-beforeAll(() => {
-  redis = new Redis(sharedRedisUrl());
-});
-afterAll(() => redis.disconnect());
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-async function storageAt(keyPrefix: string, indexLayout: StorageOptions['indexLayout']): Promise<Storage> {
-  const storage = await openStorage(sharedRedisUrl(), { keyPrefix, indexLayout });
-  open.push(storage);
-  return storage;
-}
+const storageAt = (keyPrefix: string, indexLayout: StorageOptions['indexLayout']): Promise<Storage> =>
+  suite.open({ keyPrefix, indexLayout });
 
 /** 200 widgets (several buckets per index), every third one gold; returns the gold ones in the default order. */
 async function fill(storage: Storage): Promise<string[]> {
@@ -53,9 +41,9 @@ async function fill(storage: Storage): Promise<string[]> {
 }
 
 const bucketedMembers = (keyPrefix: string, index: string): Promise<Buffer[]> =>
-  bucketedSetMembers(redis, typeKeys(keyPrefix, WIDGETS, 'bucketed').index(index));
+  bucketedSetMembers(suite.redis, typeKeys(keyPrefix, WIDGETS, 'bucketed').index(index));
 const plainMembers = (keyPrefix: string, index: string): Promise<Buffer[]> =>
-  redis.zrangeBuffer(typeKeys(keyPrefix, WIDGETS, 'plain').index(index), 0, -1);
+  suite.redis.zrangeBuffer(typeKeys(keyPrefix, WIDGETS, 'plain').index(index), 0, -1);
 
 /** The gold page from offset 1, and its total. */
 async function goldPage(storage: Storage) {
@@ -72,7 +60,7 @@ it('enters an object in an ordered index under its order member, in a plain one 
   expect(await bucketedMembers(keyPrefix, LABELS_INDEX)).toEqual([Buffer.concat([Buffer.from('tier=gold\0'), order])]);
   expect(await bucketedMembers(keyPrefix, COLOR_INDEX)).toEqual([Buffer.concat([Buffer.from('red\0'), order])]);
   expect(await bucketedMembers(keyPrefix, TAGS_INDEX)).toEqual([Buffer.from('a\0ada')]);
-  const layouts = await redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts);
+  const layouts = await suite.redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts);
   expect(Object.keys(layouts).sort()).toEqual([...DEFAULT_INDEXES, ...TEST_INDEXES.map((s) => s.name)].sort());
   expect(layouts).toMatchObject({
     [LABELS_INDEX]: 'bucketed ordered',
@@ -80,11 +68,11 @@ it('enters an object in an ordered index under its order member, in a plain one 
     [TAGS_INDEX]: 'bucketed',
   });
   // Nothing in the plain layout's keys.
-  expect(await redis.keys(`${typeKeys(keyPrefix, WIDGETS, 'plain').indexPrefixes.plain}*`)).toEqual([]);
+  expect(await suite.redis.keys(`${typeKeys(keyPrefix, WIDGETS, 'plain').indexPrefixes.plain}*`)).toEqual([]);
 
   await storage.delete(WIDGETS, 'ada');
   expect(await bucketedMembers(keyPrefix, LABELS_INDEX)).toEqual([]);
-  expect(await redis.keys(`${typeKeys(keyPrefix, WIDGETS).indexPrefixes.bucketed}*`)).toEqual([]);
+  expect(await suite.redis.keys(`${typeKeys(keyPrefix, WIDGETS).indexPrefixes.bucketed}*`)).toEqual([]);
 });
 
 it('rebuilds a plain store into bucketed sets and back, deleting the other layout; lists stay exact', async () => {
@@ -104,8 +92,8 @@ it('rebuilds a plain store into bucketed sets and back, deleting the other layou
   await bucketed.whenIndexesReady(WIDGETS);
   expect(await bucketedMembers(keyPrefix, LABELS_INDEX)).toEqual(labels);
   expect(await bucketedMembers(keyPrefix, TAGS_INDEX)).toEqual(tags);
-  expect(await redis.keys(`${keys.indexPrefixes.plain}*`)).toEqual([]);
-  expect(await redis.zcard(typeKeys(keyPrefix, WIDGETS, 'bucketed').index(LABELS_INDEX))).toBeGreaterThan(1);
+  expect(await suite.redis.keys(`${keys.indexPrefixes.plain}*`)).toEqual([]);
+  expect(await suite.redis.zcard(typeKeys(keyPrefix, WIDGETS, 'bucketed').index(LABELS_INDEX))).toBeGreaterThan(1);
   expect(await goldPage(bucketed)).toEqual(expected);
   await bucketed.update(WIDGETS, gold[1], (w) => ({ ...w, metadata: { ...w.metadata, labels: { tier: 'silver' } } }));
   await bucketed.close();
@@ -113,8 +101,8 @@ it('rebuilds a plain store into bucketed sets and back, deleting the other layou
   const again = await storageAt(keyPrefix, 'plain');
   await again.defineType(WIDGETS, TEST_INDEXES);
   await again.whenIndexesReady(WIDGETS);
-  expect(await redis.keys(`${keys.indexPrefixes.bucketed}*`)).toEqual([]);
-  expect(await redis.hget(keys.layouts, LABELS_INDEX)).toBe('ordered');
+  expect(await suite.redis.keys(`${keys.indexPrefixes.bucketed}*`)).toEqual([]);
+  expect(await suite.redis.hget(keys.layouts, LABELS_INDEX)).toBe('ordered');
   expect(await goldPage(again)).toEqual({ names: [gold[2], gold[3], gold[4]], total: gold.length - 1 });
 });
 
@@ -129,17 +117,17 @@ it('rebuilds an index kept in the layout of ADR 0010 into a bucketed set, deleti
     const text = m.toString('latin1');
     return Buffer.from(`${text.slice(0, text.indexOf('\0'))}\0${text.slice(text.lastIndexOf('\xff') + 1)}`, 'latin1');
   });
-  await redis.del(keys.index(LABELS_INDEX));
-  await redis.zadd(keys.index(LABELS_INDEX), ...plain.flatMap((m) => [0, m]));
-  await redis.zadd(`${keys.legacyValueSetPrefix}${LABELS_INDEX}\0tier=gold`, 0, 'x');
-  await redis.hset(keys.layouts, LABELS_INDEX, 'ready');
+  await suite.redis.del(keys.index(LABELS_INDEX));
+  await suite.redis.zadd(keys.index(LABELS_INDEX), ...plain.flatMap((m) => [0, m]));
+  await suite.redis.zadd(`${keys.legacyValueSetPrefix}${LABELS_INDEX}\0tier=gold`, 0, 'x');
+  await suite.redis.hset(keys.layouts, LABELS_INDEX, 'ready');
   await first.close();
 
   const second = await storageAt(keyPrefix, 'bucketed');
   await second.defineType(WIDGETS, TEST_INDEXES);
   await second.whenIndexesReady(WIDGETS);
-  expect(await redis.keys(`${keys.legacyValueSetPrefix}*`)).toEqual([]);
-  expect(await redis.hget(keys.layouts, LABELS_INDEX)).toBe('bucketed ordered');
+  expect(await suite.redis.keys(`${keys.legacyValueSetPrefix}*`)).toEqual([]);
+  expect(await suite.redis.hget(keys.layouts, LABELS_INDEX)).toBe('bucketed ordered');
   expect(await goldPage(second)).toEqual({ names: gold.slice(1, 4), total: gold.length });
 });
 
@@ -148,7 +136,7 @@ it('puts every bucket of a type under its hash tag', async () => {
   const storage = await storageAt(keyPrefix, 'bucketed');
   await storage.defineType(WIDGETS, TEST_INDEXES);
   await fill(storage);
-  const keys = await redis.keys(`${keyPrefix}:*`);
+  const keys = await suite.redis.keys(`${keyPrefix}:*`);
   expect(keys.length).toBeGreaterThan(20);
   for (const key of keys) expect(key.startsWith(`${keyPrefix}:{${WIDGETS}}:`)).toBe(true);
 });

@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { openStorage, type Storage } from '../../pkg/storage';
 import type { StorageOptions } from '../../pkg/storage/interface';
 import { typeKeys } from '../../pkg/storage/redis';
@@ -6,6 +5,7 @@ import { TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testin
 import { runStorageConformance } from '../../pkg/storage/testing/suite';
 import { WatchReader } from '../../pkg/storage/testing/watch-reader';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
+import { useRedisStorages } from '../support/redis-storages';
 
 // Objects deflated against a per-type dictionary (ADR 0026): the whole conformance suite, alone and with bucketed
 // index sets (the layout for the least memory), then what Redis holds, and that either form reads back in either
@@ -22,20 +22,10 @@ runStorageConformance('redis, compressed objects and bucketed index sets', (opti
   }),
 );
 
-const open: Storage[] = [];
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(sharedRedisUrl());
-});
-afterAll(() => redis.disconnect());
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const suite = useRedisStorages();
 
 async function storageAt(keyPrefix: string, compression: StorageOptions['compression']): Promise<Storage> {
-  const storage = await openStorage(sharedRedisUrl(), { keyPrefix, compression });
-  open.push(storage);
+  const storage = await suite.open({ keyPrefix, compression });
   await storage.defineType(WIDGETS, TEST_INDEXES);
   return storage;
 }
@@ -50,9 +40,9 @@ it("stores objects deflated against the type's first object, a fraction of their
     created.push(await storage.create(WIDGETS, widget(`w${i}`, { color: bio.repeat(4), rank: String(i) })));
   }
   const keys = typeKeys(keyPrefix, WIDGETS);
-  const first = JSON.parse((await redis.get(keys.dictionary)) ?? '{}') as { metadata: Record<string, unknown> };
+  const first = JSON.parse((await suite.redis.get(keys.dictionary)) ?? '{}') as { metadata: Record<string, unknown> };
   expect(first.metadata).toMatchObject({ name: 'w0', resourceVersion: '' });
-  const stored = (await redis.hget(keys.objects, 'w29')) ?? '';
+  const stored = (await suite.redis.hget(keys.objects, 'w29')) ?? '';
   expect(stored).toMatch(new RegExp(`^z${created[29].metadata.resourceVersion}:`));
   expect(stored.length).toBeLessThan(JSON.stringify(created[29]).length / 4);
   expect(await storage.get(WIDGETS, 'w29')).toEqual(created[29]);
@@ -68,15 +58,15 @@ it('reads either form in either setting, and a delete of a compressed object sho
   const a = await plain.create(WIDGETS, widget('a', { color: 'red' }));
   const b = await compressed.create(WIDGETS, widget('b', { color: 'blue' }));
   const keys = typeKeys(keyPrefix, WIDGETS);
-  expect((await redis.hget(keys.objects, 'a'))?.startsWith('{')).toBe(true);
-  expect((await redis.hget(keys.objects, 'b'))?.startsWith('z')).toBe(true);
+  expect((await suite.redis.hget(keys.objects, 'a'))?.startsWith('{')).toBe(true);
+  expect((await suite.redis.hget(keys.objects, 'b'))?.startsWith('z')).toBe(true);
   for (const storage of [plain, compressed]) {
     expect(await storage.get(WIDGETS, 'b')).toEqual(b);
     expect(namesOf((await storage.list(WIDGETS)).items).sort()).toEqual(['a', 'b']);
   }
   // Each store rewrites what it writes in its own form.
   await compressed.update(WIDGETS, 'a', (w) => ({ ...w, spec: { color: 'green' } }));
-  expect((await redis.hget(keys.objects, 'a'))?.startsWith('z')).toBe(true);
+  expect((await suite.redis.hget(keys.objects, 'a'))?.startsWith('z')).toBe(true);
 
   const watch = new WatchReader(plain.watch(WIDGETS, { fromRevision: b.metadata.resourceVersion }));
   try {
@@ -89,7 +79,7 @@ it('reads either form in either setting, and a delete of a compressed object sho
   } finally {
     watch.stop();
   }
-  expect(await redis.hexists(keys.objects, 'b')).toBe(0);
+  expect(await suite.redis.hexists(keys.objects, 'b')).toBe(0);
   expect(a.metadata.name).toBe('a');
 });
 

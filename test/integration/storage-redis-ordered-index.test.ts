@@ -1,12 +1,12 @@
-import Redis from 'ioredis';
-import { openStorage, type Storage } from '../../pkg/storage';
+import type { Storage } from '../../pkg/storage';
 import { LABELS_INDEX } from '../../pkg/storage/indexes';
 import type { ListOptions } from '../../pkg/storage/query';
 import { typeKeys } from '../../pkg/storage/redis';
 import { orderMember } from '../../pkg/storage/redis/keys';
 import { parseIndexValues } from '../../pkg/storage/redis/object-codec';
 import { COLOR_INDEX, TAGS_INDEX, TEST_INDEXES, WIDGETS, namesOf, widget } from '../../pkg/storage/testing/fixtures';
-import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
+import { uniqueKeyPrefix } from '../support/redis';
+import { useRedisStorages } from '../support/redis-storages';
 
 // Ordered indexes (ADR 0017) as the Redis layout holds them: members end with the order member, data in
 // ADR 0010's layout (plain members and per-value sets) is rebuilt, and an index that changes its layout is
@@ -14,22 +14,9 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 const GOLD: ListOptions = { labelSelector: [{ key: 'tier', op: 'in', values: ['gold'] }] };
 const RED: ListOptions = { fieldSelector: [{ field: COLOR_INDEX, op: 'in', values: ['red'] }] };
-const open: Storage[] = [];
-let redis: Redis;
+const suite = useRedisStorages();
 
-beforeAll(() => {
-  redis = new Redis(sharedRedisUrl());
-});
-afterAll(() => redis.disconnect());
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-async function storageAt(keyPrefix: string): Promise<Storage> {
-  const storage = await openStorage(sharedRedisUrl(), { keyPrefix });
-  open.push(storage);
-  return storage;
-}
+const storageAt = (keyPrefix: string): Promise<Storage> => suite.open({ keyPrefix });
 
 /** 20 widgets, every third one gold, colors alternating; returns the gold ones in the default order. */
 async function fill(storage: Storage): Promise<string[]> {
@@ -42,7 +29,7 @@ async function fill(storage: Storage): Promise<string[]> {
 
 /** The members of one index, as bytes. */
 const membersOf = (keyPrefix: string, index: string): Promise<Buffer[]> =>
-  redis.zrangebylexBuffer(typeKeys(keyPrefix, WIDGETS).index(index), '-', '+');
+  suite.redis.zrangebylexBuffer(typeKeys(keyPrefix, WIDGETS).index(index), '-', '+');
 
 /** Rewrites one index into ADR 0010's layout: plain members, a per-value set, the value sets' state. */
 async function toLegacyLayout(keyPrefix: string, index: string): Promise<void> {
@@ -51,10 +38,10 @@ async function toLegacyLayout(keyPrefix: string, index: string): Promise<void> {
     const text = m.toString('latin1');
     return `${text.slice(0, text.indexOf('\0'))}\0${text.slice(text.lastIndexOf('\xff') + 1)}`;
   });
-  await redis.del(keys.index(index));
-  await redis.zadd(keys.index(index), ...plain.flatMap((m) => [0, Buffer.from(m, 'latin1')]));
-  await redis.zadd(`${keys.legacyValueSetPrefix}${index}\0tier=gold`, 0, 'x');
-  await redis.hset(keys.layouts, index, 'ready');
+  await suite.redis.del(keys.index(index));
+  await suite.redis.zadd(keys.index(index), ...plain.flatMap((m) => [0, Buffer.from(m, 'latin1')]));
+  await suite.redis.zadd(`${keys.legacyValueSetPrefix}${index}\0tier=gold`, 0, 'x');
+  await suite.redis.hset(keys.layouts, index, 'ready');
 }
 
 it('enters an object in an ordered index under its order member, in a plain one under its name', async () => {
@@ -66,7 +53,7 @@ it('enters an object in an ordered index under its order member, in a plain one 
   expect(await membersOf(keyPrefix, LABELS_INDEX)).toEqual([Buffer.concat([Buffer.from('tier=gold\0'), order])]);
   expect(await membersOf(keyPrefix, COLOR_INDEX)).toEqual([Buffer.concat([Buffer.from('red\0'), order])]);
   expect(await membersOf(keyPrefix, TAGS_INDEX)).toEqual([Buffer.from('a\0ada')]);
-  expect(await redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts)).toEqual({
+  expect(await suite.redis.hgetall(typeKeys(keyPrefix, WIDGETS).layouts)).toEqual({
     [LABELS_INDEX]: 'ordered',
     [COLOR_INDEX]: 'ordered',
   });
@@ -91,8 +78,8 @@ it('rebuilds an index kept in the layout of ADR 0010 into the ordered one, delet
   await second.defineType(WIDGETS, TEST_INDEXES);
   await second.whenIndexesReady(WIDGETS);
   expect(await membersOf(keyPrefix, LABELS_INDEX)).toEqual(before);
-  expect(await redis.keys(`${keys.legacyValueSetPrefix}*`)).toEqual([]);
-  expect(await redis.hget(keys.layouts, LABELS_INDEX)).toBe('ordered');
+  expect(await suite.redis.keys(`${keys.legacyValueSetPrefix}*`)).toEqual([]);
+  expect(await suite.redis.hget(keys.layouts, LABELS_INDEX)).toBe('ordered');
   const page = await second.list(WIDGETS, { ...GOLD, offset: 1, limit: 3 });
   expect({ names: namesOf(page.items), total: page.total }).toEqual({ names: gold.slice(1, 4), total: gold.length });
 });
@@ -109,7 +96,7 @@ it('builds an index again when it stops or starts being ordered; lists stay exac
   await storage.defineType(WIDGETS, plain);
   await storage.whenIndexesReady(WIDGETS);
   expect((await membersOf(keyPrefix, COLOR_INDEX)).map((m) => m.toString())).toContain('red\0w01');
-  expect(await redis.hget(typeKeys(keyPrefix, WIDGETS).layouts, COLOR_INDEX)).toBeNull();
+  expect(await suite.redis.hget(typeKeys(keyPrefix, WIDGETS).layouts, COLOR_INDEX)).toBeNull();
   // Written while the index is plain: the ordered build must not find it under its old value.
   await storage.update(WIDGETS, 'w01', (w) => ({ ...w, spec: { ...(w.spec as object), color: 'blue' } }));
   expect(namesOf((await storage.list(WIDGETS, RED)).items)).toEqual(redNames.filter((n) => n !== 'w01'));
@@ -134,8 +121,8 @@ it('a dropped ordered index loses its members and its layout', async () => {
     WIDGETS,
     TEST_INDEXES.filter((spec) => spec.name !== COLOR_INDEX),
   );
-  expect(await redis.exists(keys.index(COLOR_INDEX))).toBe(0);
-  expect(await redis.hget(keys.layouts, COLOR_INDEX)).toBeNull();
+  expect(await suite.redis.exists(keys.index(COLOR_INDEX))).toBe(0);
+  expect(await suite.redis.hget(keys.layouts, COLOR_INDEX)).toBeNull();
   expect((await storage.list(WIDGETS, GOLD)).total).toBe(7);
 });
 
@@ -146,18 +133,18 @@ it('reads index values stored with every index spelled out (before short keys) a
   await storage.defineType(WIDGETS, TEST_INDEXES);
   const gold = await fill(storage);
   // Rewrite every object's stored values as they were stored before: full index names, the name index included.
-  for (const [name, stored] of Object.entries(await redis.hgetall(keys.indexValues))) {
+  for (const [name, stored] of Object.entries(await suite.redis.hgetall(keys.indexValues))) {
     const at = stored.indexOf('\n');
     const values = parseIndexValues(stored.slice(at + 1), name);
-    await redis.hset(keys.indexValues, name, `${stored.slice(0, at)}\n${JSON.stringify(values)}`);
+    await suite.redis.hset(keys.indexValues, name, `${stored.slice(0, at)}\n${JSON.stringify(values)}`);
   }
-  expect(await redis.hget(keys.indexValues, gold[0])).toContain('"metadata.labels"');
+  expect(await suite.redis.hget(keys.indexValues, gold[0])).toContain('"metadata.labels"');
 
   await storage.update(WIDGETS, gold[0], (w) => ({ ...w, metadata: { ...w.metadata, labels: { tier: 'silver' } } }));
   await storage.delete(WIDGETS, gold[1]);
   const page = await storage.list(WIDGETS, { ...GOLD, sort: [{ index: 'metadata.name', direction: 'desc' }] });
   expect(namesOf(page.items)).toEqual(gold.slice(2).sort().reverse());
   expect(await membersOf(keyPrefix, 'metadata.name')).toHaveLength(19);
-  const rewritten = (await redis.hget(keys.indexValues, gold[0])) ?? '';
+  const rewritten = (await suite.redis.hget(keys.indexValues, gold[0])) ?? '';
   expect(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1))).toMatchObject({ '~l': ['tier=silver'] });
 });
