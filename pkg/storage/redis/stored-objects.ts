@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ApiObject } from '../../api/object';
 import type { ResourceType } from '../interface';
+import { redisCall } from './connection';
 import { parseObject } from './object-codec';
 import type { TypeKeys } from './keys';
 
@@ -75,10 +76,12 @@ export class StoredObjects {
     const known = this.dictionaries.get(type);
     if (known) return known;
     const key = this.keysOf(type).dictionary;
-    let stored = await this.client.get(key);
+    const what = `the compression dictionary of ${type}`;
+    let stored = await redisCall(what, () => this.client.get(key));
     if (stored === null && first) {
-      await this.client.set(key, jsonWithoutRevision(first), 'NX');
-      stored = await this.client.get(key);
+      const json = jsonWithoutRevision(first);
+      await redisCall(what, () => this.client.set(key, json, 'NX'));
+      stored = await redisCall(what, () => this.client.get(key));
     }
     if (stored === null) {
       throw new Error(`${type} holds compressed objects but no dictionary to read them with`);
