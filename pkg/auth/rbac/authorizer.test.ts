@@ -1,5 +1,6 @@
 import type { RequestAttributes } from '../attributes';
 import type { UserInfo } from '../user';
+import { withAdmissionStamp } from './admission';
 import { RbacAuthorizer } from './authorizer';
 import { computeEffective, SimpleRoleGraph } from './effective';
 import { enforcedRole, type EnforcedRole, type RbacSource } from './held-roles';
@@ -11,7 +12,13 @@ function role(name: string, rules: PolicyRule[], extra: { deps?: string[]; aggre
   const labels = Object.fromEntries(
     (extra.aggregateTo ?? []).map((t) => [`rbac.authorization.svc.run/aggregate-to-${t}`, 'true']),
   );
-  return { apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, generation: 1, annotations, labels }, rules };
+  // Stamped as the apiserver stamps what its role-write check admitted.
+  return withAdmissionStamp({
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name, generation: 1, annotations, labels },
+    rules,
+  });
 }
 
 /** A source over roles whose status the aggregation controller has computed (unless `stale` names them). */

@@ -3,10 +3,10 @@ import type { Attributes, Authorizer, Decision } from '../authorizer';
 import type { UserInfo } from '../user';
 import { uncoveredRules } from './escalation';
 import { explainDecision, type Explanation } from './explain';
-import { heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
+import { enforcedUiPermissions, heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
 import { prepareRequest } from './rule-set';
 import { describeRequest } from './rules';
-import { SUPER_ROLE, type PolicyRule } from './types';
+import { ANY, SUPER_ROLE, type PolicyRule } from './types';
 
 /**
  * `--authorization-mode=RBAC` (API.md §9): a request is allowed when a rule
@@ -70,6 +70,21 @@ export class RbacAuthorizer implements Authorizer {
       if (!held.limited && held.enforced !== undefined) owned.push(...held.enforced.ruleSet.rules);
     }
     return uncoveredRules(owned, rules);
+  }
+
+  /**
+   * The UI permissions of `wanted` the user does not hold (through a role they
+   * hold, within a token's limit); `[]` when all are. `*` covers every one.
+   */
+  uncoveredUiPermissions(user: UserInfo, wanted: readonly string[]): string[] {
+    if (wanted.length === 0 || this.isSuperAdmin(user)) return [];
+    const held = new Set<string>();
+    for (const role of heldRoles(this.source, user)) {
+      if (role.limited || role.enforced === undefined) continue;
+      for (const permission of enforcedUiPermissions(role.enforced)) held.add(permission);
+    }
+    if (held.has(ANY)) return [];
+    return wanted.filter((permission) => !held.has(permission));
   }
 
   /** Whether the user holds `super-role` through a binding (within the token's role limit). */

@@ -1,3 +1,4 @@
+import { withAdmissionStamp, withStamp } from './admission';
 import { canonicalRules, computeEffective, rolesAffectedBy, SimpleRoleGraph } from './effective';
 import type { PolicyRule, Role } from './types';
 
@@ -15,7 +16,13 @@ function role(name: string, spec: RoleSpec = {}): Role {
   const labels = Object.fromEntries(
     (spec.aggregateTo ?? []).map((t) => [`rbac.authorization.svc.run/aggregate-to-${t}`, 'true']),
   );
-  return { apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, annotations, labels }, rules: spec.rules ?? [] };
+  // Stamped as the apiserver stamps what its role-write check admitted.
+  return withAdmissionStamp({
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name, annotations, labels },
+    rules: spec.rules ?? [],
+  });
 }
 const get = (resource: string): PolicyRule => ({ verbs: ['get'], apiGroups: ['g'], resources: [resource] });
 
@@ -58,6 +65,37 @@ describe('computeEffective', () => {
     expect(effective.rules).toEqual([get('a'), get('b')]);
     expect(effective.contributors).toEqual([{ name: 'b', via: 'dependency', through: 'a' }]);
     expect(computeEffective(graph, 'ghost')).toEqual({ rules: [], uiPermissions: [], contributors: [] });
+  });
+
+  it("follows no edge that an unadmitted role declares, says why, and keeps that role's own rules", () => {
+    const unstamped = (r: Role): Role => withStamp(r, undefined);
+    const graph = new SimpleRoleGraph([
+      unstamped(role('planted', { rules: [get('planted')], deps: ['super'] })),
+      unstamped(role('public-tpl', { rules: [get('tpl')], aggregateTo: ['anonymous'] })),
+      role('anonymous', { rules: [get('public')], deps: ['planted'] }),
+      role('super', { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] }),
+      // Stamped, then changed without the apiserver: the stamp no longer admits it.
+      { ...role('edited', { rules: [get('edited')] }), rules: [get('edited'), get('secrets')] },
+      role('reader', { deps: ['edited'] }),
+    ]);
+    const anonymous = computeEffective(graph, 'anonymous');
+    expect(anonymous.rules).toEqual([get('planted'), get('public')]);
+    expect(anonymous.contributors).toEqual([{ name: 'planted', via: 'dependency', through: 'anonymous' }]);
+    expect(anonymous.refused).toEqual([
+      { name: 'public-tpl', via: 'aggregation', through: 'anonymous', message: expect.stringMatching(/public-tpl/) },
+      { name: 'super', via: 'dependency', through: 'planted', message: expect.stringMatching(/"planted" was not/) },
+    ]);
+    // An admitted edge to a changed role still brings that role's own rules (as the authoriser enforces them).
+    expect(computeEffective(graph, 'reader').rules).toEqual([get('edited'), get('secrets')]);
+    expect(computeEffective(graph, 'super').refused).toBeUndefined();
+  });
+
+  it('leaves out roles marked for deletion', () => {
+    const marked = role('leaving', { rules: [get('leaving')], aggregateTo: ['target'] });
+    marked.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    const graph = new SimpleRoleGraph([marked, role('target', { rules: [get('target')], deps: ['leaving'] })]);
+    expect(computeEffective(graph, 'target')).toEqual({ rules: [get('target')], uiPermissions: [], contributors: [] });
+    expect(computeEffective(graph, 'leaving').rules).toEqual([]);
   });
 
   it('gives the same rules whatever the order and duplication of the input', () => {

@@ -1,8 +1,10 @@
+import { isAdmitted } from './admission';
 import {
   aggregationTargetsOf,
   dependenciesOf,
   uiPermissionsOf,
   type PolicyRule,
+  type RefusedContributor,
   type Role,
   type RoleContributor,
   type RoleStatus,
@@ -69,41 +71,88 @@ export function canonicalRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return [...byKey.keys()].sort().map((key) => byKey.get(key)!);
 }
 
+/** The roles a role's rules draw from, and the edges left out (see `admission.ts`). */
+interface Reach {
+  contributors: RoleContributor[];
+  refused: RefusedContributor[];
+}
+
+/** A role that counts: present and not marked for deletion (a role being deleted grants nothing). */
+function liveRole(graph: RoleGraph, name: string): Role | undefined {
+  const role = graph.role(name);
+  return role === undefined || role.metadata.deletionTimestamp ? undefined : role;
+}
+
 /**
  * The roles whose rules `name` includes, besides itself, each with the edge
  * that first reached it (breadth-first: dependencies in annotation order,
- * then aggregated roles by name). Missing roles are skipped.
+ * then aggregated roles by name). Missing roles and roles marked for deletion
+ * are skipped. An edge counts only when the role that declares it is admitted
+ * (a dependency: the including role; an aggregation label: the aggregated
+ * role); the others are returned as `refused`.
  */
-export function contributorsOf(graph: RoleGraph, name: string): RoleContributor[] {
+function reachOf(graph: RoleGraph, name: string): Reach {
   const reached = new Map<string, RoleContributor>();
+  const refused = new Map<string, RefusedContributor>();
   const queue = [name];
   const seen = new Set([name]);
   for (let i = 0; i < queue.length; i++) {
-    const current = graph.role(queue[i]);
+    const current = liveRole(graph, queue[i]);
     if (current === undefined) continue;
-    const visit = (next: string, via: RoleContributor['via']) => {
-      if (seen.has(next) || graph.role(next) === undefined) return;
+    const visit = (next: string, via: RoleContributor['via'], declaredBy: Role) => {
+      if (seen.has(next)) return;
+      const role = liveRole(graph, next);
+      if (role === undefined) return;
+      const edge = { name: next, via, through: queue[i] };
+      if (!isAdmitted(declaredBy)) {
+        const key = `${via}\0${next}\0${queue[i]}`;
+        refused.set(key, { ...edge, message: notAdmittedMessage(declaredBy.metadata.name!) });
+        return;
+      }
       seen.add(next);
-      reached.set(next, { name: next, via, through: queue[i] });
+      reached.set(next, edge);
       queue.push(next);
     };
-    for (const dependency of dependenciesOf(current)) visit(dependency, 'dependency');
-    for (const aggregated of [...graph.aggregatedInto(queue[i])].sort()) visit(aggregated, 'aggregation');
+    for (const dependency of dependenciesOf(current)) visit(dependency, 'dependency', current);
+    for (const aggregated of [...graph.aggregatedInto(queue[i])].sort()) {
+      const role = liveRole(graph, aggregated);
+      if (role !== undefined) visit(aggregated, 'aggregation', role);
+    }
   }
-  return [...reached.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // An edge refused from one role may still have been reached through another.
+  const stillRefused = [...refused.values()].filter((r) => !reached.has(r.name));
+  return { contributors: [...reached.values()].sort(byName), refused: stillRefused.sort(byName) };
 }
 
-/** A role's effective rules, UI permissions and contributors; `{[], [], []}` for a missing role. */
+const byName = (a: { name: string; through?: string }, b: { name: string; through?: string }) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : (a.through ?? '') < (b.through ?? '') ? -1 : 1;
+
+const notAdmittedMessage = (declaredBy: string) =>
+  `role "${declaredBy}" was not written through the current role-write check (stored before it, or behind the ` +
+  'apiserver): its dependencies and aggregation labels grant nothing until someone allowed to grant them writes it again';
+
+/** The roles whose rules `name` includes, besides itself (see `reachOf`). */
+export function contributorsOf(graph: RoleGraph, name: string): RoleContributor[] {
+  return reachOf(graph, name).contributors;
+}
+
+/**
+ * A role's effective rules, UI permissions and contributors; `{[], [], []}`
+ * for a missing role. The edges left out because their role is not admitted
+ * come in `refused` (absent when there are none).
+ */
 export function computeEffective(graph: RoleGraph, name: string): EffectiveRole {
-  const root = graph.role(name);
+  const root = liveRole(graph, name);
   if (root === undefined) return { rules: [], uiPermissions: [], contributors: [] };
-  const contributors = contributorsOf(graph, name);
+  const { contributors, refused } = reachOf(graph, name);
   const roles = [root, ...contributors.map((c) => graph.role(c.name)!)];
-  return {
+  const effective: EffectiveRole = {
     rules: canonicalRules(roles.flatMap((role) => role.rules ?? [])),
     uiPermissions: sortedUnique(roles.flatMap(uiPermissionsOf)),
     contributors,
   };
+  if (refused.length > 0) effective.refused = refused;
+  return effective;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { UserInfo } from '../user';
 import { RuleSet } from './rule-set';
-import { observedDefinitionOf, type Role } from './types';
+import { observedDefinitionOf, uiPermissionsOf, type Role } from './types';
 
 /** A role as the authoriser enforces it: its rules compiled. */
 export interface EnforcedRole {
@@ -35,6 +35,11 @@ export function enforcedRole(role: Role): EnforcedRole {
     ruleSet: new RuleSet(current ? role.status!.rules : (role.rules ?? [])),
     source: current ? 'status' : 'own',
   };
+}
+
+/** The UI permissions a role grants as enforced: its status's when current, else its own annotation's. */
+export function enforcedUiPermissions(enforced: EnforcedRole): readonly string[] {
+  return enforced.source === 'status' ? (enforced.role.status?.uiPermissions ?? []) : uiPermissionsOf(enforced.role);
 }
 
 /** One role a user holds, and how. */

@@ -3,6 +3,8 @@ export * from './types';
 export * from './rules';
 export * from './rule-set';
 export * from './effective';
+export * from './admission';
+export * from './role-write-effect';
 export * from './held-roles';
 export * from './escalation';
 export * from './explain';

@@ -22,6 +22,11 @@ export interface RoleContributor {
   through: string;
 }
 
+/** An edge to another role that the effective rules leave out, and why (see `admission.ts`). */
+export interface RefusedContributor extends RoleContributor {
+  message: string;
+}
+
 /** What the aggregation controller writes: a role's effective rules and UI permissions, and where they came from. */
 export interface RoleStatus {
   observedGeneration?: number;
@@ -34,6 +39,8 @@ export interface RoleStatus {
   rules: PolicyRule[];
   uiPermissions: string[];
   contributors: RoleContributor[];
+  /** Edges left out because the role that declares them was not admitted by the current role-write check. */
+  refused?: RefusedContributor[];
 }
 
 /** `v1alpha1` `Role`: its own rules; `status` holds the effective ones. */
@@ -58,6 +65,11 @@ export const AGGREGATE_TO_PREFIX = 'rbac.authorization.svc.run/aggregate-to-';
 export const DEPENDENCIES_ANNOTATION = 'rbac.authorization.svc.run/dependencies';
 /** Annotation: a JSON array of UI permission strings, e.g. `["system:posts:view"]`. */
 export const UI_PERMISSIONS_ANNOTATION = 'rbac.authorization.svc.run/ui-permissions';
+/**
+ * Annotation, written by the apiserver only: the role's definition as the role-write check admitted it
+ * (`admission.ts`); a value a client sends is replaced.
+ */
+export const ADMITTED_ANNOTATION = 'rbac.authorization.svc.run/admitted';
 /** Annotation: the module a role template belongs to (display only). */
 export const MODULE_ANNOTATION = 'rbac.authorization.svc.run/module';
 /** Annotation: a role's human name (display only). */
