@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../pkg/api/object';
+import { isAdmitted, withoutAdmissionStamp, type Role } from '../../pkg/auth/rbac';
 import {
   ApiError,
   apiVersionOf,
@@ -161,7 +162,9 @@ export class PluginExtensionsReconciler implements Reconciler {
     const upToDate =
       Object.entries(desiredBody).every(([key, value]) => jsonEqual(stored[key], value)) &&
       jsonEqual(stored.metadata.labels ?? {}, labels) &&
-      jsonEqual(stored.metadata.annotations ?? {}, declared.metadata.annotations ?? {});
+      jsonEqual(withoutAdmissionStamp(stored.metadata.annotations), declared.metadata.annotations ?? {}) &&
+      // A role template stored before the role-write check is written again, so that the check stamps it.
+      (stored.kind !== 'Role' || isAdmitted(stored as Role));
     if (upToDate) return;
     await this.client.update(
       res,

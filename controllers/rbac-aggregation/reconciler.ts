@@ -20,17 +20,21 @@ import { ROLES } from './roles';
  * The status a role's effective rules call for: its rules, UI permissions and
  * contributors over `graph` (canonical: sorted, de-duplicated), stamped with
  * the generation they were computed for, so that the apiserver enforces them
- * only while the role is unchanged since.
+ * only while the role is unchanged since. Edges declared by a role that the
+ * role-write check did not admit are left out and listed in `refused`, with
+ * why: the controller materialises nothing the check would refuse.
  */
 export function aggregatedStatus(graph: RoleGraph, role: DeepReadonly<Role>): RoleStatus {
-  const { rules, uiPermissions, contributors } = computeEffective(graph, role.metadata.name!);
-  return {
+  const { rules, uiPermissions, contributors, refused } = computeEffective(graph, role.metadata.name!);
+  const status: RoleStatus = {
     observedGeneration: role.metadata.generation,
     observedDefinition: observedDefinitionOf(role as Role),
     rules,
     uiPermissions,
     contributors,
   };
+  if (refused) status.refused = refused;
+  return status;
 }
 
 /**
@@ -57,5 +61,7 @@ export class RoleAggregationReconciler implements Reconciler {
     const { changed } = await updateStatus<Role>(this.client, ROLES, role, status, { signal });
     if (changed)
       log.debug({ rules: status.rules.length, contributors: status.contributors.length }, 'effective rules written');
+    if (changed && status.refused)
+      log.warn({ role: name, refused: status.refused }, 'edges of roles the role-write check did not admit left out');
   }
 }

@@ -33,6 +33,11 @@ export interface Model {
   shortNames?: string[];
   /** Served verbs; default all of them. Platform kinds may narrow them. */
   verbs?: string[];
+  /**
+   * Top-level fields where an unknown field is always 422, whatever `fieldValidation` says: fields whose pruned
+   * remainder would mean more than was written (a rule that loses a misspelled narrowing grants the whole type).
+   */
+  strictFields?: string[];
 }
 
 /** The `apiVersion` objects of the model carry: `example.com/v1alpha1`, or `v1alpha1` for the core group. */

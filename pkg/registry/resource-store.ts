@@ -332,10 +332,19 @@ export class ResourceStore {
     const subject = { kind: this.model.kind, name: object.metadata.name };
     if (opts.fieldValidation === 'Strict' && unknownFields.length)
       throw invalid(subject, unknownFieldCauses(unknownFields));
+    const strict = unknownFields.filter((field) => this.inStrictField(field));
+    if (strict.length) throw invalid(subject, unknownFieldCauses(strict));
     const causes = this.checks.validate(pruned, current);
     if (causes.length) throw invalid(subject, causes);
     const warnings = opts.fieldValidation === 'Ignore' ? [] : unknownFieldWarnings(unknownFields);
     return { object: pruned, warnings };
+  }
+
+  /** Whether an unknown field's path (`rules[0].where`) lies under one of the model's `strictFields`. */
+  private inStrictField(path: string): boolean {
+    return (this.model.strictFields ?? []).some(
+      (field) => path.startsWith(`${field}.`) || path.startsWith(`${field}[`),
+    );
   }
 
   /** The fields `prune` would remove from `metadata` in place of the object's: `['metadata.foo']`. */

@@ -2,6 +2,7 @@ import {
   AGGREGATE_TO_PREFIX,
   DEPENDENCIES_ANNOTATION,
   UI_PERMISSIONS_ANNOTATION,
+  withAdmissionStamp,
   type PolicyRule,
   type Role,
 } from '../../pkg/auth/rbac';
@@ -22,7 +23,14 @@ export function testRole(name: string, spec: TestRoleSpec = {}): Role {
   const labels = Object.fromEntries(
     (spec.aggregateTo ?? []).map((target) => [`${AGGREGATE_TO_PREFIX}${target}`, 'true']),
   );
-  return { apiVersion: 'v1alpha1', kind: 'Role', metadata: { name, labels, annotations }, rules: spec.rules ?? [] };
+  // Stamped as the apiserver stamps what its role-write check admitted (a role sent to the apiserver is stamped
+  // again there; one handed to a controller's cache directly needs it to count).
+  return withAdmissionStamp({
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name, labels, annotations },
+    rules: spec.rules ?? [],
+  });
 }
 
 /** A rule allowing `get` on one resource of the group `test.example`. */

@@ -53,6 +53,9 @@ export interface Security {
  * and adds the security endpoints to `routes`. The authoriser is RBAC, or
  * AlwaysAllow (every other piece stays: users still log in).
  */
+/** The guard of `--authorization-mode=AlwaysAllow`: every write is allowed. */
+const allow = (): void => undefined;
+
 export async function setupSecurity(
   storage: Storage,
   schemes: SchemeManager,
@@ -65,8 +68,8 @@ export async function setupSecurity(
   const cache = new SecurityCache(storage, log);
   const rbac = new RbacAuthorizer(cache);
   const guard: EscalationGuard = isRbac
-    ? escalationGuard(rbac, cache)
-    : { checkRules: () => undefined, checkRole: () => undefined };
+    ? escalationGuard(rbac, cache, cache.roleGraph)
+    : { checkRules: allow, checkUiPermissions: allow, checkRoleWrite: allow, checkRole: allow };
   // super-role's status is the aggregation controller's alone: the controller-manager's identity, or, under
   // AlwaysAllow, where a controller-manager may run without a token, the anonymous visitor.
   const writesSuperRoleStatus = (user: UserInfo) =>

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import yaml from 'js-yaml';
 import type { ApiObject } from '../../api/object';
-import { SUPER_ROLE, type PolicyRule, type Role } from '../../auth/rbac';
+import { isAdmitted, SUPER_ROLE, type PolicyRule, type Role } from '../../auth/rbac';
 import { hashPassword, type PasswordHashOptions } from '../../auth/password';
 import { jsonEqual } from '../../util/json-equal';
 import type { Logger } from '../../util/log';
@@ -103,7 +103,8 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
             annotations: { ...wanted.metadata.annotations, ...current.metadata.annotations },
           },
         };
-  if (jsonEqual(next, current)) return;
+  // A role stored before the role-write check (no admission stamp) is written again, which stamps it.
+  if (jsonEqual(next, current) && isAdmitted(current)) return;
   await roles.update(name, {
     ...next,
     metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion },

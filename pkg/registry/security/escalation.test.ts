@@ -1,5 +1,13 @@
 import { StatusError } from '../../api/errors';
-import { enforcedRole, RbacAuthorizer, type PolicyRule, type RbacSource, type Role } from '../../auth/rbac';
+import {
+  canonicalRule,
+  enforcedRole,
+  RbacAuthorizer,
+  SimpleRoleGraph,
+  type PolicyRule,
+  type RbacSource,
+  type Role,
+} from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 import { escalationGuard } from './escalation';
 
@@ -19,7 +27,7 @@ const source: RbacSource = {
   bindingsOf: (user) => (user === 'vera' ? [{ binding: 'vera-binder', role: 'binder' }] : []),
   role: (name) => (roles.has(name) ? enforcedRole(roles.get(name)!) : undefined),
 };
-const guard = escalationGuard(new RbacAuthorizer(source), source);
+const guard = escalationGuard(new RbacAuthorizer(source), source, new SimpleRoleGraph(roles.values()));
 const vera: UserInfo = { name: 'vera', groups: ['authenticated', 'anonymous'] };
 
 /** What `check` throws, or undefined when it allows the write. */
@@ -42,7 +50,7 @@ describe('escalationGuard', () => {
       reason: 'Forbidden',
       message:
         'rolebindings "nora-editor" is forbidden: User "vera" cannot create resource "rolebindings" in API group "": ' +
-        `role "editor" grants what they do not hold themselves: ${JSON.stringify([editPosts])}`,
+        `role "editor" grants what they do not hold themselves: ${JSON.stringify([canonicalRule(editPosts)])}`,
       details: { name: 'nora-editor', group: '', kind: 'rolebindings' },
     });
   });

@@ -1,19 +1,35 @@
 import { forbidden, qualifiedResource, type ErrorSubject } from '../../api/errors';
-import type { PolicyRule, RbacAuthorizer, RbacSource } from '../../auth/rbac';
+import {
+  canonicalRules,
+  computeEffective,
+  roleWriteEffect,
+  type PolicyRule,
+  type RbacAuthorizer,
+  type RbacSource,
+  type ReversibleRoleGraph,
+  type Role,
+} from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 
 /**
- * Escalation prevention (API.md §9, as Kubernetes): a user may grant only what
- * they hold. Writing a role (its rules, or its status, whose rules the
- * apiserver enforces), or binding one, needs every rule of it. Exempt: the
- * super administrator, the platform's own writes (no user), and for role
- * writes a user allowed the verb `escalate` on roles (Kubernetes' verb: what
- * the aggregation controller holds).
+ * Escalation prevention (API.md §9), checked on effect, not on form: a user
+ * may grant only what they hold. A role write (its rules, dependencies, UI
+ * permissions, aggregation labels) needs every rule and UI permission of every
+ * role whose effective grants it changes, as they would be after the write,
+ * and `bind` on each role it newly aggregates into; writing a role's status
+ * (whose rules the apiserver enforces) needs its rules; binding a role needs
+ * every rule it grants. Exempt: the super administrator, the platform's own
+ * writes (no user), and for role writes a user allowed the verb `escalate` on
+ * roles (Kubernetes' verb: what the controller-manager holds).
  */
 export interface EscalationGuard {
   /** Throws 403 unless `user` holds every one of `rules` (or may `escalate` roles). */
   checkRules(user: UserInfo | undefined, rules: PolicyRule[], write: GuardedWrite): void;
-  /** Throws 403 unless `user` holds every rule the role `role` grants now. */
+  /** Throws 403 unless `user` holds every one of the UI permissions `permissions` (or may `escalate` roles). */
+  checkUiPermissions(user: UserInfo | undefined, permissions: string[], write: GuardedWrite): void;
+  /** Throws 403 unless writing `after` grants nothing `user` does not hold (or they may `escalate` roles). */
+  checkRoleWrite(user: UserInfo | undefined, after: Role, write: GuardedWrite): void;
+  /** Throws 403 unless `user` holds every rule the role `role` grants, now or once its status catches up. */
   checkRole(user: UserInfo | undefined, role: string, write: GuardedWrite): void;
 }
 
@@ -30,17 +46,26 @@ export interface GuardedWrite {
   name?: string;
 }
 
-export function escalationGuard(authorizer: RbacAuthorizer, source: RbacSource): EscalationGuard {
-  const mayEscalate = (user: UserInfo) =>
+/**
+ * The guard over the authoriser and its source; `graph` is every role as the
+ * security cache holds it (what effective rules are computed over).
+ */
+export function escalationGuard(
+  authorizer: RbacAuthorizer,
+  source: RbacSource,
+  graph: ReversibleRoleGraph,
+): EscalationGuard {
+  const allowedOnRoles = (user: UserInfo, verb: string, name = '') =>
     authorizer.decide(user, {
       isResourceRequest: true,
       path: '',
-      verb: 'escalate',
+      verb,
       apiGroup: '',
       resource: 'roles',
       subresource: '',
-      name: '',
+      name,
     }).decision === 'Allow';
+  const mayEscalate = (user: UserInfo) => allowedOnRoles(user, 'escalate');
   const check = (
     user: UserInfo | undefined,
     rules: PolicyRule[],
@@ -58,10 +83,46 @@ export function escalationGuard(authorizer: RbacAuthorizer, source: RbacSource):
       `${grantor} grants what they do not hold themselves: ${JSON.stringify(missing.slice(0, 3))}`,
     );
   };
+  const checkRoleWrite = (user: UserInfo | undefined, after: Role, write: GuardedWrite) => {
+    if (!user || authorizer.isSuperAdmin(user) || mayEscalate(user)) return;
+    const effect = roleWriteEffect(graph, after);
+    for (const target of effect.addedAggregationTargets) {
+      if (allowedOnRoles(user, 'bind', target)) continue;
+      throw escalationForbidden(
+        user,
+        write,
+        `the label aggregate-to-${target} grants its rules to every holder of role "${target}", ` +
+          `which needs bind on role "${target}"`,
+      );
+    }
+    for (const changed of effect.changed) {
+      const grants = changed.name === after.metadata.name ? 'it grants' : `role "${changed.name}" would then grant`;
+      const missing = authorizer.uncoveredRules(user, changed.rules);
+      if (missing.length > 0) {
+        const held = JSON.stringify(missing.slice(0, 3));
+        throw escalationForbidden(user, write, `${grants} what they do not hold themselves: ${held}`);
+      }
+      const missingUi = authorizer.uncoveredUiPermissions(user, changed.uiPermissions);
+      if (missingUi.length > 0) {
+        const held = JSON.stringify(missingUi.slice(0, 5));
+        throw escalationForbidden(user, write, `${grants} UI permissions they do not hold themselves: ${held}`);
+      }
+    }
+  };
+  /** What a role grants: what is enforced now and what its status will say once the controller catches up. */
+  const grantsOf = (role: string) =>
+    canonicalRules([...(source.role(role)?.ruleSet.rules ?? []), ...computeEffective(graph, role).rules]);
   return {
     checkRules: (user, rules, write) => check(user, rules, write, write.subresource ? 'its status' : 'it', true),
-    checkRole: (user, role, write) =>
-      check(user, [...(source.role(role)?.ruleSet.rules ?? [])], write, `role "${role}"`, false),
+    checkUiPermissions: (user, permissions, write) => {
+      if (!user || authorizer.isSuperAdmin(user) || mayEscalate(user)) return;
+      const missing = authorizer.uncoveredUiPermissions(user, permissions);
+      if (missing.length === 0) return;
+      const held = JSON.stringify(missing.slice(0, 5));
+      throw escalationForbidden(user, write, `its status grants UI permissions they do not hold themselves: ${held}`);
+    },
+    checkRoleWrite,
+    checkRole: (user, role, write) => check(user, grantsOf(role), write, `role "${role}"`, false),
   };
 }
 

@@ -46,6 +46,7 @@ export const ROLE_BINDING_KIND: Model = {
       },
     },
   },
+  strictFields: ['roleRef', 'subjects'],
   indexes: [
     { name: SUBJECTS_INDEX, indexFunc: (o) => ((o as RoleBinding).subjects ?? []).map((s) => s.name) },
     { name: ROLE_REF_INDEX, indexFunc: (o) => (o as RoleBinding).roleRef?.name },

@@ -1,12 +1,16 @@
 import { forbidden, invalid, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import {
+  ADMITTED_ANNOTATION,
   annotationArrayError,
+  isAdmitted,
   DEPENDENCIES_ANNOTATION,
   SUPER_ROLE,
   UI_PERMISSIONS_ANNOTATION,
   type PolicyRule,
   type Role,
+  withAdmissionStamp,
+  withStamp,
 } from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 import type { Model } from '../model';
@@ -26,6 +30,7 @@ export const RULE_VERBS = [
   'delete',
   'deletecollection',
   'escalate',
+  'bind',
   'post',
   'put',
   'head',
@@ -67,6 +72,8 @@ export const ROLE_KIND: Model = {
       status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
     },
   },
+  // A rule that lost a misspelled `resourceNames` (or a condition) would grant the whole type.
+  strictFields: ['rules'],
   printerColumns: [
     {
       name: 'Display Name',
@@ -82,33 +89,44 @@ export const ROLE_KIND: Model = {
  * the key), rules must be well-formed, `super-role` can be neither changed nor
  * deleted (403, as Kubernetes answers for its protected objects) and its status
  * is written only by `writesSuperRoleStatus` (the aggregation controller's
- * identity), and a user may write only a role whose rules they hold themselves
- * (escalation).
+ * identity), and a user may write only a role whose effect they could grant
+ * themselves (escalation, checked on every role the write changes). A write
+ * that passes is stamped as admitted (`ADMITTED_ANNOTATION`); one that changes
+ * no definition keeps the stamp it had.
  */
 export function roleHooks(guard: EscalationGuard, writesSuperRoleStatus: (user: UserInfo) => boolean): StoreHooks {
   return {
     beforeCreate(object, ctx) {
       checkRole(object);
       const write = { verb: 'create', resource: 'roles', name: object.metadata.name } as const;
-      guard.checkRules(ctx.user, (object as Role).rules ?? [], write);
-      return object;
+      guard.checkRoleWrite(ctx.user, object as Role, write);
+      return withAdmissionStamp(object as Role);
     },
     beforeUpdate(next, current, ctx) {
       const changed = definitionChanged(next, current);
       if (next.metadata.name === SUPER_ROLE) checkSuperRoleWrite(next, current, ctx.user, writesSuperRoleStatus);
       checkRole(next);
       const write = { verb: 'update', resource: 'roles', name: next.metadata.name } as const;
-      if (changed) guard.checkRules(ctx.user, (next as Role).rules ?? [], write);
-      // The apiserver enforces status.rules: writing them is granting them.
-      if (statusChanged(next, current)) {
-        guard.checkRules(ctx.user, (next as Role).status?.rules ?? [], { ...write, subresource: 'status' });
+      if (statusChanged(next, current)) checkStatusWrite(guard, next as Role, ctx.user);
+      // A status write, or a write that changes nothing an admitted role grants, keeps the stamp it had; any
+      // other write is judged as granting the whole definition (so writing an unadmitted role again admits it).
+      if (!changed && (statusChanged(next, current) || isAdmitted(current as Role))) {
+        return withStamp(next as Role, current.metadata.annotations?.[ADMITTED_ANNOTATION]);
       }
-      return next;
+      guard.checkRoleWrite(ctx.user, next as Role, write);
+      return withAdmissionStamp(next as Role);
     },
     beforeDelete(current: ApiObject, ctx: HookContext) {
       if (current.metadata.name === SUPER_ROLE && ctx.user) throw immutable();
     },
   };
+}
+
+/** The apiserver enforces `status.rules` and `status.uiPermissions`: writing them is granting them. */
+function checkStatusWrite(guard: EscalationGuard, next: Role, user: UserInfo | undefined): void {
+  const write = { verb: 'update', resource: 'roles', subresource: 'status', name: next.metadata.name } as const;
+  guard.checkRules(user, next.status?.rules ?? [], write);
+  guard.checkUiPermissions(user, next.status?.uiPermissions ?? [], write);
 }
 
 /** 403 unless the write leaves super-role's definition alone and, but for its status writer, its status too. */
@@ -129,12 +147,12 @@ const immutable = () =>
     name: SUPER_ROLE,
   });
 
-/** Whether anything but the status (and server fields) differs. */
+/** Whether anything but the status, the admission stamp and server fields differs. */
 function definitionChanged(next: ApiObject, current: ApiObject): boolean {
   const pick = (o: ApiObject) => [
     o.rules ?? [],
     o.metadata.labels ?? {},
-    o.metadata.annotations ?? {},
+    { ...o.metadata.annotations, [ADMITTED_ANNOTATION]: null },
     o.metadata.finalizers ?? [],
   ];
   return !jsonEqual(pick(next), pick(current));

@@ -1,7 +1,14 @@
 import type { ApiObject } from '../../api/object';
 import type { Storage } from '../../storage/interface';
 import type { Logger } from '../../util/log';
-import { enforcedRole, type EnforcedRole, type RbacSource, type Role, type RoleBinding } from '../../auth/rbac';
+import {
+  enforcedRole,
+  SimpleRoleGraph,
+  type EnforcedRole,
+  type RbacSource,
+  type Role,
+  type RoleBinding,
+} from '../../auth/rbac';
 import type { CredentialSource, LoginAccount } from '../../auth/authn/sources';
 import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import { storageTypeOf } from '../model';
@@ -30,6 +37,8 @@ export class SecurityCache implements CredentialSource, RbacSource {
   readonly roles: StorageMirror;
   readonly bindings: StorageMirror;
   readonly tokens: StorageMirror;
+  /** Every role with its edges indexed both ways: what effective rules (and the escalation check) are computed over. */
+  readonly roleGraph = new SimpleRoleGraph();
   private readonly credentials: StorageMirror;
   private readonly compiled = new Map<string, EnforcedRole>();
   private readonly bindingsByUser = new Map<string, BindingRef[]>();
@@ -45,6 +54,8 @@ export class SecurityCache implements CredentialSource, RbacSource {
     this.tokens = mirror(storageTypeOf(TOKEN_KIND));
     this.credentials = mirror(CREDENTIALS_TYPE);
     this.roles.subscribe((name, _previous, role) => {
+      if (role) this.roleGraph.set(role as Role);
+      else this.roleGraph.remove(name);
       // A role marked for deletion grants nothing from that moment.
       if (role && !role.metadata.deletionTimestamp) this.compiled.set(name, enforcedRole(role as Role));
       else this.compiled.delete(name);
