@@ -72,7 +72,7 @@ const program = new Command('svc-apiserver')
   .addOption(
     new Option(
       '--admin-password-file <file>',
-      "first start only: the super administrator's password (else SVC_ADMIN_PASSWORD, else a random one printed once)",
+      "the super administrator's password on the first start, or on a start that finds no enabled super administrator (it restores admin); else SVC_ADMIN_PASSWORD, else a random one printed once",
     ).env('SVC_ADMIN_PASSWORD_FILE'),
   )
   .addOption(

@@ -8,9 +8,13 @@ export const TEST_ADMIN_PASSWORD = 'admin-password-for-tests';
 
 /**
  * Starts a real apiserver in this process on a free port, against the test
- * run's Redis under a key prefix of its own (or `store` when given).
+ * run's Redis under a key prefix of its own (or `store` when given); it logs
+ * to `log` when given (see log-capture.ts), else nowhere.
  */
-export async function startTestApiServer(config: Partial<ApiServerConfig> = {}): Promise<RunningApiServer> {
+export async function startTestApiServer(
+  config: Partial<ApiServerConfig> = {},
+  log?: pino.Logger,
+): Promise<RunningApiServer> {
   const store = config.store ?? `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('api')}`;
   return startApiServer(
     {
@@ -25,7 +29,7 @@ export async function startTestApiServer(config: Partial<ApiServerConfig> = {}):
       ...config,
       store,
     },
-    pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }),
+    log ?? pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' }),
   );
 }
 

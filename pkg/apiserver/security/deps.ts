@@ -1,10 +1,12 @@
 import { badRequest, methodNotAllowed } from '../../api/errors';
+import type { Authorizer } from '../../auth/authorizer';
 import type { RbacAuthorizer } from '../../auth/rbac';
 import type { BasicAuthenticator } from '../../auth/authn/basic';
 import type { LoginThrottle } from '../../auth/authn/login-throttle';
 import type { PasswordHashOptions } from '../../auth/password';
 import type { ResourceStore } from '../../registry/resource-store';
 import type { CredentialStore } from '../../registry/security/credentials';
+import type { LastSuperAdminGuard } from '../../registry/security/last-super-admin';
 import type { SecurityCache } from '../../registry/security/security-cache';
 import type { RequestContext } from '../context';
 import { decodeBody, readBody } from '../body';
@@ -14,6 +16,10 @@ export interface SecurityDeps {
   cache: SecurityCache;
   credentials: CredentialStore;
   authorizer: RbacAuthorizer;
+  /** What every request is judged by (RBAC, or AlwaysAllow): writes an endpoint makes on the caller's behalf are too. */
+  requestAuthorizer: Authorizer;
+  /** Refuses a change that would leave no enabled super administrator. */
+  superAdmins: LastSuperAdminGuard;
   /** Checks an old password without counting a failure (the endpoint counts it). */
   basic: BasicAuthenticator;
   throttle: LoginThrottle;

@@ -17,6 +17,9 @@ import { escalationGuard, type EscalationGuard } from '../../registry/security/e
 import { ROLE_BINDING_KIND, roleBindingHooks } from '../../registry/security/role-binding-kind';
 import { ROLE_KIND, roleHooks } from '../../registry/security/role-kind';
 import { SecurityCache } from '../../registry/security/security-cache';
+import { LastSuperAdminGuard } from '../../registry/security/last-super-admin';
+import { recoverSuperAdmin } from '../../registry/security/super-admin-recovery';
+import { chainHooks } from '../../registry/chain-hooks';
 import { TOKEN_KIND } from '../../registry/security/token-kind';
 import { USER_KIND, userHooks } from '../../registry/security/user-kind';
 import type { Logger } from '../../util/log';
@@ -75,8 +78,12 @@ export async function setupSecurity(
   const writesSuperRoleStatus = (user: UserInfo) =>
     user.name === CONTROLLER_MANAGER_USER || (!isRbac && isAnonymous(user));
   const seen = (mirror: SecurityCache['users']) => ({ afterWrite: cache.seenHook(mirror) });
+  const superAdmins = new LastSuperAdminGuard(cache);
   const users = (
-    await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })
+    await schemes.register(USER_KIND, undefined, {
+      platform: true,
+      hooks: chainHooks(userHooks, superAdmins.userHooks(), seen(cache.users)),
+    })
   ).store;
   const roles = (
     await schemes.register(ROLE_KIND, undefined, {
@@ -87,7 +94,11 @@ export async function setupSecurity(
   const bindings = (
     await schemes.register(ROLE_BINDING_KIND, undefined, {
       platform: true,
-      hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
+      hooks: chainHooks(
+        roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard),
+        superAdmins.bindingHooks(),
+        seen(cache.bindings),
+      ),
     })
   ).store;
   const credentials = new CredentialStore(storage);
@@ -112,6 +123,12 @@ export async function setupSecurity(
     { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
     log.child({ component: 'bootstrap' }),
   );
+  await recoverSuperAdmin(
+    { users, roles, bindings, credentials },
+    superAdmins,
+    { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
+    log.child({ component: 'bootstrap' }),
+  );
   if (config.controllerManagerTokenFile) {
     cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)), {
       name: CONTROLLER_MANAGER_USER,
@@ -120,10 +137,13 @@ export async function setupSecurity(
   }
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
   const basic = new BasicAuthenticator(cache, throttle);
+  const authorizer = isRbac ? rbac : alwaysAllow;
   registerSecurityRoutes(routes, {
     cache,
     credentials,
     authorizer: rbac,
+    requestAuthorizer: authorizer,
+    superAdmins,
     basic,
     throttle,
     users,
@@ -134,7 +154,7 @@ export async function setupSecurity(
   });
   return {
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
-    authorizer: isRbac ? rbac : alwaysAllow,
+    authorizer,
     watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
     cache,
     stop: () => cache.stop(),
