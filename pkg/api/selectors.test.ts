@@ -1,6 +1,9 @@
 import { StatusError } from './errors';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 
+/** Kubernetes' words for an empty set (`in ()`). */
+const EMPTY = "for 'in', 'notin' operators, values set can't be empty";
+
 /** The 400 a parse throws, for asserting on its message. */
 function parseError(parse: () => unknown): StatusError {
   try {
@@ -26,7 +29,7 @@ describe('parseLabelSelector', () => {
     ['whitespace around tokens', [{ key: 'tier', op: 'in', values: ['a', 'b'] }], '  tier   in(  a ,\tb )  '],
     ['whitespace around =', [{ key: 'app', op: 'notin', values: ['web'] }], 'app != web'],
     ['whitespace after !', [{ key: 'app', op: '!exists', values: [] }], '! app'],
-    ['() as the empty value', [{ key: 'a', op: 'in', values: [''] }], 'a in ()'],
+    ['(,) as the empty value', [{ key: 'a', op: 'in', values: ['', ''] }], 'a in (,)'],
     ['empty members', [{ key: 'a', op: 'in', values: ['x', '', 'z'] }], 'a in (x,,z)'],
     ['a key named in', [{ key: 'in', op: 'in', values: ['in'] }], 'in in (in)'],
     ['=(a,b), as Halo writes in', [{ key: 'a', op: 'in', values: ['x', 'y'] }], 'a=(x,y)'],
@@ -79,6 +82,10 @@ describe('parseLabelSelector', () => {
     ["Kubernetes' > (not supported)", 'replicas > 3', 'operator ">" is not supported'],
     ['a stray )', 'app=web)', 'unexpected ")" after the requirement'],
     ['=== ', 'app===x', 'expected a value after "==", found "="'],
+    ['an empty in ()', 'app in ()', `unable to parse requirement "app in ()": ${EMPTY}`],
+    ['an empty notin ( )', 'app notin ( )', EMPTY],
+    ['an empty =()', 'app=()', EMPTY],
+    ['an empty !=()', 'app!=()', EMPTY],
   ])('refuses %s', (_what, selector, message) => {
     const error = parseError(() => parseLabelSelector([selector]));
     expect(error.code).toBe(400);
@@ -108,11 +115,14 @@ describe('parseFieldSelector', () => {
     ['field!=(a,b)', 'spec.tags!=(a,b)', [{ field: 'spec.tags', op: 'notin', values: ['a', 'b'] }]],
     ['an empty value', 'spec.name=', [{ field: 'spec.name', op: 'in', values: [''] }]],
     [
-      'whitespace around field and value',
+      'whitespace around field and value, kept as Kubernetes keeps it',
       ' spec.name = Ada Lovelace ',
-      [{ field: 'spec.name', op: 'in', values: ['Ada Lovelace'] }],
+      [{ field: ' spec.name ', op: 'in', values: [' Ada Lovelace '] }],
     ],
-    ['whitespace in a list', 'spec.tags=( a , b )', [{ field: 'spec.tags', op: 'in', values: ['a', 'b'] }]],
+    ['a value of spaces', 'spec.name= ada ', [{ field: 'spec.name', op: 'in', values: [' ada '] }]],
+    ['whitespace in a list, kept', 'spec.tags=( a ,b)', [{ field: 'spec.tags', op: 'in', values: [' a ', 'b'] }]],
+    ['a list holding the empty value', 'spec.tags=(,)', [{ field: 'spec.tags', op: 'in', values: ['', ''] }]],
+    ['a NUL in a value', 'spec.name=a\0b', [{ field: 'spec.name', op: 'in', values: ['a\0b'] }]],
     ['an escaped comma', 'spec.title=Hello\\, World!', [{ field: 'spec.title', op: 'in', values: ['Hello, World!'] }]],
     ['escaped = and \\', 'spec.expr=a\\=b\\\\c', [{ field: 'spec.expr', op: 'in', values: ['a=b\\c'] }]],
     [
@@ -156,6 +166,9 @@ describe('parseFieldSelector', () => {
     ['an unknown escape', 'spec.a=b\\n', 'invalid escape sequence "\\n"'],
     ['a trailing backslash', 'spec.a=b\\', 'invalid escape sequence "\\"'],
     ['an unclosed ( inside a value', 'spec.a=x(,spec.b=y', 'unescaped "," in the value "x(,spec.b=y"'],
+    ['an empty list', 'spec.tags=()', `unable to parse requirement "spec.tags=()": ${EMPTY}`],
+    ['an empty != list', 'spec.tags!=()', EMPTY],
+    ['a list after a space: a plain value with commas', 'spec.tags= (a,b)', 'unescaped "," in the value " (a,b)"'],
   ])('refuses %s', (_what, selector, message) => {
     const error = parseError(() => parseFieldSelector([selector]));
     expect(error.code).toBe(400);

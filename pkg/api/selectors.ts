@@ -18,6 +18,12 @@ const requirementError = (term: string, why: string): StatusError =>
   badRequest(`unable to parse requirement ${JSON.stringify(term)}: ${why}`);
 
 /**
+ * Why `()` is refused. Kubernetes' parser reads it as the empty value, but its rule for a requirement is that a
+ * set is never empty: a client that builds `in (…)` from an empty list means nothing, not `""`.
+ */
+const EMPTY_SET = "for 'in', 'notin' operators, values set can't be empty";
+
+/**
  * Splits a selector into terms at commas outside parentheses. A backslash
  * escapes the next character (field values write `\,` for a literal comma).
  * Terms keep their whitespace; unbalanced parentheses are left for the term's
@@ -147,9 +153,9 @@ class LabelTermParser {
     return this.checkValue(key, token.text);
   }
 
-  /** `(a,b)`; empty members are the empty value, so `()` is `{""}`, as in Kubernetes. */
+  /** `(a,b)`; empty members are the empty value (`(a,)`, `(,)`), but `()` lists nothing and is refused. */
   private valueSet(key: string, op: string): string[] {
-    if (this.next()?.text !== '(') throw this.fail(`expected "(" after "${op}"`);
+    this.openSet(op);
     const values: string[] = [];
     let current: string | undefined;
     for (;;) {
@@ -164,6 +170,12 @@ class LabelTermParser {
       current = undefined;
       if (token.text === ')') return values;
     }
+  }
+
+  /** Reads the `(` of a set that lists something. */
+  private openSet(op: string): void {
+    if (this.next()?.text !== '(') throw this.fail(`expected "(" after "${op}"`);
+    if (this.peek()?.text === ')') throw this.fail(EMPTY_SET);
   }
 
   /** A value read inside `(…)`, where `current` is the one read since the last comma, if any. */
@@ -183,8 +195,8 @@ class LabelTermParser {
  * Parses `labelSelector` values, Kubernetes' syntax: `key=value`,
  * `key==value`, `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key`,
  * `!key`, with whitespace allowed between tokens (`key in ( a, b )`). Keys and
- * values must follow the label rules; a value may be empty (`key=`, and `()`
- * is the set holding the empty value). Beyond Kubernetes, `key=(a,b)` means
+ * values must follow the label rules; a value may be empty (`key=`, `key in (a,)`),
+ * but a set may not (`key in ()` is an error). Beyond Kubernetes, `key=(a,b)` means
  * `key in (a,b)` and `key!=(a,b)` means `key notin (a,b)` (Halo's form, and
  * the same as fieldSelector's). Kubernetes' `<` and `>` are refused.
  * Empty or blank values give no requirements; an empty term (`a=b,`) is an
@@ -263,14 +275,16 @@ function parseFieldTerm(term: string): FieldRequirement {
   if (found === undefined) {
     throw requirementError(term, 'expected <field>=<value>, <field>==<value>, <field>!=<value> or <field>=(<value>,…)');
   }
-  const field = term.slice(0, found.at).trim();
+  // As Kubernetes, neither the field nor the value is trimmed: `spec.name= ada ` asks for " ada ".
+  const field = term.slice(0, found.at);
   if (field === '') throw requirementError(term, `expected a field name before "${found.op}"`);
   const op = found.op === '!=' ? 'notin' : 'in';
-  const rhs = term.slice(found.at + found.op.length).trim();
+  const rhs = term.slice(found.at + found.op.length);
   if (!rhs.startsWith('(')) return { field, op, values: [unescapeFieldValue(term, rhs)] };
   if (!endsWithUnescapedParen(rhs)) throw requirementError(term, 'missing ")" at the end of the value list');
-  const members = splitTerms(rhs.slice(1, -1));
-  return { field, op, values: members.map((m) => unescapeFieldValue(term, m.trim())) };
+  const list = rhs.slice(1, -1);
+  if (list === '') throw requirementError(term, EMPTY_SET);
+  return { field, op, values: splitTerms(list).map((m) => unescapeFieldValue(term, m)) };
 }
 
 /**
@@ -280,8 +294,9 @@ function parseFieldTerm(term: string): FieldRequirement {
  * Kubernetes, the first operator in a term wins, a value may be empty, and a
  * value writes `\,` `\=` `\\` for those characters (and `\(` `\)` for a
  * literal parenthesis at its ends); an unescaped `,` or `=` in a value is an
- * error. Whitespace around the field and the value is dropped; empty terms
- * are skipped, as Kubernetes does.
+ * error. As in Kubernetes, whitespace is kept: it is part of the field (which
+ * then names no index) or of the value, list members included. An empty list
+ * (`field=()`) is an error, as `in ()` is for labels. Blank terms are skipped.
  * @example parseFieldSelector(['spec.tags=(a,b),metadata.name!=ada'])
  * // → [{field:'spec.tags', op:'in', values:['a','b']}, {field:'metadata.name', op:'notin', values:['ada']}]
  */

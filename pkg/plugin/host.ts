@@ -26,6 +26,7 @@ import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './rout
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
 import type { PluginIdentities } from './plugin-identities';
+import { pluginFolders, withoutMachinePaths } from './machine-paths';
 import type { ConsolePlugins } from '../apiserver/console-plugins';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
@@ -614,9 +615,13 @@ export class PluginHost {
   /**
    * Writes the plugin's phase, message and `Ready` condition (writes of one
    * plugin happen in order); the rest of the status (`extensions`, other
-   * conditions) is the plugin controller's and is kept.
+   * conditions) is the plugin controller's and is kept. The message shows no
+   * absolute path of the machine (machine-paths.ts).
    */
-  private setPhase(plugin: LoadedPlugin, phase: PluginPhase, message: string): Promise<void> {
+  private setPhase(plugin: LoadedPlugin, phase: PluginPhase, told: string): Promise<void> {
+    const { pluginsDir } = this.options;
+    const folders = pluginFolders(pluginsDir && resolve(pluginsDir), plugin.source, plugin.unpackedDir);
+    const message = withoutMachinePaths(told, folders);
     const ready = {
       type: 'Ready',
       status: phase === 'STARTED' ? 'True' : 'False',

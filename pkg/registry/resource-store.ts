@@ -120,17 +120,20 @@ export class ResourceStore {
   async update(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = this.bodyForName(name, body);
     const preconditions = preconditionsFromBody(this.model, input, true);
-    return this.replace(name, opts, preconditions, (current) => ({ object: { ...input, status: current.status } }));
+    return this.replace(name, opts, preconditions, (current) => {
+      this.checkUid(name, input, current);
+      return { object: { ...input, status: current.status } };
+    });
   }
 
   /** PUT …/status: replaces only the status. */
   async updateStatus(name: string, body: unknown, opts: RequestOptions = {}): Promise<WriteResult> {
     const input = this.bodyForName(name, body);
     const preconditions = preconditionsFromBody(this.model, input, true);
-    return this.replace(name, opts, preconditions, (current) => ({
-      object: { ...current, status: input.status },
-      unstoredMetadata: input.metadata,
-    }));
+    return this.replace(name, opts, preconditions, (current) => {
+      this.checkUid(name, input, current);
+      return { object: { ...current, status: input.status }, unstoredMetadata: input.metadata };
+    });
   }
 
   /**
@@ -152,14 +155,7 @@ export class ResourceStore {
       const patched = objectFromBody(this.model, patch(clone(cur)));
       // As Kubernetes, the patched object's name is checked as a PUT body's is.
       if (patched.metadata.name !== name) throw nameMismatch(name, patched.metadata.name);
-      // Kubernetes reads a uid in the patched object as a precondition on the stored one.
-      if (patched.metadata.uid !== undefined && patched.metadata.uid !== cur.metadata.uid) {
-        throw conflict(
-          this.subject(name),
-          `Precondition failed: UID in precondition: ${String(patched.metadata.uid)}, ` +
-            `UID in object meta: ${String(cur.metadata.uid)}`,
-        );
-      }
+      this.checkUid(name, patched, cur);
       return subresource === 'status'
         ? { object: { ...cur, status: patched.status }, unstoredMetadata: patched.metadata }
         : { object: { ...patched, status: cur.status } };
@@ -275,6 +271,19 @@ export class ResourceStore {
     const input = objectFromBody(this.model, body);
     if (input.metadata.name !== name) throw nameMismatch(name, input.metadata.name);
     return input;
+  }
+
+  /**
+   * Kubernetes reads a `metadata.uid` in a PUT body or a patched object as a precondition on the stored
+   * object: another uid is a 409 Conflict; an absent one asks nothing.
+   */
+  private checkUid(name: string, sent: ApiObject, current: ApiObject): void {
+    const uid = sent.metadata.uid;
+    if (uid === undefined || uid === current.metadata.uid) return;
+    throw conflict(
+      this.subject(name),
+      `Precondition failed: UID in precondition: ${String(uid)}, UID in object meta: ${String(current.metadata.uid)}`,
+    );
   }
 
   /** The compare-and-swap write shared by PUT, PUT status and PATCH; `build` makes the object to store. */

@@ -25,6 +25,9 @@ const hasSeparator = (value: string): boolean => [...value].some((c) => c.charCo
 /** The hidden index of the pair (filter F, sort S); never a name a type may declare (it holds spaces). */
 export const pairIndexName = (filter: string, sort: string): string => `pair ${filter} by ${sort}`;
 
+/** Whether an index name is a pair index's (what `pairIndexName` makes), for where only the name is known. */
+export const isPairIndexName = (name: string): boolean => name.startsWith('pair ');
+
 /** Whether a spec is a pair index (hidden from queries, made by `storedIndexes`). */
 export const isPairIndex = (spec: IndexSpec): boolean => spec.pairOf !== undefined;
 

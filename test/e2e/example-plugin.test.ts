@@ -103,6 +103,19 @@ describe('the example plugin, as docs/plugins.md walks through it', () => {
     expect(permissions.body.uiPermissions).toEqual(['plugin:people:person:manage', 'plugin:people:person:view']);
   });
 
+  it('answers a bad body to its console API with a Status: 400 for no JSON object, 422 naming a field', async () => {
+    const checks = '/apis/console.api.people.example.com/v1alpha1/checks';
+    for (const body of ['{"spec":', 'not json', '[1,2]', '"a person"']) {
+      const res = await ada('POST', checks, body, JSON_TYPE);
+      expect([body, res.status, res.body.kind, res.body.reason]).toEqual([body, 400, 'Status', 'BadRequest']);
+    }
+    const wrong = await ada('POST', checks, { spec: { name: { first: 'Grace' }, email: 7 } }, JSON_TYPE);
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422 });
+    expect(wrong.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.name', 'spec.email']);
+    expect((await ada('POST', checks, { spec: 'Grace' }, JSON_TYPE)).body.details.causes[0].field).toBe('spec');
+  });
+
   it('answers "how do I make my API public?": the access review allows anonymous, and the call works', async () => {
     const review = await admin(
       'POST',

@@ -257,6 +257,31 @@ describe('update', () => {
     expect(patched.body.status).toEqual({ phase: 'Ready', message: 'hi' });
   });
 
+  it('reads a metadata.uid as a precondition: another uid is 409 Conflict and writes nothing; none asks nothing', async () => {
+    const created = (await suite.api('POST', PERSONS, person('u-uid'))).body;
+    for (const path of [`${PERSONS}/u-uid`, `${PERSONS}/u-uid/status`]) {
+      const foreign = await suite.api('PUT', path, {
+        ...created,
+        metadata: { ...created.metadata, uid: 'not-the-uid' },
+        spec: { ...created.spec, age: 50 },
+        status: { phase: 'Foreign' },
+      });
+      expect([path, foreign.status, foreign.body.reason]).toEqual([path, 409, 'Conflict']);
+      expect(foreign.body.message).toContain('not-the-uid');
+    }
+    expect((await suite.api('GET', `${PERSONS}/u-uid`)).body).toEqual(created);
+    const { uid: _uid, ...withoutUid } = created.metadata;
+    const absent = await suite.api('PUT', `${PERSONS}/u-uid`, {
+      ...created,
+      metadata: withoutUid,
+      spec: { ...created.spec, age: 51 },
+    });
+    expect(absent.status).toBe(200);
+    const same = await suite.api('PUT', `${PERSONS}/u-uid`, { ...absent.body, spec: { ...created.spec, age: 52 } });
+    expect(same.status).toBe(200);
+    expect(same.body.metadata.uid).toBe(created.metadata.uid);
+  });
+
   it('answers 404 for a missing object', async () => {
     const res = await suite.api('PUT', `${PERSONS}/nobody`, {
       ...person('nobody'),

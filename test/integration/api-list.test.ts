@@ -192,6 +192,16 @@ describe('selectors', () => {
     expect(bad.body.reason).toBe('BadRequest');
   });
 
+  it.each(['labelSelector=team%20in%20()', 'labelSelector=team%20notin%20()', 'fieldSelector=spec.tags%3D()'])(
+    'refuses the empty set in %s with 400, as Kubernetes refuses a requirement without values',
+    async (query) => {
+      const res = await suite.api('GET', `${PERSONS}?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+      expect(res.body.message).toContain("for 'in', 'notin' operators, values set can't be empty");
+    },
+  );
+
   it.each(['page=0', 'size=-1', 'size=abc', 'sort=spec.name,sideways', 'limit=x'])(
     'refuses %s with 400',
     async (query) => {

@@ -202,8 +202,35 @@ describe('a running apiserver following its plugins folder', () => {
       ]),
     );
     const plugin = await pluginWhen('sneaky', (p) => p.status?.phase === 'FAILED', 'sneaky to be FAILED');
+    expect(plugin.status.message).toMatch(/^sneaky\.tgz: refused: /);
     expect(plugin.status.message).toContain('passwd: a symbolic link is not allowed');
     expect(plugin.status.message).toContain("../../outside.js: the path leaves the plugin's folder");
     expect((await read('/apis/sneaky.example.com/v1alpha1/answers')).status).toBe(404);
+  });
+
+  it("names files in a FAILED plugin's message relative to the plugins folder, never by their absolute path", async () => {
+    const failing = `module.exports = { start() { throw new Error('cannot read ' + require('node:path').join(__dirname, 'data.json')); } };`;
+    const staging = join(dir, 'staging-pathy');
+    mkdirSync(staging);
+    writeFileSync(join(staging, 'plugin.yaml'), manifest('pathy'));
+    writeFileSync(join(staging, 'index.js'), failing);
+    renameSync(staging, join(pluginsDir, 'pathy'));
+    writeFileSync(
+      join(pluginsDir, 'missing.tgz'),
+      makeTgz([
+        { path: 'plugin.yaml', content: manifest('missing') },
+        { path: 'index.js', content: "require('./gone');" },
+      ]),
+    );
+    const pathy = await pluginWhen('pathy', (p) => p.status?.phase === 'FAILED', 'pathy to be FAILED');
+    expect(pathy.status.message).toBe('start failed: cannot read pathy/data.json');
+    const missing = await pluginWhen('missing', (p) => p.status?.phase === 'FAILED', 'missing to be FAILED');
+    expect(missing.status.message).toContain("Cannot find module './gone'");
+    expect(missing.status.message).toContain('missing.tgz/index.js');
+    for (const plugin of [pathy, missing]) {
+      expect(plugin.status.message).not.toContain(tmpdir());
+      expect(plugin.status.message).not.toContain(process.cwd());
+      expect(plugin.status.conditions[0].message).toBe(plugin.status.message);
+    }
   });
 });

@@ -163,6 +163,42 @@ describe('access reviews', () => {
     );
   });
 
+  it('refuses a review whose fields are of the wrong type with 422 naming each, never reading them as names', async () => {
+    const mia = suite.as(basic('mia', 'mia-password'));
+    const causes = async (path: string, body: unknown, who = mia) => {
+      const res = await who('POST', path, body);
+      expect([path, res.status, res.body.reason]).toEqual([path, 422, 'Invalid']);
+      return res.body.details.causes.map((c: any) => [c.field, c.message]);
+    };
+    expect(await causes(ACCESS_REVIEWS, { spec: { user: { name: 'admin' }, verb: 'get', resource: 'roles' } })).toEqual(
+      [['spec.user', 'must be a string']],
+    );
+    expect(await causes(ACCESS_REVIEWS, { spec: { user: ['admin'], verb: 7, resource: 'roles', name: {} } })).toEqual([
+      ['spec.user', 'must be a string'],
+      ['spec.verb', 'must be a string'],
+      ['spec.name', 'must be a string'],
+    ]);
+    expect(await causes(ACCESS_REVIEWS, { spec: 'get roles' })).toEqual([['spec', 'must be an object']]);
+    const sar = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
+    const attributes = { verb: 'get', group: 'example.com', resource: 'persons' };
+    expect(await causes(sar, { spec: { user: { name: 'mia' }, resourceAttributes: attributes } }, suite.admin)).toEqual(
+      [['spec.user', 'must be a string']],
+    );
+    const ssar = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    expect(await causes(ssar, { spec: { resourceAttributes: 'get persons' } })).toEqual([
+      ['spec.resourceAttributes', 'must be an object'],
+    ]);
+    expect(await causes(ssar, { spec: { resourceAttributes: { ...attributes, verb: { all: true } } } })).toEqual([
+      ['spec.resourceAttributes.verb', 'must be a string'],
+    ]);
+    const rules = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
+    expect(await causes(rules, { spec: { namespace: { name: 'default' } } })).toEqual([
+      ['spec.namespace', 'must be a string'],
+    ]);
+    expect(await causes(rules, { spec: ['default'] })).toEqual([['spec', 'must be an object']]);
+    expect((await mia('POST', rules, { spec: { namespace: 'default' } })).status).toBe(201);
+  });
+
   it("answers kubectl's SelfSubjectAccessReview, in JSON and in protobuf", async () => {
     const mia = suite.as(basic('mia', 'mia-password'));
     const ssar = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';

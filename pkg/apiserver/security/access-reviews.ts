@@ -37,7 +37,7 @@ export function registerAccessReviewRoutes(routes: RouteTable, deps: SecurityDep
     async (ctx) => {
       requireCollectionCreate(ctx);
       const body = await readObjectBody(ctx, deps);
-      const spec = (body.spec ?? {}) as AccessReviewSpec;
+      const spec = objectAt<AccessReviewSpec>(body.spec, 'spec', 'AccessReview');
       const attrs = attributesOf(spec, 'spec');
       const user = await reviewedUser(ctx, deps, spec.user);
       const status = deps.authorizer.explain(user, attrs);
@@ -62,6 +62,8 @@ export function registerAccessReviewRoutes(routes: RouteTable, deps: SecurityDep
     requireCollectionCreate(ctx);
     const review = await readK8sReview(ctx, deps);
     const name = review.spec.user;
+    if (name !== undefined && typeof name !== 'string')
+      throw invalid({ kind: 'SubjectAccessReview' }, [mustBeString('spec.user')]);
     if (!name)
       throw invalid({ kind: 'SubjectAccessReview' }, [
         { field: 'spec.user', reason: 'FieldValueRequired', message: 'names the user to review' },
@@ -94,15 +96,47 @@ async function reviewedUser(ctx: RequestContext, deps: SecurityDeps, name: strin
 const userNamed = (name: string): UserInfo =>
   name === ANONYMOUS.name ? ANONYMOUS : { name, groups: [...LOGGED_IN_GROUPS] };
 
-/** The request an AccessReview's spec describes; 422 naming what is missing. */
+/** Every field of an AccessReview's spec; each is a string when present. */
+const REVIEW_FIELDS: readonly (keyof AccessReviewSpec)[] = [
+  'user',
+  'verb',
+  'group',
+  'resource',
+  'subresource',
+  'name',
+  'path',
+];
+
+const mustBeString = (field: string): StatusCause => ({
+  field,
+  reason: 'FieldValueInvalid',
+  message: 'must be a string',
+});
+
+/**
+ * A part of a review body that must be an object (`spec`, `spec.resourceAttributes`): absent or null reads as
+ * empty; anything else is 422 naming it, so that no other type is read as if it were one.
+ */
+function objectAt<T>(value: unknown, field: string, kind: string): T {
+  if (value === undefined || value === null) return {} as T;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalid({ kind }, [{ field, reason: 'FieldValueInvalid', message: 'must be an object' }]);
+  return value as T;
+}
+
+/**
+ * The request an AccessReview's spec describes. 422 naming every field that is there but not a string (a `user`
+ * that is an object must never be read as a name); else 422 naming what is missing.
+ */
 function attributesOf(spec: AccessReviewSpec, prefix: string): RequestAttributes {
+  const wrongTypes = REVIEW_FIELDS.filter((f) => spec[f] !== undefined && typeof spec[f] !== 'string');
+  if (wrongTypes.length)
+    throw invalid(
+      { kind: 'AccessReview' },
+      wrongTypes.map((f) => mustBeString(`${prefix}.${f}`)),
+    );
   const causes: StatusCause[] = [];
-  const text = (field: keyof AccessReviewSpec) => {
-    const value = spec[field];
-    if (value !== undefined && typeof value !== 'string')
-      causes.push({ field: `${prefix}.${field}`, reason: 'FieldValueInvalid', message: 'must be a string' });
-    return typeof value === 'string' ? value : '';
-  };
+  const text = (field: keyof AccessReviewSpec) => spec[field] ?? '';
   const verb = text('verb');
   const path = text('path');
   const resource = text('resource');
@@ -154,8 +188,14 @@ async function readK8sReview(ctx: RequestContext, deps: SecurityDeps): Promise<{
   const raw = await readBody(ctx.req, deps.maxBodyBytes);
   if (mediaType(ctx.req.headers['content-type']) === PROTOBUF)
     return decodeAccessReview(raw) as { spec: K8sReviewSpec };
-  const body = decodeBody(raw, ctx.req.headers['content-type']) as { spec?: K8sReviewSpec } | null;
-  return { spec: body?.spec ?? {} };
+  const body = decodeBody(raw, ctx.req.headers['content-type']);
+  const kind = ctx.info.resource === 'subjectaccessreviews' ? 'SubjectAccessReview' : 'SelfSubjectAccessReview';
+  if (body !== null && (typeof body !== 'object' || Array.isArray(body)))
+    throw badRequest('the request body must be a JSON object');
+  const spec = objectAt<K8sReviewSpec>((body as { spec?: unknown } | null)?.spec, 'spec', kind);
+  objectAt(spec.resourceAttributes, 'spec.resourceAttributes', kind);
+  objectAt(spec.nonResourceAttributes, 'spec.nonResourceAttributes', kind);
+  return { spec };
 }
 
 function kubernetesAnswer(

@@ -1,3 +1,4 @@
+import { badRequest, invalid, type StatusCause } from '../../api/errors';
 import { heldRoles, type PolicyRule } from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 import type { RequestContext } from '../context';
@@ -54,10 +55,25 @@ export function registerSelfReviewRoutes(routes: RouteTable, deps: SecurityDeps)
 
 const isProtobuf = (ctx: RequestContext) => mediaType(ctx.req.headers['content-type']) === PROTOBUF;
 
+/**
+ * A SelfSubjectRulesReview's spec from JSON or YAML: an object whose `namespace`, when present, is a string
+ * (400 for a body that is no object, 422 naming a field of the wrong type); it is echoed in the answer.
+ */
 function jsonSpec(raw: Buffer, ctx: RequestContext): Record<string, unknown> {
-  const body = decodeBody(raw, ctx.req.headers['content-type']) as { spec?: Record<string, unknown> } | null;
-  return body?.spec ?? {};
+  const body = decodeBody(raw, ctx.req.headers['content-type']);
+  if (body === null || body === undefined) return {};
+  if (!isObject(body)) throw badRequest('the request body must be a JSON object');
+  const spec = body.spec ?? {};
+  if (!isObject(spec)) throw invalid({ kind: RULES_REVIEW }, [wrongType('spec', 'must be an object')]);
+  if (spec.namespace !== undefined && typeof spec.namespace !== 'string')
+    throw invalid({ kind: RULES_REVIEW }, [wrongType('spec.namespace', 'must be a string')]);
+  return spec;
 }
+
+const RULES_REVIEW = 'SelfSubjectRulesReview';
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const wrongType = (field: string, message: string): StatusCause => ({ field, reason: 'FieldValueInvalid', message });
 
 function userInfoOf(user: UserInfo, deps: SecurityDeps) {
   const info: Record<string, unknown> = { username: user.name };

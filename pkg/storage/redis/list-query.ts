@@ -5,6 +5,7 @@ import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '.
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
 import { isOrdered } from './keys';
 import { isPairIndex, pairQuery, type PairQuery } from '../pair-indexes';
+import { storedValue } from './stored-values';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -178,25 +179,25 @@ function answeringRange(
   return { index: req.i, value: req.v[0] };
 }
 
-/** A label requirement as a requirement on the labels index, whose values are `key=value`. */
+/** A label requirement as a requirement on the labels index, whose values are `key=value` (as stored). */
 function labelRequirement(req: LabelRequirement): ['pos' | 'neg', ScriptRequirement] {
   // An object has one value per label key, so it holds at most one member of any of these.
-  const values = distinct(req.values).map((v) => `${req.key}=${v}`);
+  const values = distinct(req.values).map((v) => storedValue(`${req.key}=${v}`));
   switch (req.op) {
     case 'in':
       return ['pos', { i: LABELS_INDEX, v: values, one: true }];
     case 'notin':
       return ['neg', { i: LABELS_INDEX, v: values, one: true }];
     case 'exists':
-      return ['pos', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+      return ['pos', { i: LABELS_INDEX, v: [], p: storedValue(`${req.key}=`), one: true }];
     case '!exists':
-      return ['neg', { i: LABELS_INDEX, v: [], p: `${req.key}=`, one: true }];
+      return ['neg', { i: LABELS_INDEX, v: [], p: storedValue(`${req.key}=`), one: true }];
   }
 }
 
-/** A field requirement; only the name index is known to hold one value per object. */
+/** A field requirement, its values as stored; only the name index is known to hold one value per object. */
 function fieldRequirement(req: FieldRequirement): ScriptRequirement {
-  const requirement: ScriptRequirement = { i: req.field, v: distinct(req.values) };
+  const requirement: ScriptRequirement = { i: req.field, v: distinct(req.values).map(storedValue) };
   if (req.field === NAME_INDEX) requirement.one = true;
   return requirement;
 }

@@ -15,13 +15,14 @@ describe('splitAtRevision', () => {
 });
 
 describe('index values as stored', () => {
-  it('leaves out values holding NUL, the member separator', () => {
-    const values = computeIndexValues([{ name: 'spec.tags', indexFunc: () => ['a', 'b\0c'] }], {
+  it('escapes NUL, the member separator, and SOH, and reads both back as they were', () => {
+    const values = computeIndexValues([{ name: 'spec.tags', indexFunc: () => ['a', 'b\0c', 'd\u0001\0'] }], {
       apiVersion: 'v1',
       kind: 'Thing',
       metadata: {},
     });
-    expect(values).toEqual({ 'spec.tags': ['a'] });
+    expect(values).toEqual({ 'spec.tags': ['a', 'b\u0001\u0001c', 'd\u0001\u0002\u0001\u0001'] });
+    expect(parseIndexValues(storedIndexValues(values), 'ada')['spec.tags']).toEqual(['a', 'b\0c', 'd\u0001\0']);
   });
 
   it('reads an empty list that Lua wrote as {} as no values', () => {

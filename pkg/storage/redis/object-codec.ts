@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiObject } from '../../api/object';
 import { CREATION_INDEX, DELETION_INDEX, LABELS_INDEX, NAME_INDEX, indexValues, type IndexSpec } from '../indexes';
+import { indexValueOfStored, storedIndexValue } from './stored-values';
 
 /**
  * An object serialised for a write script whose revision only the script
@@ -32,8 +33,7 @@ export type IndexValuesByName = Record<string, string[]>;
 
 /**
  * The object's values for every index, as stored (an index function that
- * throws fails the write). A value holding NUL, the separator in index
- * members, is left out.
+ * throws fails the write): NUL and SOH escaped (./stored-values.ts).
  */
 export function computeIndexValues(specs: readonly IndexSpec[], object: ApiObject): IndexValuesByName {
   const values: IndexValuesByName = {};
@@ -41,9 +41,9 @@ export function computeIndexValues(specs: readonly IndexSpec[], object: ApiObjec
   return values;
 }
 
-/** One index's values for an object, without values holding NUL. */
+/** One index's values for an object, as stored. */
 export const storableValues = (spec: IndexSpec, object: ApiObject): string[] =>
-  indexValues(spec, object).filter((v) => !v.includes('\0'));
+  indexValues(spec, object).map((v) => storedIndexValue(spec, v));
 
 /**
  * The short keys the default indexes' values are stored under (every object
@@ -70,15 +70,16 @@ const FULL_NAMES = new Map(Object.entries(STORED_KEYS).map(([name, key]) => [key
 
 /**
  * Parses stored index values of the object `name` (as stored now, or with
- * full names and the name index, as before). Lua's cjson writes an empty
+ * full names and the name index, as before) into the values they stand for. Lua's cjson writes an empty
  * array as `{}`, so anything that is not an array of strings reads as no values.
  */
 export function parseIndexValues(json: string, name: string): IndexValuesByName {
   const raw = JSON.parse(json) as Record<string, unknown>;
   const values: IndexValuesByName = { [NAME_INDEX]: [name] };
   for (const [key, list] of Object.entries(raw)) {
-    values[FULL_NAMES.get(key) ?? key] = Array.isArray(list)
-      ? list.filter((v): v is string => typeof v === 'string')
+    const index = FULL_NAMES.get(key) ?? key;
+    values[index] = Array.isArray(list)
+      ? list.filter((v): v is string => typeof v === 'string').map((v) => indexValueOfStored(index, v))
       : [];
   }
   return values;

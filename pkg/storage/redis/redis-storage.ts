@@ -26,6 +26,7 @@ import { isOrdered, orderMember, scriptIndexList, typeKeys, type IndexLayout, ty
 import { planList, type ListScriptQuery, type PlannedList } from './list-query';
 import { SliceInterrupted, slicedList, type ListCall, type SlicedPage } from './sliced-list';
 import { computeIndexValues, splitAtRevision, storedIndexValues } from './object-codec';
+import { indexValueOfStored } from './stored-values';
 import type { ScriptedRedis } from './scripts';
 import { StoredObjects, type ObjectCompression } from './stored-objects';
 import { TypeState } from './type-state';
@@ -434,7 +435,7 @@ export class RedisStorage implements Storage {
       case 'STALE':
         return staleConflict(type, name);
       case 'UNIQUE':
-        return uniqueConflict(type, name, reply[1], reply[2]);
+        return uniqueConflict(type, name, reply[1], indexValueOfStored(reply[1], reply[2]));
       default:
         return new Error(`internal: unexpected reply from a write script of ${type}: ${String(reply[0])}`);
     }

@@ -1,4 +1,5 @@
 import { describeConcurrency } from './concurrency';
+import { describeControlCharacters } from './control-characters';
 import { describeCreateGet } from './crud';
 import { describeDelete } from './delete';
 import { describeDryRun } from './dry-run';
@@ -44,6 +45,7 @@ export function runStorageConformance(name: string, open: OpenStorage, options: 
     describePreconditions(h);
     describeIndexes(h);
     describeSelectors(h);
+    describeControlCharacters(h);
     describeSorting(h);
     describePaging(h);
     describeEqualityPages(h);
