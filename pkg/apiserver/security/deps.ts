@@ -14,8 +14,9 @@ export interface SecurityDeps {
   cache: SecurityCache;
   credentials: CredentialStore;
   authorizer: RbacAuthorizer;
-  /** Checks an old password without counting a failure (the endpoint counts it). */
+  /** Checks an old password (refused 429 while locked) without counting a failure (the endpoint counts it). */
   basic: BasicAuthenticator;
+  /** Failed logins; setting a user's password lifts their lock. */
   throttle: LoginThrottle;
   users: ResourceStore;
   tokens: ResourceStore;
