@@ -82,13 +82,16 @@ const program = new Command('svc-apiserver')
     ).env('SVC_CONTROLLER_MANAGER_TOKEN_FILE'),
   )
   .addOption(
-    new Option('--login-failures-per-user <n>', 'failed logins a minute for one user before 429')
+    new Option('--login-failures-per-user <n>', "failed logins in a minute that lock one user's password logins (429)")
       .env('SVC_LOGIN_FAILURES_PER_USER')
       .argParser(positiveInt)
       .default(10),
   )
   .addOption(
-    new Option('--login-failures-per-address <n>', 'failed logins a minute from one address before 429')
+    new Option(
+      '--login-failures-per-address <n>',
+      'failed logins in a minute that lock password logins from one address (429)',
+    )
       .env('SVC_LOGIN_FAILURES_PER_ADDRESS')
       .argParser(positiveInt)
       .default(100),

@@ -46,17 +46,45 @@ describe('who a request comes from', () => {
     expect((await suite.as(basic('nobody', 'whatever1'))('GET', PERSONS)).status).toBe(401);
   });
 
-  it('throttles failed logins of one user past the limit with 429 and Retry-After; a correct login still passes', async () => {
-    await createUser(suite, 'throttled', 'right-password');
+  it('locks a user past the failure limit: even the right password is 429 with Retry-After, while a token still works', async () => {
+    const right = await createUser(suite, 'throttled', 'right-password');
+    const { token } = await createToken(right);
     const wrong = suite.as(basic('throttled', 'wrong-password'));
     const codes = [];
     for (let i = 0; i < 5; i++) codes.push((await wrong('GET', USERS)).status);
     expect(codes).toEqual([401, 401, 401, 429, 429]);
-    const limited = await wrong('GET', USERS);
-    expect(limited.body).toMatchObject({ reason: 'TooManyRequests', code: 429 });
+    const limited = await right('GET', '/apis/api.console.svc.run/v1alpha1/users/-');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429 });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Successful requests are never throttled: the right password is answered (403: no role lets them list users).
-    expect((await suite.as(basic('throttled', 'right-password'))('GET', USERS)).status).toBe(403);
+    // The self-service password change checks no old password while locked.
+    const own = suite.as(bearer(token));
+    const change = await own('PUT', '/apis/uc.api.security.svc.run/v1alpha1/users/-/password', {
+      oldPassword: 'right-password',
+      password: 'third-password',
+    });
+    expect(change.status).toBe(429);
+    // A personal access token is no password attempt: the locked user's token still works.
+    const me = await own('GET', '/apis/api.console.svc.run/v1alpha1/users/-');
+    expect(me.status).toBe(200);
+    expect(me.body.metadata.name).toBe('throttled');
+  });
+
+  it("lifts a user's lock when an administrator sets their password", async () => {
+    await createUser(suite, 'unlocked', 'first-password');
+    const wrong = suite.as(basic('unlocked', 'wrong-password'));
+    for (let i = 0; i < 3; i++) await wrong('GET', USERS);
+    expect((await wrong('GET', USERS)).status).toBe(429);
+    expectStatus(
+      await suite.admin('PUT', `${USERS}/unlocked/password`, { password: 'second-password' }),
+      200,
+      'setting the password',
+    );
+    const me = await suite.as(basic('unlocked', 'second-password'))(
+      'GET',
+      '/apis/api.console.svc.run/v1alpha1/users/-',
+    );
+    expect(me.status).toBe(200);
   });
 });
 

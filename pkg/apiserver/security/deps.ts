@@ -20,8 +20,9 @@ export interface SecurityDeps {
   requestAuthorizer: Authorizer;
   /** Refuses a change that would leave no enabled super administrator. */
   superAdmins: LastSuperAdminGuard;
-  /** Checks an old password without counting a failure (the endpoint counts it). */
+  /** Checks an old password (refused 429 while locked) without counting a failure (the endpoint counts it). */
   basic: BasicAuthenticator;
+  /** Failed logins; setting a user's password lifts their lock. */
   throttle: LoginThrottle;
   users: ResourceStore;
   tokens: ResourceStore;

@@ -10,9 +10,11 @@ export const UC_SECURITY_GROUP = 'uc.api.security.svc.run';
 
 /**
  * Passwords (API.md §8):
- * - `PUT /api/v1alpha1/users/{name}/password` `{"password"}`: an administrator sets one;
+ * - `PUT /api/v1alpha1/users/{name}/password` `{"password"}`: an administrator sets one, which also lifts
+ *   the user's failed-login lock in this apiserver;
  * - `PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password` `{"oldPassword", "password"}`:
- *   a user changes their own; a wrong old password is 422 on `oldPassword` and counts as a failed login.
+ *   a user changes their own; a wrong old password is 422 on `oldPassword` and counts as a failed login, and
+ *   while the user or address is locked the old password is not checked (429).
  * Both answer 200 with the User (which never holds the hash).
  */
 export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): void {
@@ -21,6 +23,7 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
     const body = await readObjectBody(ctx, deps);
     const user = await deps.users.get(ctx.info.name);
     await setPassword(ctx, deps, ctx.info.name, body.password);
+    deps.throttle.clearUser(ctx.info.name);
     sendJson(ctx.res, 200, user);
   });
   routes.add(
@@ -32,11 +35,12 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
       const name = ctx.user.name;
       const user = await deps.users.get(name);
       const old = body.oldPassword;
-      if (typeof old !== 'string' || !(await deps.basic.check(name, old))) {
+      const address = ctx.req.socket.remoteAddress;
+      if (typeof old !== 'string' || !(await deps.basic.check(name, old, address))) {
         const wrong = invalid({ kind: 'User', name }, [
           { field: 'oldPassword', reason: 'FieldValueInvalid', message: 'is not the current password' },
         ]);
-        throw deps.throttle.fail(name, ctx.req.socket.remoteAddress, wrong);
+        throw deps.throttle.fail(name, address, wrong);
       }
       await setPassword(ctx, deps, name, body.password);
       sendJson(ctx.res, 200, user);

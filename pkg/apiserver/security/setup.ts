@@ -5,6 +5,7 @@ import { BasicAuthenticator } from '../../auth/authn/basic';
 import { BearerAuthenticator } from '../../auth/authn/bearer';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from '../../auth/authn/login-throttle';
 import type { PasswordHashOptions } from '../../auth/password';
+import { PasswordVerifier } from '../../auth/password-verifier';
 import { RbacAuthorizer } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
 import { isAnonymous, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
@@ -136,7 +137,7 @@ export async function setupSecurity(
     });
   }
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
-  const basic = new BasicAuthenticator(cache, throttle);
+  const basic = new BasicAuthenticator(cache, throttle, new PasswordVerifier({ hashOptions: config.passwordHash }));
   const authorizer = isRbac ? rbac : alwaysAllow;
   registerSecurityRoutes(routes, {
     cache,
