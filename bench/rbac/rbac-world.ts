@@ -4,6 +4,7 @@ import {
   AGGREGATE_TO_PREFIX,
   DEPENDENCIES_ANNOTATION,
   RESOURCE_VERBS,
+  withAdmissionStamp,
   type PolicyRule,
   type Role,
 } from '../../pkg/auth/rbac';
@@ -99,12 +100,15 @@ export function buildWorld(size: WorldSize, seed = 1): World {
         Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => roleName(2 + Math.floor(rnd() * (templates - 2)))),
       );
     }
-    roles.push({
-      apiVersion: 'v1alpha1',
-      kind: 'Role',
-      metadata: { name: roleName(i), generation: 1, annotations, labels },
-      rules: Array.from({ length: i < GROUP_ROLES ? GROUP_ROLE_RULES : size.rulesPerRole }, rule),
-    });
+    // Stamped as the apiserver stamps the roles its role-write check admitted, so that their edges count.
+    roles.push(
+      withAdmissionStamp({
+        apiVersion: 'v1alpha1',
+        kind: 'Role',
+        metadata: { name: roleName(i), generation: 1, annotations, labels },
+        rules: Array.from({ length: i < GROUP_ROLES ? GROUP_ROLE_RULES : size.rulesPerRole }, rule),
+      }),
+    );
   }
 
   const users: UserInfo[] = Array.from({ length: size.users }, (_, i) => ({

@@ -1,19 +1,50 @@
 import { StatusError } from '../../api/errors';
-import type { PolicyRule, Role, RoleStatus } from '../../auth/rbac';
+import {
+  enforcedRole,
+  RbacAuthorizer,
+  SimpleRoleGraph,
+  type PolicyRule,
+  type RbacSource,
+  type Role,
+  type RoleStatus,
+} from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
-import type { EscalationGuard } from './escalation';
+import { escalationGuard } from './escalation';
 import { roleHooks } from './role-kind';
 
-const allow = () => undefined;
-const everyone: EscalationGuard = {
-  checkRules: allow,
-  checkUiPermissions: allow,
-  checkRoleWrite: allow,
-  checkRole: allow,
-};
 const admin: UserInfo = { name: 'admin', groups: ['authenticated', 'anonymous'] };
 const controller: UserInfo = { name: 'system:controller-manager', groups: ['authenticated', 'anonymous'] };
-const hooks = roleHooks(everyone, (user) => user.name === controller.name);
+
+// The real guard over a small world: admin holds super-role, the controller-manager holds escalate on roles.
+const held: Role[] = [
+  {
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name: 'super-role' },
+    rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+  },
+  {
+    apiVersion: 'v1alpha1',
+    kind: 'Role',
+    metadata: { name: 'cm' },
+    rules: [{ apiGroups: [''], resources: ['roles'], verbs: ['escalate'] }],
+  },
+];
+const source: RbacSource = {
+  bindingsOf: (user) =>
+    user === 'admin'
+      ? [{ binding: 'a', role: 'super-role' }]
+      : user === controller.name
+        ? [{ binding: 'c', role: 'cm' }]
+        : [],
+  role: (name) => {
+    const role = held.find((r) => r.metadata.name === name);
+    return role && enforcedRole(role);
+  },
+};
+const guard = escalationGuard(new RbacAuthorizer(source), source, new SimpleRoleGraph(held));
+const hooks = roleHooks(guard, (user) => user.name === controller.name);
+const vera: UserInfo = { name: 'vera', groups: ['authenticated', 'anonymous'] };
 
 const everything: PolicyRule = { apiGroups: ['*'], resources: ['*'], verbs: ['*'] };
 const role = (name: string, status: RoleStatus): Role => ({
@@ -59,6 +90,15 @@ describe('roleHooks: super-role', () => {
   it('lets a write that leaves the status as it is through, and other roles keep their status writable', () => {
     expect(refusal(built, built, admin)).toBeUndefined();
     expect(refusal(role('other', status([])), role('other', status([everything])), admin)).toBeUndefined();
+  });
+
+  it('refuses a status write that grants what the writer does not hold, to any role', () => {
+    const other = role('other', status([]));
+    expect(refusal(role('other', status([everything])), other, vera)?.message).toMatch(
+      /cannot update resource "roles\/status".*its status grants what they do not hold/,
+    );
+    const ui = { ...other, status: { ...status([]), uiPermissions: ['*'] } };
+    expect(refusal(ui, other, vera)?.message).toMatch(/its status grants UI permissions they do not hold/);
   });
 
   it('refuses a change of its rules even by the status writer', () => {
