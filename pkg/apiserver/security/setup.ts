@@ -19,6 +19,8 @@ import { ROLE_KIND, roleHooks } from '../../registry/security/role-kind';
 import { SecurityCache } from '../../registry/security/security-cache';
 import { TOKEN_KIND } from '../../registry/security/token-kind';
 import { USER_KIND, userHooks } from '../../registry/security/user-kind';
+import { ensureUserFinalizers, withUserFinalizer } from '../../registry/security/user-finalizer';
+import { adoptUnownedCredentials } from '../../registry/security/credential-adoption';
 import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
@@ -73,7 +75,10 @@ export async function setupSecurity(
     user.name === CONTROLLER_MANAGER_USER || (!isRbac && isAnonymous(user));
   const seen = (mirror: SecurityCache['users']) => ({ afterWrite: cache.seenHook(mirror) });
   const users = (
-    await schemes.register(USER_KIND, undefined, { platform: true, hooks: { ...userHooks, ...seen(cache.users) } })
+    await schemes.register(USER_KIND, undefined, {
+      platform: true,
+      hooks: { ...withUserFinalizer(userHooks), ...seen(cache.users) },
+    })
   ).store;
   const roles = (
     await schemes.register(ROLE_KIND, undefined, {
@@ -109,6 +114,9 @@ export async function setupSecurity(
     { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
     log.child({ component: 'bootstrap' }),
   );
+  // Users and credentials stored before deleting a user cleaned up after them (docs/security.md, "Deleting a user").
+  await adoptUnownedCredentials(credentials, users, log.child({ component: 'bootstrap' }));
+  await ensureUserFinalizers(users, log.child({ component: 'bootstrap' }));
   if (config.controllerManagerTokenFile) {
     cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)), {
       name: CONTROLLER_MANAGER_USER,
