@@ -11,6 +11,7 @@ import {
   bearer,
   bind,
   BINDINGS,
+  createRole,
   createToken,
   createUser,
   expectStatus,
@@ -136,6 +137,53 @@ describe('deleting a user', () => {
     await gone(`${BINDINGS}/fred-guest`, "fred's binding to be deleted");
     expectStatus(await api.admin('POST', USERS, { metadata: { name: 'fred' } }), 201, 're-creating fred');
     expect((await fred('GET', WHO_AM_I)).status).toBe(401);
+  });
+
+  it('never lets a password or token left behind by a user removed without cleanup log in the next user of the name', async () => {
+    const hal = await createUser(api, 'hal', 'hal-password');
+    const { token } = await createToken(hal);
+    // No controller-manager runs, and the finalizer is taken off by hand: the user is removed with nothing cleaned.
+    expectStatus(await api.admin('DELETE', `${USERS}/hal`), 200, 'marking hal');
+    expectStatus(
+      await api.admin(
+        'PATCH',
+        `${USERS}/hal`,
+        { metadata: { finalizers: [] } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      ),
+      200,
+      "taking hal's finalizer off",
+    );
+    expectStatus(await api.admin('DELETE', `${USERS}/hal`), 200, 'removing hal');
+    expectStatus(await api.admin('POST', USERS, { metadata: { name: 'hal' } }), 201, 're-creating hal');
+    expect((await hal('GET', WHO_AM_I)).status).toBe(401);
+    expect((await api.as(bearer(token))('GET', WHO_AM_I)).status).toBe(401);
+  });
+
+  it('lets a user who may update bindings take users off a binding of a role they do not hold, but add nobody', async () => {
+    await createRole(api, 'binding-updater', [
+      { apiGroups: [''], resources: ['rolebindings'], verbs: ['get', 'update'] },
+    ]);
+    const rita = await createUser(api, 'rita');
+    await bind(api, 'rita', 'binding-updater');
+    expectStatus(
+      await api.admin('POST', BINDINGS, {
+        metadata: { name: 'editors-x-y' },
+        roleRef: { apiGroup: '', kind: 'Role', name: 'post-editor' },
+        subjects: ['x', 'y'].map((name) => ({ kind: 'User', apiGroup: '', name })),
+      }),
+      201,
+      'binding post-editor to x and y',
+    );
+    const current = (await rita('GET', `${BINDINGS}/editors-x-y`)).body;
+    const withSubjects = (names: string[]) => ({
+      ...current,
+      subjects: names.map((name) => ({ kind: 'User', apiGroup: '', name })),
+    });
+    expect((await rita('PUT', `${BINDINGS}/editors-x-y`, withSubjects(['x', 'rita']))).status).toBe(403);
+    const removed = await rita('PUT', `${BINDINGS}/editors-x-y`, withSubjects(['x']));
+    expect(removed.status).toBe(200);
+    expect(removed.body.subjects).toEqual([{ kind: 'User', apiGroup: '', name: 'x' }]);
   });
 
   it('gives credentials stored before uids were recorded to the current user of the name at the next start', async () => {
