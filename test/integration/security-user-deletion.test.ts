@@ -186,7 +186,7 @@ describe('deleting a user', () => {
     expect(removed.body.subjects).toEqual([{ kind: 'User', apiGroup: '', name: 'x' }]);
   });
 
-  it('gives credentials stored before uids were recorded to the current user of the name at the next start', async () => {
+  it('gives credentials stored before uids were recorded to the current user of the name at the next start, and removes those nobody can use', async () => {
     const gus = await createUser(api, 'gus', 'gus-password');
     const { token } = await createToken(gus);
     // Make the store look as it did before: no uids on credentials, one credential of a user that is gone.
@@ -205,6 +205,13 @@ describe('deleting a user', () => {
       data: { user: 'gone-before', hash: 'not-a-hash' },
     };
     await storage.create(CREDENTIALS_TYPE, orphan);
+    // A password left by an earlier user of a name (another uid) is of no use to anyone either.
+    expectStatus(await api.admin('POST', USERS, { metadata: { name: 'ivan' } }), 201, 'creating ivan');
+    await storage.create(CREDENTIALS_TYPE, {
+      ...orphan,
+      metadata: { name: 'password-ivan' },
+      data: { user: 'ivan', uid: 'an-earlier-ivan', hash: 'not-a-hash' },
+    } as Credential);
     // A credential without a uid never logs in.
     await waitFor(async () => (await gus('GET', WHO_AM_I)).status === 401, { what: "gus's uid-less password to fail" });
     expect((await api.as(bearer(token))('GET', WHO_AM_I)).status).toBe(401);
@@ -214,5 +221,6 @@ describe('deleting a user', () => {
     expect((await api.as(basic('gus', 'gus-password'))('GET', WHO_AM_I)).status).toBe(200);
     expect((await api.as(bearer(token))('GET', WHO_AM_I)).status).toBe(200);
     await expect(api.server.storage.get(CREDENTIALS_TYPE, 'password-gone-before')).rejects.toThrow();
+    await expect(api.server.storage.get(CREDENTIALS_TYPE, 'password-ivan')).rejects.toThrow();
   });
 });

@@ -20,7 +20,7 @@ import { SecurityCache } from '../../registry/security/security-cache';
 import { TOKEN_KIND } from '../../registry/security/token-kind';
 import { USER_KIND, userHooks } from '../../registry/security/user-kind';
 import { ensureUserFinalizers, withUserFinalizer } from '../../registry/security/user-finalizer';
-import { adoptUnownedCredentials } from '../../registry/security/credential-adoption';
+import { tidyCredentials } from '../../registry/security/credential-upkeep';
 import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
@@ -115,7 +115,7 @@ export async function setupSecurity(
     log.child({ component: 'bootstrap' }),
   );
   // Users and credentials stored before deleting a user cleaned up after them (docs/security.md, "Deleting a user").
-  await adoptUnownedCredentials(credentials, users, log.child({ component: 'bootstrap' }));
+  await tidyCredentials(credentials, { users, tokens }, log.child({ component: 'bootstrap' }));
   await ensureUserFinalizers(users, log.child({ component: 'bootstrap' }));
   if (config.controllerManagerTokenFile) {
     cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)), {

@@ -14,7 +14,7 @@ export const CREDENTIALS_TYPE = 'credentials.internal.svc.run';
  * A stored credential: an argon2id hash of a password, or the SHA-256 of a token. `uid` is the `metadata.uid` of
  * the user it was made for: it works only while the user of that name has that uid, so a deleted user's
  * credentials never log in a later user of the same name. Absent only on credentials stored before uids were
- * recorded (see `adoptUnownedCredentials`).
+ * recorded (see `tidyCredentials`).
  */
 export interface Credential extends ApiObject {
   data: { user: string; uid?: string; hash: string; token?: string };
