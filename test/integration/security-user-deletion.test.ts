@@ -129,6 +129,13 @@ describe('deleting a user', () => {
     expect((await api.as(bearer(token))('GET', WHO_AM_I)).status).toBe(401);
     expect((await fred('GET', WHO_AM_I)).status).toBe(401);
     expect((await api.admin('PUT', `${USERS}/fred/password`, { password: 'fred-password-2' })).status).toBe(409);
+    // Nothing granted now could outlive the cleanup: no binding may name fred any more.
+    const late = await api.admin('POST', BINDINGS, {
+      metadata: { name: 'fred-late' },
+      roleRef: { apiGroup: '', kind: 'Role', name: 'guest' },
+      subjects: [{ kind: 'User', apiGroup: '', name: 'fred' }],
+    });
+    expect(late.status).toBe(409);
     // A cleanup cut short: the token went, the rest did not.
     expectStatus(await api.admin('DELETE', `${ALL_TOKENS}/${tokenName}`), 200, "deleting fred's token");
 

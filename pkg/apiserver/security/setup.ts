@@ -21,6 +21,7 @@ import { TOKEN_KIND } from '../../registry/security/token-kind';
 import { USER_KIND, userHooks } from '../../registry/security/user-kind';
 import { ensureUserFinalizers, withUserFinalizer } from '../../registry/security/user-finalizer';
 import { tidyCredentials } from '../../registry/security/credential-upkeep';
+import { refusingUsersBeingDeleted } from '../../registry/security/binding-subjects-guard';
 import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
@@ -89,7 +90,13 @@ export async function setupSecurity(
   const bindings = (
     await schemes.register(ROLE_BINDING_KIND, undefined, {
       platform: true,
-      hooks: { ...roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard), ...seen(cache.bindings) },
+      hooks: {
+        ...refusingUsersBeingDeleted(
+          roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard),
+          (user) => cache.users.get(user)?.metadata.deletionTimestamp !== undefined,
+        ),
+        ...seen(cache.bindings),
+      },
     })
   ).store;
   const credentials = new CredentialStore(storage);
