@@ -2,6 +2,7 @@ import { GC_CONTROLLER, register as registerGc } from '../../controllers/gc';
 import { PLUGINS_CONTROLLER, register as registerPlugins } from '../../controllers/plugins';
 import { PERSON_STATUS_CONTROLLER, register as registerPersonStatus } from '../../controllers/person-status';
 import { RBAC_AGGREGATION_CONTROLLER, register as registerRbacAggregation } from '../../controllers/rbac-aggregation';
+import { USER_CLEANUP_CONTROLLER, register as registerUserCleanup } from '../../controllers/user-cleanup';
 import { ControllerRegistry } from './controller-registry';
 
 /**
@@ -31,6 +32,14 @@ export function builtinControllers(): ControllerRegistry {
       description: "applies each started plugin's extensions/ objects and deletes them when it stops or is removed",
       setup: ({ manager, client }) => {
         registerPlugins(manager, client);
+      },
+    })
+    .register({
+      name: USER_CLEANUP_CONTROLLER,
+      description:
+        "removes a deleted user's password, tokens and role-binding entries, then lets the gc controller remove them",
+      setup: ({ manager, client }) => {
+        registerUserCleanup(manager, client);
       },
     })
     .register({

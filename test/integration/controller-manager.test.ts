@@ -70,7 +70,7 @@ describe('startControllerManager', () => {
       registry: registry(),
       leaderElection: false,
     });
-    expect(everything.controllers).toEqual(['gc', 'rbac-aggregation', 'plugins', 'always']);
+    expect(everything.controllers).toEqual(['gc', 'rbac-aggregation', 'plugins', 'user-cleanup', 'always']);
     await waitFor(() => seen.always.includes('plugged'), { what: 'the plugged-in controller to reconcile' });
     await everything.stop();
     expect(seen.optional).toEqual([]);

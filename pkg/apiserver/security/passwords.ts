@@ -1,4 +1,6 @@
-import { invalid, notFound } from '../../api/errors';
+import { conflict, invalid, notFound } from '../../api/errors';
+import type { ApiObject } from '../../api/object';
+import { passwordCredentialName } from '../../registry/security/credentials';
 import { hashPassword, passwordProblem } from '../../auth/password';
 import type { RequestContext } from '../context';
 import { sendJson } from '../respond';
@@ -15,14 +17,18 @@ export const UC_SECURITY_GROUP = 'uc.api.security.svc.run';
  * - `PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password` `{"oldPassword", "password"}`:
  *   a user changes their own; a wrong old password is 422 on `oldPassword` and counts as a failed login, and
  *   while the user or address is locked the old password is not checked (429).
- * Both answer 200 with the User (which never holds the hash).
+ * - `DELETE /api/v1alpha1/users/{name}/password`: removes the password of a user being deleted (the
+ *   controller-manager's cleanup; a live user's password is replaced, never removed: 409).
+ * Each answers 200 with the User (which never holds the hash). A password belongs to the user's uid, and a user
+ * marked for deletion gets none (409).
  */
 export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): void {
   routes.add({ group: '', version: 'v1alpha1', resource: 'users', subresource: 'password' }, async (ctx) => {
-    requireVerb(ctx, 'update');
+    requireVerb(ctx, 'update', 'delete');
+    if (ctx.info.verb === 'delete') return removePassword(ctx, deps);
     const body = await readObjectBody(ctx, deps);
     const user = await deps.users.get(ctx.info.name);
-    await setPassword(ctx, deps, ctx.info.name, body.password);
+    await setPassword(ctx, deps, user, body.password);
     deps.throttle.clearUser(ctx.info.name);
     sendJson(ctx.res, 200, user);
   });
@@ -42,17 +48,35 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
         ]);
         throw deps.throttle.fail(name, address, wrong);
       }
-      await setPassword(ctx, deps, name, body.password);
+      await setPassword(ctx, deps, user, body.password);
       sendJson(ctx.res, 200, user);
     },
   );
 }
 
-async function setPassword(ctx: RequestContext, deps: SecurityDeps, user: string, password: unknown): Promise<void> {
+async function setPassword(ctx: RequestContext, deps: SecurityDeps, user: ApiObject, password: unknown): Promise<void> {
+  const name = user.metadata.name!;
   const problem = passwordProblem(password);
   if (problem)
-    throw invalid({ kind: 'User', name: user }, [{ field: 'password', reason: 'FieldValueInvalid', message: problem }]);
-  const revision = await deps.credentials.setPassword(user, await hashPassword(password as string, deps.passwordHash));
+    throw invalid({ kind: 'User', name }, [{ field: 'password', reason: 'FieldValueInvalid', message: problem }]);
+  if (user.metadata.deletionTimestamp)
+    throw conflict({ resource: 'users', name }, `user "${name}" is being deleted: it gets no new password`);
+  const hash = await hashPassword(password as string, deps.passwordHash);
+  const revision = await deps.credentials.setPassword(name, user.metadata.uid!, hash);
   await deps.cache.credentialsSeen(revision);
-  ctx.log.info({ user, by: ctx.user.name }, 'password set');
+  ctx.log.info({ user: name, by: ctx.user.name }, 'password set');
+}
+
+/** DELETE …/users/{name}/password: only for a user marked for deletion; idempotent. */
+async function removePassword(ctx: RequestContext, deps: SecurityDeps): Promise<void> {
+  const user = await deps.users.get(ctx.info.name);
+  const name = user.metadata.name!;
+  if (!user.metadata.deletionTimestamp)
+    throw conflict(
+      { resource: 'users', name },
+      `user "${name}" is not being deleted: only a deleted user's password is removed (set a new one with PUT)`,
+    );
+  await deps.cache.credentialsSeen(await deps.credentials.remove(passwordCredentialName(name)));
+  ctx.log.info({ user: name, by: ctx.user.name }, 'password removed');
+  sendJson(ctx.res, 200, user);
 }

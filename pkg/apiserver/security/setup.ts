@@ -23,6 +23,9 @@ import { recoverSuperAdmin } from '../../registry/security/super-admin-recovery'
 import { chainHooks } from '../../registry/chain-hooks';
 import { TOKEN_KIND } from '../../registry/security/token-kind';
 import { USER_KIND, userHooks } from '../../registry/security/user-kind';
+import { ensureUserFinalizers, withUserFinalizer } from '../../registry/security/user-finalizer';
+import { tidyCredentials } from '../../registry/security/credential-upkeep';
+import { refusingUsersBeingDeleted } from '../../registry/security/binding-subjects-guard';
 import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
@@ -83,7 +86,7 @@ export async function setupSecurity(
   const users = (
     await schemes.register(USER_KIND, undefined, {
       platform: true,
-      hooks: chainHooks(userHooks, superAdmins.userHooks(), seen(cache.users)),
+      hooks: chainHooks(withUserFinalizer(userHooks), superAdmins.userHooks(), seen(cache.users)),
     })
   ).store;
   const roles = (
@@ -96,7 +99,10 @@ export async function setupSecurity(
     await schemes.register(ROLE_BINDING_KIND, undefined, {
       platform: true,
       hooks: chainHooks(
-        roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard),
+        refusingUsersBeingDeleted(
+          roleBindingHooks({ exists: async (name) => exists(roles, name) }, guard),
+          (user) => cache.users.get(user)?.metadata.deletionTimestamp !== undefined,
+        ),
         superAdmins.bindingHooks(),
         seen(cache.bindings),
       ),
@@ -124,6 +130,9 @@ export async function setupSecurity(
     { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
     log.child({ component: 'bootstrap' }),
   );
+  // Users and credentials stored before deleting a user cleaned up after them (docs/security.md, "Deleting a user").
+  await tidyCredentials(credentials, { users, tokens }, log.child({ component: 'bootstrap' }));
+  await ensureUserFinalizers(users, log.child({ component: 'bootstrap' }));
   await recoverSuperAdmin(
     { users, roles, bindings, credentials },
     superAdmins,

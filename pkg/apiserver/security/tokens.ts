@@ -1,4 +1,4 @@
-import { invalid, notFound, type StatusCause } from '../../api/errors';
+import { forbidden, invalid, notFound, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import { heldRoles } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
@@ -38,6 +38,7 @@ async function createToken(ctx: RequestContext, deps: SecurityDeps): Promise<voi
   const spec = (body.spec ?? {}) as Partial<TokenSpec>;
   const metadata = (body.metadata ?? {}) as ApiObject['metadata'];
   checkTokenRequest(ctx, deps, spec);
+  const uid = ownerUid(ctx, deps);
   // A token made with a role-limited token is limited the same way: a token never grants more than its maker.
   const roles = spec.roles ?? ctx.user.roleLimit;
   const { object } = await deps.tokens.create(
@@ -55,7 +56,7 @@ async function createToken(ctx: RequestContext, deps: SecurityDeps): Promise<voi
     { user: ctx.user },
   );
   const token = newToken();
-  const revision = await deps.credentials.setTokenHash(object.metadata.name!, ctx.user.name, tokenHash(token));
+  const revision = await deps.credentials.setTokenHash(object.metadata.name!, ctx.user.name, uid, tokenHash(token));
   await deps.cache.credentialsSeen(revision);
   ctx.log.info({ user: ctx.user.name, token: object.metadata.name }, 'personal access token created');
   const shown = {
@@ -63,6 +64,20 @@ async function createToken(ctx: RequestContext, deps: SecurityDeps): Promise<voi
     metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [ACCESS_TOKEN_ANNOTATION]: token } },
   };
   sendJson(ctx.res, 201, shown, { Location: `${ctx.info.path}/${object.metadata.name}` });
+}
+
+/**
+ * The uid of the caller's user, whom the token will belong to: a token works only while the user of its name has
+ * this uid. An identity with no stored user (the controller-manager's, a plugin's, the anonymous visitor) holds no
+ * personal access tokens: 403.
+ */
+function ownerUid(ctx: RequestContext, deps: SecurityDeps): string {
+  const uid = deps.cache.liveUserUid(ctx.user.name);
+  if (uid) return uid;
+  throw forbidden(
+    `personalaccesstokens.${UC_SECURITY_GROUP} is forbidden: "${ctx.user.name}" is not a stored user and cannot hold personal access tokens`,
+    { group: UC_SECURITY_GROUP, resource: 'personalaccesstokens' },
+  );
 }
 
 /** 422 for a malformed expiry or display name, or a role the caller does not hold. */

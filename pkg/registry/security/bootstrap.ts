@@ -129,7 +129,8 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
       });
   if (!claimed) return;
   const password = options.adminPassword ?? randomPassword();
-  await stores.credentials.setPassword(ADMIN_USER, await hashPassword(password, options.passwordHash));
+  const { uid } = (await stores.users.get(ADMIN_USER)).metadata;
+  await stores.credentials.setPassword(ADMIN_USER, uid!, await hashPassword(password, options.passwordHash));
   await createIfAbsent(stores.bindings, {
     apiVersion: 'v1alpha1',
     kind: 'RoleBinding',

@@ -10,9 +10,14 @@ import { isStorageError } from '../../storage/errors';
  */
 export const CREDENTIALS_TYPE = 'credentials.internal.svc.run';
 
-/** A stored credential: an argon2id hash of a password, or the SHA-256 of a token. */
+/**
+ * A stored credential: an argon2id hash of a password, or the SHA-256 of a token. `uid` is the `metadata.uid` of
+ * the user it was made for: it works only while the user of that name has that uid, so a deleted user's
+ * credentials never log in a later user of the same name. Absent only on credentials stored before uids were
+ * recorded (see `tidyCredentials`).
+ */
 export interface Credential extends ApiObject {
-  data: { user: string; hash: string; token?: string };
+  data: { user: string; uid?: string; hash: string; token?: string };
 }
 
 export const passwordCredentialName = (user: string) => `password-${user}`;
@@ -38,12 +43,35 @@ export class CredentialStore {
     }
   }
 
-  setPassword(user: string, hash: string): Promise<string | undefined> {
-    return this.put(passwordCredentialName(user), { user, hash });
+  /** Stores the password hash of the user `user` whose `metadata.uid` is `uid`. */
+  setPassword(user: string, uid: string, hash: string): Promise<string | undefined> {
+    return this.put(passwordCredentialName(user), { user, uid, hash });
   }
 
-  setTokenHash(tokenName: string, user: string, hash: string): Promise<string | undefined> {
-    return this.put(tokenCredentialName(tokenName), { user, hash, token: tokenName });
+  /** Stores the hash of the token `tokenName`, made for the user `user` whose `metadata.uid` is `uid`. */
+  setTokenHash(tokenName: string, user: string, uid: string, hash: string): Promise<string | undefined> {
+    return this.put(tokenCredentialName(tokenName), { user, uid, hash, token: tokenName });
+  }
+
+  /** Every stored credential (hashes included: for the apiserver's own start-up work only). */
+  async list(): Promise<Credential[]> {
+    return (await this.storage.list(CREDENTIALS_TYPE)).items as Credential[];
+  }
+
+  /** Records `uid` on a credential that has none; false when it is gone or has one already. */
+  async adopt(name: string, uid: string): Promise<boolean> {
+    try {
+      let adopted = false;
+      await this.storage.update(CREDENTIALS_TYPE, name, (current) => {
+        const data = (current as Credential).data;
+        adopted = data.uid === undefined;
+        return adopted ? { ...current, data: { ...data, uid } } : current;
+      });
+      return adopted;
+    } catch (err) {
+      if (!isStorageError(err, 'NotFound')) throw err;
+      return false;
+    }
   }
 
   async remove(name: string): Promise<string | undefined> {

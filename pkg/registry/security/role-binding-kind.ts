@@ -76,7 +76,7 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
     const binding = object as RoleBinding;
     const role = binding.roleRef?.name;
     binding.roleRef = { apiGroup: '', kind: 'Role', name: role };
-    binding.subjects = (binding.subjects ?? []).map((s) => ({ kind: 'User', apiGroup: '', name: s.name }));
+    binding.subjects = normalSubjects(binding);
     if (!(await roles.exists(role))) {
       throw invalid({ kind: 'RoleBinding', name: object.metadata.name }, [
         { field: 'roleRef.name', reason: 'FieldValueNotFound', message: `role "${role}" does not exist` },
@@ -100,7 +100,25 @@ export function roleBindingHooks(roles: RoleLookup, guard: EscalationGuard): Sto
       }
       if (JSON.stringify((next as RoleBinding).subjects) === JSON.stringify((current as RoleBinding).subjects))
         return next;
+      if (onlyRemovesSubjects(next as RoleBinding, current as RoleBinding)) {
+        (next as RoleBinding).subjects = normalSubjects(next as RoleBinding);
+        return next;
+      }
       return admit(next, ctx.user, 'update');
     },
   };
 }
+
+/**
+ * Whether an update only takes users off the binding (every subject it keeps was there before): that grants
+ * nobody anything, so it needs the `update` verb alone, not the role's rules. It is how the controller-manager
+ * takes a deleted user off bindings of roles it does not hold.
+ */
+function onlyRemovesSubjects(next: RoleBinding, current: RoleBinding): boolean {
+  const before = new Set((current.subjects ?? []).map((s) => s.name));
+  return (next.subjects ?? []).every((s) => s.kind === 'User' && before.has(s.name));
+}
+
+/** The binding's subjects in their stored form: `{kind: 'User', apiGroup: '', name}`. */
+const normalSubjects = (binding: RoleBinding): RoleBinding['subjects'] =>
+  (binding.subjects ?? []).map((s) => ({ kind: 'User', apiGroup: '', name: s.name }));

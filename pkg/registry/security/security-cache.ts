@@ -42,7 +42,8 @@ export class SecurityCache implements CredentialSource, RbacSource {
   private readonly credentials: StorageMirror;
   private readonly compiled = new Map<string, EnforcedRole>();
   private readonly bindingsByUser = new Map<string, BindingRef[]>();
-  private readonly tokensByHash = new Map<string, string>();
+  /** Token credentials by hash. */
+  private readonly tokensByHash = new Map<string, Credential>();
   /** Tokens given on the command line (the controller-manager's), by hash. */
   private readonly staticTokens = new Map<string, UserInfo>();
 
@@ -65,7 +66,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
       const before = previous as Credential | undefined;
       const after = current as Credential | undefined;
       if (before?.data.token) this.tokensByHash.delete(before.data.hash);
-      if (after?.data.token) this.tokensByHash.set(after.data.hash, after.data.token);
+      if (after?.data.token) this.tokensByHash.set(after.data.hash, after);
     });
   }
 
@@ -96,26 +97,38 @@ export class SecurityCache implements CredentialSource, RbacSource {
     this.staticTokens.set(hash, user);
   }
 
+  /** A user marked for deletion has no account from that moment: no password or token of theirs works. */
   account(name: string): LoginAccount | undefined {
-    const user = this.users.get(name);
-    if (!user || user.metadata.deletionTimestamp) return undefined;
+    const user = this.liveUser(name);
+    if (!user) return undefined;
     const credential = this.credentials.get(passwordCredentialName(name)) as Credential | undefined;
-    return { name, disabled: isDisabled(user), passwordHash: credential?.data.hash };
+    return { name, disabled: isDisabled(user), passwordHash: ownedBy(credential, user)?.data.hash };
+  }
+
+  /** The `metadata.uid` of the user of that name, unless there is none or it is marked for deletion. */
+  liveUserUid(name: string): string | undefined {
+    return this.liveUser(name)?.metadata.uid;
   }
 
   tokenUser(hash: string): UserInfo | undefined {
     const fixed = this.staticTokens.get(hash);
     if (fixed) return fixed;
-    const tokenName = this.tokensByHash.get(hash);
-    const token = tokenName === undefined ? undefined : this.tokens.get(tokenName);
-    if (!token || token.metadata.deletionTimestamp) return undefined;
+    const credential = this.tokensByHash.get(hash);
+    const token = credential === undefined ? undefined : this.tokens.get(credential.data.token!);
+    if (!credential || !token || token.metadata.deletionTimestamp) return undefined;
     const spec = token.spec as TokenSpec;
     if (spec.expiresAt && Date.parse(spec.expiresAt) <= Date.now()) return undefined;
-    const account = this.account(spec.username);
-    if (!account || account.disabled) return undefined;
+    if (!this.mayLogIn(spec.username, credential)) return undefined;
     const user: UserInfo = { name: spec.username, groups: [...LOGGED_IN_GROUPS] };
     if (spec.roles) user.roleLimit = spec.roles;
     return user;
+  }
+
+  /** Whether the token credential was made for the user who holds `name` now, and that user may log in. */
+  private mayLogIn(name: string, credential: Credential): boolean {
+    const owner = this.liveUser(name);
+    if (!owner || credential.data.user !== name || !ownedBy(credential, owner)) return false;
+    return !isDisabled(owner);
   }
 
   bindingsOf(userName: string): readonly BindingRef[] {
@@ -129,6 +142,11 @@ export class SecurityCache implements CredentialSource, RbacSource {
   /** Every role, for listings and the permissions endpoint. */
   allRoles(): Role[] {
     return [...this.roles.values()] as Role[];
+  }
+
+  private liveUser(name: string): ApiObject | undefined {
+    const user = this.users.get(name);
+    return user && !user.metadata.deletionTimestamp ? user : undefined;
   }
 
   private reindexBinding(name: string, previous: ApiObject | undefined, current: ApiObject | undefined): void {
@@ -154,5 +172,9 @@ export class SecurityCache implements CredentialSource, RbacSource {
 }
 
 const NO_BINDINGS: readonly BindingRef[] = Object.freeze([]);
+
+/** The credential, when it was made for this very user (same uid), not an earlier user of the name. */
+const ownedBy = (credential: Credential | undefined, user: ApiObject): Credential | undefined =>
+  credential?.data.uid !== undefined && credential.data.uid === user.metadata.uid ? credential : undefined;
 
 const isDisabled = (user: ApiObject) => (user.spec as { disabled?: boolean } | undefined)?.disabled === true;

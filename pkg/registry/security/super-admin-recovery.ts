@@ -48,7 +48,9 @@ export async function recoverSuperAdmin(
     );
     return false;
   }
-  await stores.credentials.setPassword(ADMIN_USER, await hashPassword(options.adminPassword, options.passwordHash));
+  const hash = await hashPassword(options.adminPassword, options.passwordHash);
+  // A password belongs to the uid of the user it was set for.
+  await stores.credentials.setPassword(ADMIN_USER, admin.metadata.uid!, hash);
   await bindAdmin(stores);
   log.warn(
     { role: SUPER_ROLE, user: ADMIN_USER },
