@@ -1,24 +1,12 @@
-import { withAdmissionStamp } from './admission';
+import { testRole } from '../../../test/support/roles';
 import { SimpleRoleGraph } from './effective';
 import { RoleGraphWithChange, roleWriteEffect } from './role-write-effect';
 import type { PolicyRule, Role } from './types';
 
 const get = (resource: string): PolicyRule => ({ verbs: ['get'], apiGroups: ['g'], resources: [resource] });
 
-function role(name: string, spec: { rules?: PolicyRule[]; deps?: string[]; to?: string[]; ui?: string[] } = {}): Role {
-  const annotations: Record<string, string> = {};
-  if (spec.deps) annotations['rbac.authorization.svc.run/dependencies'] = JSON.stringify(spec.deps);
-  if (spec.ui) annotations['rbac.authorization.svc.run/ui-permissions'] = JSON.stringify(spec.ui);
-  const labels = Object.fromEntries(
-    (spec.to ?? []).map((t) => [`rbac.authorization.svc.run/aggregate-to-${t}`, 'true']),
-  );
-  return withAdmissionStamp({
-    apiVersion: 'v1alpha1',
-    kind: 'Role',
-    metadata: { name, labels, annotations },
-    rules: spec.rules ?? [],
-  });
-}
+const role = (name: string, spec: { rules?: PolicyRule[]; deps?: string[]; to?: string[]; ui?: string[] } = {}): Role =>
+  testRole(name, { rules: spec.rules, dependencies: spec.deps, aggregateTo: spec.to, uiPermissions: spec.ui });
 
 const graph = () =>
   new SimpleRoleGraph([
