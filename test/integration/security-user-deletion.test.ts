@@ -230,4 +230,22 @@ describe('deleting a user', () => {
     await expect(api.server.storage.get(CREDENTIALS_TYPE, 'password-gone-before')).rejects.toThrow();
     await expect(api.server.storage.get(CREDENTIALS_TYPE, 'password-ivan')).rejects.toThrow();
   });
+
+  it('does not create a deleted admin again at the next start, nor give it back its super-role', async () => {
+    await createUser(api, 'sam', 'sam-password');
+    await bind(api, 'sam', 'super-role', 'sam-super-role');
+    const asSam = () => api.as(basic('sam', 'sam-password'));
+    await startControllerManager();
+    expectStatus(await asSam()('DELETE', `${USERS}/admin`), 200, 'deleting admin');
+    await waitFor(async () => (await asSam()('GET', `${USERS}/admin`)).status === 404, {
+      what: 'admin to be removed',
+      timeoutMs: 20_000,
+    });
+    await stopTestControllerManagers();
+    await api.server.stop();
+    await startServer();
+    expect((await asSam()('GET', `${USERS}/admin`)).status).toBe(404);
+    const bindings = (await asSam()('GET', `${BINDINGS}?fieldSelector=roleRef.name%3Dsuper-role`)).body.items;
+    expect(bindings.flatMap((b: { subjects: { name: string }[] }) => b.subjects.map((s) => s.name))).toEqual(['sam']);
+  });
 });

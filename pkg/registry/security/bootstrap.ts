@@ -119,7 +119,14 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
  * wins sets the password, so two replicas never print two passwords.
  */
 async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
-  const claimed = (await getOrUndefined(stores.users, ADMIN_USER))
+  const exists = (await getOrUndefined(stores.users, ADMIN_USER)) !== undefined;
+  if (!exists && (await stores.users.list({ limit: 1 })).items.length > 0) {
+    // Not a first start: `admin` was deleted on purpose, and a deleted user does not come back (a start that finds
+    // no enabled super administrator restores it only when given the admin password).
+    log.info({ user: ADMIN_USER }, 'the super administrator "admin" was deleted: not created again');
+    return;
+  }
+  const claimed = exists
     ? await claimUnfinishedAdmin(stores)
     : await createIfAbsent(stores.users, {
         apiVersion: 'v1alpha1',
@@ -152,7 +159,8 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
 async function claimUnfinishedAdmin(stores: BootstrapStores): Promise<boolean> {
   if (await stores.credentials.hasPassword(ADMIN_USER)) return false;
   const admin = await getOrUndefined(stores.users, ADMIN_USER);
-  if (!admin) return false;
+  // A user being deleted lost its password on purpose (the user-cleanup controller): it is not unfinished.
+  if (!admin || admin.metadata.deletionTimestamp) return false;
   try {
     await stores.users.update(ADMIN_USER, admin);
     return true;
