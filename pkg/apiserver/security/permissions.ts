@@ -3,10 +3,10 @@ import type { ApiObject } from '../../api/object';
 import {
   ANONYMOUS_ROLE,
   AUTHENTICATED_ROLE,
+  enforcedUiPermissions,
   HIDDEN_LABEL,
   heldRoles,
   SUPER_ROLE,
-  uiPermissionsOf,
   type RoleBinding,
 } from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
@@ -75,9 +75,7 @@ export function permissionsOf(user: UserInfo, deps: SecurityDeps): UserPermissio
   for (const name of held) {
     const enforced = deps.cache.role(name);
     if (!enforced) continue;
-    const list =
-      enforced.source === 'status' ? (enforced.role.status?.uiPermissions ?? []) : uiPermissionsOf(enforced.role);
-    for (const p of list) ui.add(p);
+    for (const p of enforcedUiPermissions(enforced)) ui.add(p);
   }
   return { roles: [...new Set(roles)].sort(), uiPermissions: [...ui].sort() };
 }
