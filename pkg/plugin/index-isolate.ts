@@ -38,15 +38,15 @@ const PRELUDE = `
   };
   globalThis.__define = (fn) => {
     if (typeof fn !== 'function') throw new TypeError('not a function');
-    fns.push(fn);
+    fns[fns.length] = fn;
   };
   const run = (json) => {
     const outcomes = [];
     for (let i = 0; i < fns.length; i++) {
       try {
-        outcomes.push({ values: valuesOf(fns[i](parse(json))) });
+        outcomes[i] = { values: valuesOf(fns[i](parse(json))) };
       } catch (e) {
-        outcomes.push({ error: messageOf(e) });
+        outcomes[i] = { error: messageOf(e) };
       }
     }
     return stringify(outcomes);
@@ -106,7 +106,9 @@ export class IndexIsolate {
         return { failure: 'memory' };
       }
       if (/timed out/.test((err as Error).message)) return { failure: 'timeout' };
-      throw err;
+      // The prelude itself failed (a function replaced a built-in it relies on): every function fails with that.
+      const error = String((err as Error).message);
+      return { text: JSON.stringify(this.functions.map(() => ({ error }))) };
     }
   }
 

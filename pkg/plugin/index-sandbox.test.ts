@@ -111,6 +111,17 @@ describe('IndexSandbox', () => {
       },
     ]);
     expect(replaced.indexFunc('proxy')(object)).toEqual(['fine']);
+    const tampered = await create([
+      {
+        name: 'tojson',
+        source: `(Array.prototype.toJSON = function () { return this.length === 1 ? [1] : 'x'; },
+          Array.prototype.every = () => true,
+          (o) => [3])`,
+      },
+    ]);
+    expect(refusal(() => tampered.indexFunc('tojson')(object)).message).toContain(
+      'the index functions answered something other than their values',
+    );
   });
 
   it('refuses the write with 422 naming the index when a function throws or returns something else', async () => {

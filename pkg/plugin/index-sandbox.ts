@@ -92,7 +92,7 @@ export class IndexSandbox {
     if (known) return known;
     const result = this.isolate.call(json);
     if ('failure' in result) throw this.unanswered(result.failure);
-    const outcomes = JSON.parse(result.text) as Outcome[];
+    const outcomes = checkedOutcomes(result.text, this.functions.length);
     this.recent.set(json, outcomes);
     if (this.recent.size > RECENT_ANSWERS) this.recent.delete(this.recent.keys().next().value!);
     return outcomes;
@@ -119,4 +119,25 @@ export class IndexSandbox {
       },
     ]);
   }
+}
+
+/**
+ * The outcomes the isolate answered, each checked: the text comes from code a plugin's functions may have tampered
+ * with (a replaced `toJSON`, say), so anything but an array of strings or an error message is an error.
+ */
+function checkedOutcomes(text: string, count: number): Outcome[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const list = Array.isArray(parsed) ? (parsed as unknown[]) : [];
+  return Array.from({ length: count }, (_, i): Outcome => {
+    const outcome = list[i] as { values?: unknown; error?: unknown } | null | undefined;
+    if (typeof outcome?.error === 'string') return { error: outcome.error };
+    const values = outcome?.values;
+    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) return { values: values as string[] };
+    return { error: 'the index functions answered something other than their values' };
+  });
 }
