@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const server = await startApiserver(dir, options.store);
   try {
     const rates: Record<Variant, number[]> = { paths: [], functions: [] };
-    // The apiserver's CPU time per write (all its threads, index workers included), in µs: steadier than writes/s
+    // The apiserver's CPU time per write (all its threads, index isolates included), in µs: steadier than writes/s
     // on a machine whose other work comes and goes.
     const cpu: Record<Variant, number[]> = { paths: [], functions: [] };
     const round = async (variant: Variant, run: number) => {

@@ -35,7 +35,7 @@ export const PATH_INDEXES: IndexVariant = {
   indexCount: 2,
 };
 
-/** The same two indexes as functions, run by the model's index worker in the apiserver. */
+/** The same two indexes as functions, run in the model's index isolate in the apiserver. */
 export const FUNCTION_INDEXES: IndexVariant = {
   name: 'function',
   description: 'two function indexes (spec.name, spec.tags)',

@@ -154,6 +154,33 @@ const program = new Command('svc-apiserver')
       .default(0.5, '500ms'),
   )
   .addOption(
+    new Option(
+      '--plugin-memory <MiB>',
+      "a plugin's worker holding more (heap and Buffers together) is stopped and FAILED",
+    )
+      .env('SVC_PLUGIN_MEMORY')
+      .argParser(positiveInt)
+      .default(256),
+  )
+  .addOption(
+    new Option('--plugin-index-memory <MiB>', "the heap of one plugin model's index functions (500 beyond)")
+      .env('SVC_PLUGIN_INDEX_MEMORY')
+      .argParser(positiveInt)
+      .default(64),
+  )
+  .addOption(
+    new Option('--plugin-archive-max-size <MiB>', 'a .tgz plugin unpacking to more is refused')
+      .env('SVC_PLUGIN_ARCHIVE_MAX_SIZE')
+      .argParser(positiveInt)
+      .default(256),
+  )
+  .addOption(
+    new Option('--plugin-archive-max-entries <n>', 'a .tgz plugin holding more entries is refused')
+      .env('SVC_PLUGIN_ARCHIVE_MAX_ENTRIES')
+      .argParser(positiveInt)
+      .default(10000),
+  )
+  .addOption(
     new Option('--plugin-rescan-interval <duration>', 'how often the plugins folder is scanned for changes')
       .env('SVC_PLUGIN_RESCAN_INTERVAL')
       .argParser(positiveDuration)
@@ -188,6 +215,10 @@ async function main(): Promise<void> {
     pluginRouteTimeout: number;
     pluginIndexTimeout: number;
     pluginRescanInterval: number;
+    pluginMemory: number;
+    pluginIndexMemory: number;
+    pluginArchiveMaxSize: number;
+    pluginArchiveMaxEntries: number;
   }>();
   const running = await startApiServer(
     {
@@ -211,6 +242,10 @@ async function main(): Promise<void> {
       pluginRouteTimeoutSeconds: opts.pluginRouteTimeout,
       pluginIndexTimeoutSeconds: opts.pluginIndexTimeout,
       pluginRescanSeconds: opts.pluginRescanInterval,
+      pluginMemoryMb: opts.pluginMemory,
+      pluginIndexMemoryMb: opts.pluginIndexMemory,
+      pluginArchiveMaxMb: opts.pluginArchiveMaxSize,
+      pluginArchiveMaxEntries: opts.pluginArchiveMaxEntries,
     },
     logger,
   );

@@ -47,6 +47,14 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig {
   pluginIndexTimeoutSeconds?: number;
   /** How often the plugins folder is scanned for changes besides file system events; default 5. */
   pluginRescanSeconds?: number;
+  /** The memory limit of each plugin's worker, heap and Buffers together, in MiB; default 256. */
+  pluginMemoryMb?: number;
+  /** The heap limit of the isolate running one plugin model's index functions, in MiB; default 64. */
+  pluginIndexMemoryMb?: number;
+  /** How many MiB a `.tgz` in the plugins folder may unpack to; default 256. */
+  pluginArchiveMaxMb?: number;
+  /** How many entries a `.tgz` in the plugins folder may hold; default 10,000. */
+  pluginArchiveMaxEntries?: number;
 }
 
 /** A running apiserver: its bound address and how to drain it. */
@@ -79,7 +87,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     log: log.child({ component: 'storage' }),
   });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));
-  await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks });
+  await schemes.register(MODEL_KIND, undefined, { platform: true, hooks: modelHooks(schemes) });
   await schemes.register(LEASE_KIND, undefined, { platform: true });
   await schemes.register(PLUGIN_KIND, undefined, { platform: true });
   const models = new ModelSync(storage, schemes, log.child({ component: 'models' }));
@@ -172,6 +180,12 @@ function startPlugins(
     consolePlugins,
     rescanIntervalMs: (config.pluginRescanSeconds ?? 5) * 1000,
     indexFunctionTimeoutMs: (config.pluginIndexTimeoutSeconds ?? 0.5) * 1000,
+    memoryMb: config.pluginMemoryMb,
+    indexFunctionMemoryMb: config.pluginIndexMemoryMb,
+    archiveLimits: {
+      maxBytes: config.pluginArchiveMaxMb === undefined ? undefined : config.pluginArchiveMaxMb * 1024 * 1024,
+      maxEntries: config.pluginArchiveMaxEntries,
+    },
   });
   const started = host
     .start()

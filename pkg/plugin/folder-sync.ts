@@ -3,6 +3,7 @@ import type { Logger } from '../util/log';
 import { FolderWatcher } from './folder-watcher';
 import { ManifestError } from './manifest';
 import { listPluginSources, loadPluginSource, type LoadedSource, type PluginSource } from './plugin-source';
+import type { ArchiveLimits } from './tar-reader';
 
 /** Work under way: `settled` resolves once the plugins concerned are STARTED, STOPPED or FAILED. */
 export interface Settling {
@@ -42,7 +43,7 @@ export class PluginFolderSync {
     private readonly dir: string,
     private readonly target: FolderSyncTarget,
     private readonly log: Logger,
-    private readonly options: { debounceMs: number; rescanMs: number },
+    private readonly options: { debounceMs: number; rescanMs: number; archiveLimits?: ArchiveLimits },
   ) {}
 
   /** Scans the folder now; resolves once the changes are applied, with `settled` for when the plugins have started. */
@@ -111,7 +112,7 @@ export class PluginFolderSync {
 
   private load(source: PluginSource): LoadedSource | undefined {
     try {
-      return loadPluginSource(source);
+      return loadPluginSource(source, this.options.archiveLimits);
     } catch (err) {
       if (!(err instanceof ManifestError)) throw err;
       // An installed plugin whose folder became unreadable keeps running as it was.

@@ -17,6 +17,7 @@ import { sendJson } from '../apiserver/respond';
 import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex, PluginWorkerData } from './protocol';
@@ -42,7 +43,7 @@ export interface PluginHostOptions {
   maxBodyBytes: number;
   /** How long `stop(ctx)` may take at shutdown; default 5 s. */
   stopTimeoutMs?: number;
-  /** The heap limit of each plugin's worker; default 256 MiB. */
+  /** The memory limit of each plugin's worker, its heap and its Buffers together; default 256 MiB. */
   memoryMb?: number;
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
@@ -50,6 +51,10 @@ export interface PluginHostOptions {
   api?: { url: string; identities: PluginIdentities };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
+  /** The heap limit of the isolate running one model's index functions; default 64 MiB. */
+  indexFunctionMemoryMb?: number;
+  /** The limits on what a `.tgz` in the plugins folder unpacks to; each left out keeps its default (256 MiB, 10,000). */
+  archiveLimits?: Partial<ArchiveLimits>;
   /** How often the plugins folder is scanned besides on file system events; default 5 s. */
   rescanIntervalMs?: number;
   /** Where a STARTED plugin's console pages (`spec.console`) are made known, until it stops. */
@@ -137,6 +142,7 @@ export class PluginHost {
         : new PluginFolderSync(resolve(options.pluginsDir), this.folderTarget(), log, {
             debounceMs: 300,
             rescanMs: options.rescanIntervalMs ?? 5000,
+            archiveLimits: archiveLimits(options.archiveLimits),
           });
   }
 
@@ -429,11 +435,13 @@ export class PluginHost {
     const what = `model ${model.plural}.${model.group}`;
     const owner = this.modelOwners.get(key);
     if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
-    if (!owner && this.schemes.all().some((r) => r.model.group === model.group && r.model.plural === model.plural)) {
-      throw new Error(`${what}: already served by a Model object`);
-    }
+    const served = this.schemes.served(model.group, model.plural);
+    if (!owner && served) throw new Error(`${what}: already served by ${served.owner ?? 'the platform'}`);
     try {
-      await this.schemes.register(model, undefined, { platform: plugin.manifest.builtin });
+      await this.schemes.register(model, undefined, {
+        platform: plugin.manifest.builtin,
+        owner: `plugin "${plugin.manifest.name}"`,
+      });
     } catch (err) {
       throw new Error(`${what}: ${(err as Error).message}`);
     }
@@ -447,7 +455,10 @@ export class PluginHost {
     indexes: DeclaredIndex[],
   ): Promise<PluginModel> {
     try {
-      return await pluginModel(plugin.manifest.name, spec, indexes, this.options.indexFunctionTimeoutMs);
+      return await pluginModel(plugin.manifest.name, spec, indexes, {
+        timeoutMs: this.options.indexFunctionTimeoutMs,
+        memoryMb: this.options.indexFunctionMemoryMb,
+      });
     } catch (err) {
       const names = spec.names as Record<string, unknown> | undefined;
       const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
@@ -668,6 +679,14 @@ function refusePlatformGroup(plugin: LoadedPlugin, spec: Record<string, unknown>
   const plural = (spec.names as Record<string, unknown> | undefined)?.plural;
   const what = typeof plural === 'string' && plural !== '' ? [plural, group].filter((p) => p !== '').join('.') : group;
   throw new Error(`model ${what}: group "${group}" belongs to the platform (empty or *.svc.run)`);
+}
+
+/** The archive limits given, each left out (or undefined) replaced by its default. */
+function archiveLimits(given: Partial<ArchiveLimits> = {}): ArchiveLimits {
+  return {
+    maxBytes: given.maxBytes ?? DEFAULT_ARCHIVE_LIMITS.maxBytes,
+    maxEntries: given.maxEntries ?? DEFAULT_ARCHIVE_LIMITS.maxEntries,
+  };
 }
 
 function removeUnpacked(plugin: LoadedPlugin): void {

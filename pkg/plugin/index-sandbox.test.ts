@@ -8,7 +8,7 @@ const person = (spec: Record<string, unknown>): ApiObject =>
 const opened: IndexSandbox[] = [];
 afterEach(() => opened.splice(0).forEach((box) => box.close()));
 const create = async (functions: IndexFunctionSource[], timeoutMs = 1000) => {
-  const box = await IndexSandbox.create(owner, functions, timeoutMs);
+  const box = await IndexSandbox.create(owner, functions, { timeoutMs, memoryMb: 64 });
   opened.push(box);
   return box;
 };
@@ -56,16 +56,72 @@ describe('IndexSandbox', () => {
     expect((object.spec as { name: string }).name).toBe('ada');
   });
 
-  it('gives no access to require, process, eval or timers', async () => {
+  it('gives no access to require, process or timers', async () => {
     const box = await create([
-      { name: 'require', source: '() => typeof require + typeof process + typeof setTimeout' },
-      { name: 'eval', source: '() => eval("1")' },
-      { name: 'escape', source: '(o) => o.constructor.constructor("return process")().pid' },
+      {
+        name: 'require',
+        source: '() => typeof require + typeof process + typeof setTimeout + typeof globalThis.global',
+      },
+      { name: 'escape', source: '(o) => o.constructor.constructor("return typeof process")()' },
     ]);
     const object = person({});
-    expect(box.indexFunc('require')(object)).toEqual(['undefinedundefinedundefined']);
-    expect(refusal(() => box.indexFunc('eval')(object)).code).toBe(422);
-    expect(refusal(() => box.indexFunc('escape')(object)).message).toContain('Code generation from strings disallowed');
+    expect(box.indexFunc('require')(object)).toEqual(['undefinedundefinedundefinedundefined']);
+    expect(box.indexFunc('escape')(object)).toEqual(['undefined']);
+  });
+
+  // The known ways out of a node:vm context: each looks for the apiserver's `process` and finds none.
+  it('leads nowhere through this, arguments.callee, stack traces or the values it hands back', async () => {
+    const box = await create([
+      { name: 'this', source: 'function () { return this.constructor.constructor("return typeof process")(); }' },
+      {
+        name: 'callee',
+        source: `function f() {
+          const caller = arguments.callee.caller;
+          if (!caller) return 'no caller';
+          return caller.constructor('return typeof process')();
+        }`,
+      },
+      {
+        name: 'stack',
+        source: `(o) => {
+          Error.prepareStackTrace = (e, frames) => frames.map((frame) => {
+            const self = frame.getThis && frame.getThis();
+            if (self && self.process) return 'process';
+            const fn = frame.getFunction && frame.getFunction();
+            if (fn && fn.constructor('return typeof process')() !== 'undefined') return 'process';
+            return '-';
+          }).join('');
+          return new Error('x').stack.includes('process') ? 'escaped' : 'contained';
+        }`,
+      },
+      { name: 'getter', source: `() => ({ toString: () => typeof process, get length() { return typeof process; } })` },
+    ]);
+    const object = person({});
+    expect(box.indexFunc('this')(object)).toEqual(['undefined']);
+    expect(box.indexFunc('callee')(object)).not.toEqual(['object']);
+    expect(box.indexFunc('stack')(object)).toEqual(['contained']);
+    expect(refusal(() => box.indexFunc('getter')(object)).message).toContain('returned object');
+    const replaced = await create([
+      // Replaced globals when the functions are loaded: what goes back to the host is still only a string.
+      {
+        name: 'proxy',
+        source: `(JSON.stringify = () => new Proxy({}, { get: () => this.constructor.constructor('return typeof process')() }),
+          Array.prototype.map = function () { return new Proxy([], {}); },
+          (o) => 'fine')`,
+      },
+    ]);
+    expect(replaced.indexFunc('proxy')(object)).toEqual(['fine']);
+    const tampered = await create([
+      {
+        name: 'tojson',
+        source: `(Array.prototype.toJSON = function () { return this.length === 1 ? [1] : 'x'; },
+          Array.prototype.every = () => true,
+          (o) => [3])`,
+      },
+    ]);
+    expect(refusal(() => tampered.indexFunc('tojson')(object)).message).toContain(
+      'the index functions answered something other than their values',
+    );
   });
 
   it('refuses the write with 422 naming the index when a function throws or returns something else', async () => {
@@ -98,25 +154,39 @@ describe('IndexSandbox', () => {
     const stopped = refusal(() => box.indexFunc('loop')(person({ loop: true })));
     expect(stopped.code).toBe(500);
     expect(stopped.message).toBe(
-      'the index functions of plugin "people" did not finish within 50ms (or ran out of memory)',
+      'the index functions of plugin "people" did not finish within 50ms (the index function time limit)',
     );
     expect(box.indexFunc('loop')(person({}))).toEqual(['fine']);
   });
 
-  it('ends a function that allocates past its heap limit with a 500, on its own thread, and keeps working', async () => {
-    const box = await sandbox({
-      hog: (o) => {
-        const held = [];
-        if (o.spec.hog) for (;;) held.push(new Array(1e5).fill(o.spec.hog));
-        return 'fine';
+  it('ends a function that allocates past its heap limit with a 500, in its own isolate, and keeps working', async () => {
+    const box = await sandbox(
+      {
+        hog: (o) => {
+          const held = [];
+          if (o.spec.hog) for (;;) held.push(new Array(1e5).fill(o.spec.hog));
+          return 'fine';
+        },
       },
-    });
+      10_000,
+    );
     const before = process.memoryUsage().heapUsed;
-    expect(refusal(() => box.indexFunc('hog')(person({ hog: 'x' }))).code).toBe(500);
-    // The worker's heap (64 MiB) ran out, not the apiserver's, which is no larger for it.
+    const refused = refusal(() => box.indexFunc('hog')(person({ hog: 'x' })));
+    expect(refused.code).toBe(500);
+    expect(refused.message).toBe('the index functions of plugin "people" went past their memory limit of 64 MiB');
+    // The isolate's heap (64 MiB) ran out, not the apiserver's, which is no larger for it.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 1024 * 1024);
     expect(box.indexFunc('hog')(person({}))).toEqual(['fine']);
   }, 30_000);
+
+  it('counts ArrayBuffers against the memory limit: a huge one is not allocated and the write is refused', async () => {
+    const box = await create([
+      { name: 'buffer', source: '() => String(new ArrayBuffer(1024 * 1024 * 1024).byteLength)' },
+    ]);
+    const refused = refusal(() => box.indexFunc('buffer')(person({})));
+    expect(refused.code).toBe(422);
+    expect(refused.message).toContain('Array buffer allocation failed');
+  });
 
   it('keeps a function that changes the built-ins to the sandbox: the apiserver and other models do not see it', async () => {
     const box = await sandbox({ patch: (o) => ((String.prototype.trim = () => 'patched'), o.spec.name.trim()) });

@@ -1,12 +1,18 @@
 import type { ApiObject } from '../api/object';
 import { invalid, serviceUnavailable, StatusError } from '../api/errors';
 import type { IndexValue } from '../storage/indexes';
-import { IndexWorker } from './index-worker';
+import { IndexIsolate, type IndexCallFailure } from './index-isolate';
 
 /** A plugin's index function as it crosses from the worker: its name and its source text. */
 export interface IndexFunctionSource {
   name: string;
   source: string;
+}
+
+/** The limits of a model's index functions: per call (time) and per isolate (heap). */
+export interface SandboxLimits {
+  timeoutMs: number;
+  memoryMb: number;
 }
 
 /** Who owns the functions, for the errors a write gets. */
@@ -26,16 +32,16 @@ const RECENT_ANSWERS = 256;
 type Outcome = { values: string[] } | { error: string };
 
 /**
- * Runs a plugin model's index functions (ADR 0014, ADR 0022) isolated from
- * the apiserver: compiled from their source in a `node:vm` context of their
- * own (only JavaScript's built-ins: no `require`, `process`, timers or
- * `eval`), on a thread of their own (an IndexWorker) with its own heap
- * limit, each call bounded by a time limit. The object goes in as JSON text
- * and the values come out as JSON text. One call computes every function's
- * values for an object; the index functions the storage calls one by one
- * share it. A function that throws or returns something else refuses the
- * write (422); one that runs out of time or memory refuses it too (500) and
- * its thread is replaced; the apiserver is not harmed.
+ * Runs a plugin model's index functions (ADR 0014, ADR 0030) where nothing
+ * leads back to the apiserver: compiled from their source in a V8 isolate of
+ * their own (an IndexIsolate: only JavaScript's built-ins, no `require`,
+ * `process`, timers or host object), with its own heap limit, each call
+ * bounded by a time limit. The object goes in as JSON text and the values
+ * come out as JSON text. One call computes every function's values for an
+ * object; the index functions the storage calls one by one share it. A
+ * function that throws or returns something else refuses the write (422);
+ * one that runs out of time or memory refuses it too (500, naming the
+ * limit); the apiserver is not harmed.
  */
 export class IndexSandbox {
   /** Recent answers by the object's JSON text: the storage asks for each index, and for one state more than once. */
@@ -44,12 +50,16 @@ export class IndexSandbox {
   private constructor(
     private readonly owner: SandboxOwner,
     private readonly functions: IndexFunctionSource[],
-    private readonly worker: IndexWorker,
-    private readonly timeoutMs: number,
+    private readonly isolate: IndexIsolate,
+    private readonly limits: SandboxLimits,
   ) {}
 
   /** A sandbox with its functions compiled; rejects with an Error saying which function is wrong. */
-  static async create(owner: SandboxOwner, functions: IndexFunctionSource[], timeoutMs: number): Promise<IndexSandbox> {
+  static async create(
+    owner: SandboxOwner,
+    functions: IndexFunctionSource[],
+    limits: SandboxLimits,
+  ): Promise<IndexSandbox> {
     for (const { name, source } of functions) {
       if (ASYNC_SYNTAX.test(source)) {
         throw new Error(
@@ -57,8 +67,8 @@ export class IndexSandbox {
         );
       }
     }
-    const worker = await IndexWorker.start(owner.plugin, functions, timeoutMs);
-    return new IndexSandbox(owner, functions, worker, timeoutMs);
+    const isolate = IndexIsolate.start(owner.plugin, functions, limits);
+    return new IndexSandbox(owner, functions, isolate, limits);
   }
 
   /** The index function the storage calls for index `name`. */
@@ -71,34 +81,32 @@ export class IndexSandbox {
     };
   }
 
-  /** Ends the functions' thread (the plugin stopped); later writes are refused with 503. */
+  /** Disposes of the functions' isolate (the plugin stopped); later writes are refused with 503. */
   close(): void {
-    this.worker.close();
+    this.isolate.close();
   }
 
   private outcomes(object: ApiObject): Outcome[] {
     const json = JSON.stringify(object);
     const known = this.recent.get(json);
     if (known) return known;
-    // The limit is wall-clock time, which a loaded machine or a garbage collection pause stretches: a call that gets
-    // no answer is tried once more (on a new thread) before the write is refused.
-    const text = this.worker.call(json) ?? this.worker.call(json);
-    if (text === undefined) throw this.unanswered();
-    const outcomes = JSON.parse(text) as Outcome[];
+    const result = this.isolate.call(json);
+    if ('failure' in result) throw this.unanswered(result.failure);
+    const outcomes = checkedOutcomes(result.text, this.functions.length);
     this.recent.set(json, outcomes);
     if (this.recent.size > RECENT_ANSWERS) this.recent.delete(this.recent.keys().next().value!);
     return outcomes;
   }
 
-  private unanswered(): StatusError {
+  private unanswered(failure: IndexCallFailure): StatusError {
     const { plugin } = this.owner;
-    if (this.worker.isClosed)
+    if (failure === 'closed')
       return serviceUnavailable(`plugin "${plugin}" is stopped: its index functions no longer run`);
-    return new StatusError(
-      500,
-      'InternalError',
-      `the index functions of plugin "${plugin}" did not finish within ${this.timeoutMs}ms (or ran out of memory)`,
-    );
+    const why =
+      failure === 'timeout'
+        ? `did not finish within ${this.limits.timeoutMs}ms (the index function time limit)`
+        : `went past their memory limit of ${this.limits.memoryMb} MiB`;
+    return new StatusError(500, 'InternalError', `the index functions of plugin "${plugin}" ${why}`);
   }
 
   private refusal(index: string, object: ApiObject, error: string): StatusError {
@@ -111,4 +119,25 @@ export class IndexSandbox {
       },
     ]);
   }
+}
+
+/**
+ * The outcomes the isolate answered, each checked: the text comes from code a plugin's functions may have tampered
+ * with (a replaced `toJSON`, say), so anything but an array of strings or an error message is an error.
+ */
+function checkedOutcomes(text: string, count: number): Outcome[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const list = Array.isArray(parsed) ? (parsed as unknown[]) : [];
+  return Array.from({ length: count }, (_, i): Outcome => {
+    const outcome = list[i] as { values?: unknown; error?: unknown } | null | undefined;
+    if (typeof outcome?.error === 'string') return { error: outcome.error };
+    const values = outcome?.values;
+    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) return { values: values as string[] };
+    return { error: 'the index functions answered something other than their values' };
+  });
 }

@@ -2,11 +2,17 @@ import type { ApiObject } from '../api/object';
 import type { IndexSpec } from '../storage/indexes';
 import type { Model } from '../registry/model';
 import { modelFromObject } from '../registry/models/model-object';
-import { IndexSandbox } from './index-sandbox';
+import { IndexSandbox, type SandboxLimits } from './index-sandbox';
+import { DEFAULT_INDEX_MEMORY_MB } from './index-isolate';
 import type { DeclaredIndex } from './protocol';
 
 /** How long one write's index functions may run, together; see ADR 0014. */
 export const DEFAULT_INDEX_FUNCTION_TIMEOUT_MS = 500;
+
+const DEFAULT_LIMITS: SandboxLimits = {
+  timeoutMs: DEFAULT_INDEX_FUNCTION_TIMEOUT_MS,
+  memoryMb: DEFAULT_INDEX_MEMORY_MB,
+};
 
 /** A plugin's model, and how to end what runs its index functions when the model is taken out of service. */
 export interface PluginModel {
@@ -24,7 +30,7 @@ export async function pluginModel(
   plugin: string,
   spec: Record<string, unknown>,
   indexes: DeclaredIndex[],
-  timeoutMs = DEFAULT_INDEX_FUNCTION_TIMEOUT_MS,
+  limits: Partial<SandboxLimits> = {},
 ): Promise<PluginModel> {
   const names = spec.names as Record<string, unknown> | undefined;
   const fields = [spec.group, spec.version, names?.kind, names?.plural];
@@ -43,7 +49,7 @@ export async function pluginModel(
   const sandbox = await IndexSandbox.create(
     { plugin, group: model.group, resource: model.plural, kind: model.kind },
     functions.map(({ name, source }) => ({ name, source })),
-    timeoutMs,
+    { ...DEFAULT_LIMITS, ...definedOnly(limits) },
   );
   const compiled: IndexSpec[] = functions.map((i) => ({
     name: i.name,
@@ -53,3 +59,7 @@ export async function pluginModel(
   }));
   return { model: { ...model, indexes: [...(model.indexes ?? []), ...compiled] }, close: () => sandbox.close() };
 }
+
+/** The limits that were given (an option left undefined keeps its default). */
+const definedOnly = (limits: Partial<SandboxLimits>): Partial<SandboxLimits> =>
+  Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));

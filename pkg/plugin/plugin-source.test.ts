@@ -5,6 +5,7 @@ import { makeTgz } from '../../test/support/tgz';
 import { ManifestError } from './manifest';
 import { listPluginSources, loadPluginSource } from './plugin-source';
 import { readTgz } from './tar-reader';
+import { gzipSync } from 'node:zlib';
 
 const MANIFEST =
   'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: people}\nspec: {version: 1.0.0}\n';
@@ -96,5 +97,35 @@ describe('readTgz', () => {
     );
     expect(entries.map((e) => e.path)).toEqual(['plugin.yaml']);
     expect(refused).toEqual(["/etc/x: the path leaves the plugin's folder"]);
+  });
+});
+
+describe('archive limits', () => {
+  const MiB = 1024 * 1024;
+  // A gzip bomb: a plugin archive whose gzip members go on with 320 MiB of zeros, a few hundred KiB on disk.
+  const bomb = () => {
+    const zeros = gzipSync(Buffer.alloc(32 * MiB));
+    return Buffer.concat([makeTgz([{ path: 'plugin.yaml', content: MANIFEST }]), ...Array(10).fill(zeros)]);
+  };
+
+  it('refuses a gzip bomb as soon as it unpacks past the size limit, naming the limit', () => {
+    const archive = bomb();
+    expect(archive.length).toBeLessThan(MiB);
+    expect(() => readTgz(archive, { maxBytes: 16 * MiB, maxEntries: 100 })).toThrow(
+      'it unpacks to more than 16 MiB, the limit of an unpacked plugin archive (--plugin-archive-max-size)',
+    );
+    write('bomb.tgz', archive);
+    expect(() => loadPluginSource(listPluginSources(root)[0], { maxBytes: 16 * MiB, maxEntries: 100 })).toThrow(
+      /bomb\.tgz: is refused: it unpacks to more than 16 MiB/,
+    );
+  });
+
+  it('refuses an archive with more entries than the limit, naming the limit', () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ path: `f${i}.js`, content: 'x' }));
+    const archive = makeTgz([{ path: 'plugin.yaml', content: MANIFEST }, ...many]);
+    expect(() => readTgz(archive, { maxBytes: 16 * MiB, maxEntries: 20 })).toThrow(
+      'it holds more than 20 entries, the limit of a plugin archive (--plugin-archive-max-entries)',
+    );
+    expect(readTgz(archive, { maxBytes: 16 * MiB, maxEntries: 31 }).entries).toHaveLength(31);
   });
 });

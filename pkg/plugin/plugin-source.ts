@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ManifestError, readPluginFolder, type PluginManifest } from './manifest';
-import { readTgz, type TarEntry } from './tar-reader';
+import { ArchiveLimitError, DEFAULT_ARCHIVE_LIMITS, readTgz, type ArchiveLimits, type TarEntry } from './tar-reader';
 
 /** A plugin in the plugins folder: a folder or a `.tgz` of one, with a hash of its whole content. */
 export interface PluginSource {
@@ -37,14 +37,16 @@ export function listPluginSources(pluginsDir: string): PluginSource[] {
  * unpacked into a new temporary folder (one top-level folder in it is
  * stripped). An archive with a link or a path leaving the folder is not
  * unpacked: its `plugin.yaml` is read alone, and `refused` says why.
- * Throws a ManifestError when no manifest can be read.
+ * Throws a ManifestError when no manifest can be read, or when the archive
+ * unpacks to more than `limits` allow (naming the limit).
  */
-export function loadPluginSource(source: PluginSource): LoadedSource {
+export function loadPluginSource(source: PluginSource, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): LoadedSource {
   if (!source.archive) return { manifest: readPluginFolder(source.path) };
   let contents;
   try {
-    contents = readTgz(readFileSync(source.path));
+    contents = readTgz(readFileSync(source.path), limits);
   } catch (err) {
+    if (err instanceof ArchiveLimitError) throw new ManifestError(source.path, `is refused: ${err.message}`);
     throw new ManifestError(source.path, `is not a gzipped tar archive: ${(err as Error).message}`);
   }
   const entries = stripTopFolder(contents.entries);

@@ -12,6 +12,7 @@ import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import { ResponseStream } from './response-stream';
 import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
+import { memoryExceeded } from './memory-watch';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
@@ -213,6 +214,9 @@ export class PluginWorker {
       case 'pong':
         this.liveness.answered();
         break;
+      case 'memory':
+        this.watchMemory(message, fail);
+        break;
       default:
         this.receiveAnswer(message);
     }
@@ -230,6 +234,12 @@ export class PluginWorker {
       this.streams.get(message.id)?.end(message.error);
       this.streams.delete(message.id);
     }
+  }
+
+  /** Stops a worker whose heap and Buffers together are past its memory limit: the plugin FAILED, naming the limit. */
+  private watchMemory(report: { heapUsed: number; external: number }, fail: (message: string) => void): void {
+    const exceeded = memoryExceeded(report, this.options.memoryMb);
+    if (exceeded && !this.ended) fail(exceeded);
   }
 
   private registerRoute(message: Extract<WorkerMessage, { type: 'register-route' }>, fail: (m: string) => void) {

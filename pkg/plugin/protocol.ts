@@ -81,4 +81,6 @@ export type WorkerMessage =
   | { type: 'chunk'; id: number; chunk: Uint8Array }
   | { type: 'end'; id: number; error?: string }
   | { type: 'pull'; id: number }
-  | { type: 'pong' };
+  | { type: 'pong' }
+  /** What the worker's thread holds now: its heap, and memory outside it (Buffers, ArrayBuffers), in bytes. */
+  | { type: 'memory'; heapUsed: number; external: number };

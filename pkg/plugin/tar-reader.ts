@@ -23,23 +23,52 @@ const KIND_NAMES: Record<string, string> = {
   '6': 'a FIFO',
 };
 
+/** How much an archive in the plugins folder may unpack to (`--plugin-archive-max-size`, `--plugin-archive-max-entries`). */
+export interface ArchiveLimits {
+  /** Bytes of the unpacked tar, headers included. */
+  maxBytes: number;
+  /** Entries (files, folders, links, long-name records) in it. */
+  maxEntries: number;
+}
+
+/** 256 MiB and 10,000 entries: far more than a plugin needs, far less than stalls the apiserver. */
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxBytes: 256 * 1024 * 1024, maxEntries: 10_000 };
+
+/** An archive that unpacks to more than a limit allows; its message names the limit. */
+export class ArchiveLimitError extends Error {}
+
 /**
  * Reads a gzipped tar (ustar, with GNU long names and pax `path` records),
  * keeping regular files and folders. A link, a device, an absolute path or a
  * path with a `..` segment is not kept but named in `refused`. Throws when
- * the bytes are not a gzipped tar.
+ * the bytes are not a gzipped tar, and an ArchiveLimitError as soon as the
+ * unpacked bytes or the entries pass a limit (the rest is not unpacked: a
+ * small gzip bomb costs no more than the limit).
  */
-export function readTgz(gzipped: Buffer): TarContents {
-  return readTar(gunzipSync(gzipped));
+export function readTgz(gzipped: Buffer, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): TarContents {
+  let tar: Buffer;
+  try {
+    tar = gunzipSync(gzipped, { maxOutputLength: limits.maxBytes });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') throw err;
+    throw new ArchiveLimitError(
+      `it unpacks to more than ${sizeText(limits.maxBytes)}, the limit of an unpacked plugin archive ` +
+        `(--plugin-archive-max-size)`,
+    );
+  }
+  return readTar(tar, limits);
 }
 
-export function readTar(tar: Buffer): TarContents {
+/** Reads an unpacked tar (see readTgz); throws an ArchiveLimitError past `limits.maxEntries` entries. */
+export function readTar(tar: Buffer, limits: Pick<ArchiveLimits, 'maxEntries'>): TarContents {
   const contents: TarContents = { entries: [], refused: [] };
   let offset = 0;
   let longName: string | undefined;
+  const countEntry = entryCounter(limits.maxEntries);
   while (offset + BLOCK <= tar.length) {
     const header = tar.subarray(offset, offset + BLOCK);
     if (header.every((b) => b === 0)) break;
+    countEntry();
     checkChecksum(header);
     const size = octal(header.subarray(124, 136));
     const data = tar.subarray(offset + BLOCK, offset + BLOCK + size);
@@ -56,6 +85,17 @@ export function readTar(tar: Buffer): TarContents {
     record(contents, name, type, data);
   }
   return contents;
+}
+
+/** Counts the entries read; throws an ArchiveLimitError on the first one past `max`. */
+function entryCounter(max: number): () => void {
+  let count = 0;
+  return () => {
+    if (++count <= max) return;
+    throw new ArchiveLimitError(
+      `it holds more than ${max} entries, the limit of a plugin archive (--plugin-archive-max-entries)`,
+    );
+  };
 }
 
 function record(contents: TarContents, name: string, type: string, data: Buffer): void {
@@ -104,3 +144,9 @@ const text = (field: Buffer) => {
   const end = field.indexOf(0);
   return field.subarray(0, end === -1 ? field.length : end).toString('utf8');
 };
+
+/** `256 MiB`, or bytes when not a whole number of MiB. */
+function sizeText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}

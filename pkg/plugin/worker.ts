@@ -10,6 +10,7 @@ import { ResponseSender } from './worker-response';
 import { RequestBodies } from './worker-request';
 import { handlerRequest } from './worker-handler-request';
 import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
+import { MEMORY_REPORT_INTERVAL_MS } from './memory-watch';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -158,6 +159,13 @@ async function stop(): Promise<void> {
     post({ type: 'stopped', error: messageOf(err) });
   }
 }
+
+// The heap limit (resourceLimits) leaves Buffers and ArrayBuffers out: the host adds them up from these reports and
+// stops a worker past its memory limit. Reported from the event loop; the timer never keeps the worker alive.
+setInterval(() => {
+  const { heapUsed, external } = process.memoryUsage();
+  post({ type: 'memory', heapUsed, external });
+}, MEMORY_REPORT_INTERVAL_MS).unref();
 
 port?.on('message', (received: HostMessage | MessageBatch<HostMessage>) => unbatched(received, receive));
 

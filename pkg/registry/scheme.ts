@@ -1,3 +1,4 @@
+import { conflict } from '../api/errors';
 import type { Storage } from '../storage/interface';
 import type { IndexSpec } from '../storage/indexes';
 import type { Logger } from '../util/log';
@@ -12,6 +13,8 @@ export interface RegisteredModel {
   store: ResourceStore;
   /** Registered by the platform (core or `*.svc.run` group) rather than by a plugin or a Model object. */
   platform: boolean;
+  /** Who serves it, as an error names them (`plugin "x"`, `Model "plural.group"`); undefined: the platform. */
+  owner?: string;
 }
 
 /** Collects a model's extra indexes: `schemes.register(model, (indexes) => indexes.add({...}))`. */
@@ -23,6 +26,8 @@ export interface RegisterOptions {
   /** Platform kinds may use the core group and `*.svc.run` groups. */
   platform?: boolean;
   hooks?: StoreHooks;
+  /** Who serves the model (see RegisteredModel.owner): a model served by one owner is not taken over by another. */
+  owner?: string;
 }
 
 /**
@@ -43,7 +48,8 @@ export class SchemeManager {
    * Serves a model: validates its definition, compiles its schema once,
    * defines its storage type and indexes (a new index on existing objects is
    * built in the background; the API answers 503 until it is), and returns it.
-   * Registering the same group and plural again replaces the definition.
+   * Registering the same group and plural again replaces the definition,
+   * when it comes from the same owner; from another, it is refused (409).
    */
   async register(
     model: Model,
@@ -58,6 +64,7 @@ export class SchemeManager {
       },
     });
     const full: Model = { ...model, indexes };
+    refuseTakeover(this.models.get(keyOf(full.group, full.plural)), full, options.owner);
     validateModel(full, { platform: options.platform ?? false });
     const checks = checksForModel(full);
     const type = storageTypeOf(full);
@@ -68,6 +75,7 @@ export class SchemeManager {
       model: full,
       store: new ResourceStore(full, this.storage, checks, options.hooks),
       platform: options.platform ?? false,
+      owner: options.owner,
     };
     this.models.set(keyOf(full.group, full.plural), registered);
     this.log?.info({ group: full.group, version: full.version, plural: full.plural }, 'model registered');
@@ -86,6 +94,11 @@ export class SchemeManager {
   lookup(group: string, version: string, plural: string): RegisteredModel | undefined {
     const found = this.models.get(keyOf(group, plural));
     return found && found.model.version === version ? found : undefined;
+  }
+
+  /** The model served for `group` and `plural`, whatever its version. */
+  served(group: string, plural: string): RegisteredModel | undefined {
+    return this.models.get(keyOf(group, plural));
   }
 
   /** Every served model, sorted by group then plural. */
@@ -112,3 +125,13 @@ export class SchemeManager {
 }
 
 const keyOf = (group: string, plural: string) => `${group}/${plural}`;
+
+/** A model served by one owner (a plugin, a Model object, the platform) may not be replaced by another's (409). */
+function refuseTakeover(current: RegisteredModel | undefined, model: Model, owner: string | undefined): void {
+  if (!current || current.owner === owner) return;
+  const name = `${model.plural}.${model.group}`;
+  throw conflict(
+    { group: model.group, resource: model.plural },
+    `model ${name} is served by ${current.owner ?? 'the platform'}: ${owner ?? 'the platform'} may not take it over`,
+  );
+}

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../../api/object';
-import { invalid, type StatusCause } from '../../api/errors';
+import { conflict, invalid, type StatusCause } from '../../api/errors';
+import type { SchemeManager } from '../scheme';
 import type { Model } from '../model';
 import type { StoreHooks } from '../resource-store';
 import { modelFromObject } from './model-object';
@@ -83,31 +84,54 @@ export const MODEL_KIND: Model = {
   ],
 };
 
+/** How a Model object is named as the owner of the model it serves (SchemeManager). */
+export const modelOwner = (name: string) => `Model "${name}"`;
+
 /**
  * Refuses a Model object that could not be served: a name other than
  * `<plural>.<group>`, a group of the platform's, a schema that does not
- * compile, an index path that does not parse; and a change of group or
- * plural on update (the name binds them).
+ * compile, an index path that does not parse, a model a plugin serves
+ * (409 naming the plugin); and a change of group or plural on update (the
+ * name binds them).
  */
-export const modelHooks: StoreHooks = {
-  beforeCreate(object) {
-    checkModelObject(object);
-    return object;
-  },
-  beforeUpdate(next, current) {
-    checkModelObject(next);
-    const a = (current.spec ?? {}) as { group?: string; version?: string };
-    const b = (next.spec ?? {}) as { group?: string; version?: string };
-    if (a.group !== b.group) {
-      throw invalid({ kind: 'Model', name: next.metadata.name }, [
-        { field: 'spec.group', reason: 'FieldValueForbidden', message: 'may not change' },
-      ]);
-    }
-    return next;
-  },
-};
+export function modelHooks(schemes: Pick<SchemeManager, 'served'>): StoreHooks {
+  return {
+    beforeCreate(object) {
+      refuseServedByOther(schemes, checkModelObject(object), object);
+      return object;
+    },
+    beforeUpdate(next, current) {
+      refuseServedByOther(schemes, checkModelObject(next), next);
+      return checkUnchangedGroup(next, current);
+    },
+  };
+}
 
-function checkModelObject(object: ApiObject): void {
+/** A Model for a group and plural that someone else (a plugin) serves would take it over: 409 naming them. */
+function refuseServedByOther(schemes: Pick<SchemeManager, 'served'>, model: Model, object: ApiObject): void {
+  const name = object.metadata.name ?? '';
+  const served = schemes.served(model.group, model.plural);
+  if (!served || served.owner === modelOwner(name)) return;
+  throw conflict(
+    { group: APIEXTENSIONS_GROUP, resource: 'models', name },
+    `model ${model.plural}.${model.group} is served by ${served.owner ?? 'the platform'}: ` +
+      'a Model object may not take it over',
+  );
+}
+
+function checkUnchangedGroup(next: ApiObject, current: ApiObject): ApiObject {
+  const a = (current.spec ?? {}) as { group?: string; version?: string };
+  const b = (next.spec ?? {}) as { group?: string; version?: string };
+  if (a.group !== b.group) {
+    throw invalid({ kind: 'Model', name: next.metadata.name }, [
+      { field: 'spec.group', reason: 'FieldValueForbidden', message: 'may not change' },
+    ]);
+  }
+  return next;
+}
+
+/** The model the object defines; throws a 422 when it could not be served. */
+function checkModelObject(object: ApiObject): Model {
   const name = object.metadata.name ?? '';
   let model: Model;
   try {
@@ -133,4 +157,5 @@ function checkModelObject(object: ApiObject): void {
     if (!(err instanceof SchemaCompileError)) throw err;
     throw invalid({ kind: 'Model', name }, err.causes('spec.schema'));
   }
+  return model;
 }

@@ -5,7 +5,7 @@ import { sleep } from '../../util/backoff';
 import type { Logger } from '../../util/log';
 import { storageTypeOf } from '../model';
 import type { SchemeManager } from '../scheme';
-import { MODEL_KIND } from './model-kind';
+import { MODEL_KIND, modelOwner } from './model-kind';
 import { modelFromObject } from './model-object';
 
 /**
@@ -74,7 +74,7 @@ export class ModelSync {
     const spec = JSON.stringify(object.spec);
     if (this.served.get(name) === spec) return;
     try {
-      await this.schemes.register(modelFromObject(object));
+      await this.schemes.register(modelFromObject(object), undefined, { owner: modelOwner(name) });
       this.served.set(name, spec);
     } catch (err) {
       this.log.error({ model: name, err: (err as Error).message }, 'cannot serve model');
