@@ -48,6 +48,13 @@ describe('decodeBody', () => {
     expect(() => decodeBody(yaml, 'application/yaml')).toThrow(expect.objectContaining({ code: 413 }));
   });
 
+  it('refuses a YAML body of too many fields while parsing it (a mapping) or right after (a list)', () => {
+    const mapping = `spec:\n${Array.from({ length: 150_000 }, (_, i) => `  f${i}: 1\n`).join('')}`;
+    expect(() => decodeBody(Buffer.from(mapping), 'application/yaml')).toThrow(expect.objectContaining({ code: 413 }));
+    const list = `spec:\n${Array.from({ length: MAX_BODY_FIELDS }, () => '  - 1\n').join('')}`;
+    expect(() => decodeBody(Buffer.from(list), 'application/yaml')).toThrow(expect.objectContaining({ code: 413 }));
+  });
+
   it('refuses 150,000 unknown fields with 413 as soon as they are decoded', () => {
     const fields = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`f${i}`, i]));
     const raw = Buffer.from(JSON.stringify({ metadata: { name: 'x' }, spec: fields }));

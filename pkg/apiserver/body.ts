@@ -105,11 +105,7 @@ export function decodeBody(
   const type = bodyMediaType(contentType, accepted);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
-  if (isYaml(type)) {
-    const value = parseYamlDocument(text, 'the request body');
-    assertWithinLimits(value, { maxFields: MAX_BODY_FIELDS });
-    return value;
-  }
+  if (isYaml(type)) return parseYamlDocument(text, 'the request body', MAX_BODY_FIELDS);
   assertJsonFieldCount(text);
   let value: unknown;
   try {

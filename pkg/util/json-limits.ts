@@ -71,7 +71,7 @@ export function assertJsonFieldCount(text: string, maxFields = MAX_BODY_FIELDS):
 }
 
 /** 413, as Kubernetes answers a request too large to store: the body as a whole is too much, no one field is wrong. */
-const tooManyFields = (maxFields: number): StatusError =>
+export const tooManyFields = (maxFields: number): StatusError =>
   new StatusError(
     413,
     'RequestEntityTooLarge',

@@ -22,8 +22,7 @@ export function decodePatch(contentType: string, body: string | Buffer): Patch {
   const kind = patchKind(contentType);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') throw badRequest('the patch body is empty');
-  const document = kind === 'apply' ? parseYamlDocument(text, 'the patch') : parseJson(text);
-  if (kind === 'apply') assertWithinLimits(document, { maxFields: MAX_BODY_FIELDS });
+  const document = kind === 'apply' ? parseYamlDocument(text, 'the patch', MAX_BODY_FIELDS) : parseJson(text);
   if (kind === 'json') return decodeJsonPatch(document);
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw badRequest(
