@@ -168,7 +168,7 @@ export const requestTimeout = () =>
 export const tooLarge = (limit: number) =>
   new StatusError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limit} bytes`);
 
-export const unsupportedMediaType = (type: string, supported: string[]) =>
+export const unsupportedMediaType = (type: string, supported: readonly string[]) =>
   new StatusError(
     415,
     'UnsupportedMediaType',

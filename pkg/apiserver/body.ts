@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, StatusError, tooLarge, unsupportedMediaType } from '../api/errors';
-import { assertWithinLimits } from '../util/json-limits';
+import { assertJsonFieldCount, assertWithinLimits, MAX_BODY_FIELDS } from '../util/json-limits';
 import { parseYamlDocument } from '../util/yaml-document';
 import { isConnectionClosed } from './client-gone';
 
 /** Media types a create or update body may have. */
-export const BODY_TYPES = ['application/json', 'application/yaml'];
+export const BODY_TYPES: readonly string[] = ['application/json', 'application/yaml'];
 
 /**
  * Reads the whole body, refusing more than `limit` bytes with 413 — from the
@@ -38,7 +38,24 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
       throw badRequest('the connection closed before the whole body arrived');
     throw err;
   }
+  if (size > 0) refuseUntypedFromBrowser(req);
   return Buffer.concat(chunks);
+}
+
+/**
+ * 415 for a body without a `Content-Type` that a browser sent. A page of any other site can make a browser POST a
+ * typeless body (`fetch` of bytes, `sendBeacon`) with the credentials it keeps for this server; it cannot make it send
+ * a JSON or YAML type without asking the server first (CORS). Browsers mark every such request with `Origin` or
+ * `Sec-Fetch-Site`; other clients (curl's `-T`, scripts) send neither, and their typeless body is read as JSON.
+ */
+function refuseUntypedFromBrowser(req: IncomingMessage): void {
+  if (req.headers['content-type'] !== undefined) return;
+  if (req.headers.origin === undefined && req.headers['sec-fetch-site'] === undefined) return;
+  throw new StatusError(
+    415,
+    'UnsupportedMediaType',
+    'a request body sent by a browser must name its media type (Content-Type: application/json or application/yaml)',
+  );
 }
 
 /** 415 for a body in a content encoding other than `identity` (drained, so that the connection stays usable). */
@@ -53,6 +70,18 @@ function refuseEncoded(req: IncomingMessage): void {
   );
 }
 
+/**
+ * 415 unless a request that carries a body names one of `accepted` as its type (any YAML type where one is
+ * accepted), or names none and no browser sent it (see `refuseUntypedFromBrowser`). For handlers that pass the body
+ * on unread, such as plugin routes; a request without a body passes.
+ */
+export function assertBodyType(req: IncomingMessage, accepted: readonly string[]): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
+  if (!hasBody) return;
+  refuseUntypedFromBrowser(req);
+  bodyMediaType(req.headers['content-type'], accepted);
+}
+
 /** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
 export const mediaType = (header: string | undefined): string => (header ?? '').split(';')[0].trim().toLowerCase();
 
@@ -61,15 +90,23 @@ export const isYaml = (type: string): boolean => /(^|[/+.-])yaml$/.test(type);
 
 /**
  * Decodes a body as JSON or YAML. An absent Content-Type is read as JSON (as
- * curl sends none by default); anything else is 415. Malformed input is 400
+ * `curl -T` sends none; `readBody` has refused one a browser sent); anything else is 415: `text/plain`, forms
+ * (`application/x-www-form-urlencoded`, `multipart/form-data`), the types a page of another site can make a browser
+ * send. Malformed input is 400
  * with the parser's message; an empty body is 400; so is one nested deeper
  * than `MAX_NESTING_DEPTH` (every handler after this may walk it recursively).
+ * One holding more than `MAX_BODY_FIELDS` fields is 413, before any handler spends work on them.
  */
-export function decodeBody(raw: Buffer, contentType: string | undefined, accepted = BODY_TYPES): unknown {
+export function decodeBody(
+  raw: Buffer,
+  contentType: string | undefined,
+  accepted: readonly string[] = BODY_TYPES,
+): unknown {
   const type = bodyMediaType(contentType, accepted);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('the request body is empty');
-  if (isYaml(type)) return parseYamlDocument(text, 'the request body');
+  if (isYaml(type)) return parseYamlDocument(text, 'the request body', MAX_BODY_FIELDS);
+  assertJsonFieldCount(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -84,7 +121,7 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, accepte
  * The body's media type when it is one of `accepted` (or YAML where YAML is), '' when the header is absent;
  * else 415, also for a header that names no media type at all (`;;;==/`), which is not an absent one.
  */
-function bodyMediaType(contentType: string | undefined, accepted: string[]): string {
+function bodyMediaType(contentType: string | undefined, accepted: readonly string[]): string {
   const type = mediaType(contentType);
   if (type === '' && (contentType ?? '').trim() !== '') throw unsupportedMediaType(contentType ?? '', accepted);
   if (type === '' || accepted.includes(type) || (isYaml(type) && accepted.some(isYaml))) return type;

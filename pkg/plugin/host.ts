@@ -14,6 +14,7 @@ import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
 import { storageTypeOf, type Model } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
+import { assertBodyType } from '../apiserver/body';
 import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
@@ -25,6 +26,7 @@ import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
 import { isMediaType, pickByAccept } from './accept';
 import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
 import { LogLimiter } from './log-limiter';
+import { bodyTypesOf } from './route-body-types';
 import { InFlight } from './in-flight';
 import type { PluginIdentities } from './plugin-identities';
 import { pluginFolders, withoutMachinePaths } from './machine-paths';
@@ -69,6 +71,19 @@ interface PluginRoute {
   pattern: RoutePattern;
   /** The media type the route answers; undefined: whatever is asked. */
   accept?: string;
+  /** Body media types the route reads besides JSON and YAML (and, for PATCH, the patch types). */
+  contentTypes: string[];
+}
+
+/** Throws unless a route's method is one served and its `accept` and `contentTypes` are media types. */
+function checkRouteDeclaration(method: string, path: string, accept: string | undefined, contentTypes: string[]) {
+  if (!METHODS.has(method))
+    throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
+  if (accept !== undefined && !isMediaType(accept))
+    throw new Error(`route ${method} ${path}: accept "${accept}" is not a media type such as text/csv`);
+  const notMediaType = contentTypes.find((type) => !isMediaType(type));
+  if (notMediaType !== undefined)
+    throw new Error(`route ${method} ${path}: content type "${notMediaType}" is not a media type such as text/csv`);
 }
 
 /** Whether `group` is the platform's (empty or `*.svc.run`) to this plugin: a built-in one may serve them. */
@@ -400,7 +415,8 @@ export class PluginHost {
         const names = spec.names as { plural: string };
         this.options.api?.identities.allowModel(name, spec.group as string, names.plural);
       },
-      registerRoute: (routeId, method, path, accept) => this.registerRoute(plugin, { routeId, method, path, accept }),
+      registerRoute: (routeId, method, path, accept, contentTypes) =>
+        this.registerRoute(plugin, { routeId, method, path, accept, contentTypes }),
       warn: (message) => {
         log.warn({ reason: message }, 'plugin declaration ignored');
         plugin.warnings.push(message);
@@ -470,14 +486,11 @@ export class PluginHost {
 
   private registerRoute(
     plugin: LoadedPlugin,
-    declared: { routeId: number; method: string; path: string; accept?: string },
+    declared: { routeId: number; method: string; path: string; accept?: string; contentTypes?: string[] },
   ): void {
-    const { routeId, method, path, accept } = declared;
+    const { routeId, method, path, accept, contentTypes = [] } = declared;
     const name = plugin.manifest.name;
-    if (!METHODS.has(method))
-      throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
-    if (accept !== undefined && !isMediaType(accept))
-      throw new Error(`route ${method} ${path}: accept "${accept}" is not a media type such as text/csv`);
+    checkRouteDeclaration(method, path, accept, contentTypes);
     const pattern = parseRoutePath(path, plugin.manifest.builtin);
     const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
     const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
@@ -488,7 +501,7 @@ export class PluginHost {
     const same = (r: PluginRoute) => r.method === method && shape(r.pattern) === shape(pattern) && r.accept === accept;
     if (plugin.routes.some(same))
       throw new Error(`route ${method} ${path}${accept ? ` (${accept})` : ''}: declared twice`);
-    plugin.routes.push({ routeId, method, pattern, accept });
+    plugin.routes.push({ routeId, method, pattern, accept, contentTypes: contentTypes.map((t) => t.toLowerCase()) });
     if (!plugin.routeRemovers.has(resourceKey)) this.mount(plugin, pattern, resourceKey);
   }
 
@@ -545,6 +558,7 @@ export class PluginHost {
     const found = this.chooseRoute(plugin, ctx, ctx.req.method ?? 'GET');
     const worker = plugin.worker;
     if (!found || !worker) throw internalError();
+    assertBodyType(ctx.req, bodyTypesOf(found.route));
     const body = requestBody(ctx.req, this.options.maxBodyBytes);
     const request = forwardedRequest(ctx, found.route.routeId, found.params);
     let answer;

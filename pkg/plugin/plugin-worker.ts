@@ -29,7 +29,7 @@ export type PluginAnswer = ForwardedResponse & { stream?: ResponseStream };
 export interface PluginWorkerHost {
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
   registerModel(model: Record<string, unknown>, indexes: DeclaredIndex[]): Promise<void>;
-  registerRoute(routeId: number, method: string, path: string, accept?: string): void;
+  registerRoute(routeId: number, method: string, path: string, accept?: string, contentTypes?: string[]): void;
   /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
   warn(message: string): void;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
@@ -244,7 +244,8 @@ export class PluginWorker {
 
   private registerRoute(message: Extract<WorkerMessage, { type: 'register-route' }>, fail: (m: string) => void) {
     try {
-      this.host.registerRoute(message.routeId, message.method, message.path, message.accept);
+      const { routeId, method, path, accept, contentTypes } = message;
+      this.host.registerRoute(routeId, method, path, accept, contentTypes);
       this.routeNames.set(message.routeId, `${message.method} ${message.path}`);
       this.reply(message.id);
     } catch (err) {

@@ -70,7 +70,15 @@ export type HostMessage =
 export type WorkerMessage =
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }
   | { type: 'register-model'; id: number; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-  | { type: 'register-route'; id: number; routeId: number; method: string; path: string; accept?: string }
+  | {
+      type: 'register-route';
+      id: number;
+      routeId: number;
+      method: string;
+      path: string;
+      accept?: string;
+      contentTypes?: string[];
+    }
   | { type: 'warning'; message: string }
   | { type: 'booted' }
   | { type: 'started' }

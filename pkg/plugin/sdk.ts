@@ -123,6 +123,11 @@ export interface RouteSpec {
    * several routes may share a method and path with different types, and the request's `Accept` picks one.
    */
   accept?: string;
+  /**
+   * Body media types the route reads besides JSON and YAML (and the patch types on PATCH), e.g. `['text/csv']`.
+   * A body of any other type is 415 before the handler runs.
+   */
+  contentTypes?: string[];
 }
 
 /** One route of an annotation-style class in plain JavaScript: `static routes = [{method, path, handler}]`. */
@@ -133,6 +138,8 @@ export interface ControllerRoute {
   /** The name of the method that handles it. */
   handler: string;
   accept?: string;
+  /** See RouteSpec. */
+  contentTypes?: string[];
 }
 
 export interface PluginRoutes {
@@ -193,15 +200,16 @@ export function ApiVersion(apiVersion: string) {
   };
 }
 
-function route(method: RouteMethod, path: string, accept?: string) {
+function route(method: RouteMethod, path: string, accept?: string, contentTypes?: string[]) {
   return (target: unknown, context: unknown, _descriptor?: unknown): void => {
     if (isStandard(context)) {
       const name = String(context.name);
       context.addInitializer(function (this: unknown) {
-        record((this as { constructor: Decorated }).constructor, { method, path, handler: name, accept });
+        record((this as { constructor: Decorated }).constructor, { method, path, handler: name, accept, contentTypes });
       });
     } else {
-      record((target as { constructor: Decorated }).constructor, { method, path, handler: String(context), accept });
+      const handler = String(context);
+      record((target as { constructor: Decorated }).constructor, { method, path, handler, accept, contentTypes });
     }
   };
 }
@@ -214,7 +222,10 @@ function record(cls: Decorated, declared: ControllerRoute): void {
 
 /** `GET <path>` (below the class's API version) is handled by this method; `accept`: see RouteSpec. */
 export const Get = (path: string, accept?: string) => route('GET', path, accept);
-export const Post = (path: string, accept?: string) => route('POST', path, accept);
-export const Put = (path: string, accept?: string) => route('PUT', path, accept);
-export const Patch = (path: string, accept?: string) => route('PATCH', path, accept);
+/** `POST <path>` is handled by this method; `accept` and `contentTypes`: see RouteSpec. */
+export const Post = (path: string, accept?: string, contentTypes?: string[]) =>
+  route('POST', path, accept, contentTypes);
+export const Put = (path: string, accept?: string, contentTypes?: string[]) => route('PUT', path, accept, contentTypes);
+export const Patch = (path: string, accept?: string, contentTypes?: string[]) =>
+  route('PATCH', path, accept, contentTypes);
 export const Delete = (path: string, accept?: string) => route('DELETE', path, accept);

@@ -6,6 +6,7 @@ export interface ControllerRouteFound {
   method: string;
   path: string;
   accept?: string;
+  contentTypes?: string[];
   handler: (request: Request) => unknown;
 }
 
@@ -56,6 +57,7 @@ function bind(
     method: String(route.method).toUpperCase(),
     path,
     accept: route.accept,
+    contentTypes: route.contentTypes,
     handler: (request) => (method as (r: Request) => unknown).call(instance, request),
   };
 }

@@ -36,7 +36,14 @@ const bodies = new RequestBodies(post);
 function ask(
   message:
     | { type: 'register-model'; model: Record<string, unknown>; indexes: DeclaredIndex[] }
-    | { type: 'register-route'; routeId: number; method: string; path: string; accept?: string },
+    | {
+        type: 'register-route';
+        routeId: number;
+        method: string;
+        path: string;
+        accept?: string;
+        contentTypes?: string[];
+      },
 ): Promise<void> {
   const id = ++nextId;
   const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
@@ -70,21 +77,24 @@ function declaredIndex(spec: unknown): DeclaredIndex {
   throw new Error(`index ${name}: declare indexFunc: (object) => string | string[], or a path such as 'spec.email'`);
 }
 
-function addRoute(method: string, path: string, handler: Handler, accept?: string): void {
+function addRoute(method: string, path: string, handler: Handler, accept?: string, contentTypes?: unknown): void {
   if (typeof handler !== 'function') throw new Error(`route ${method} ${path}: the handler must be a function`);
   if (accept !== undefined && typeof accept !== 'string')
     throw new Error(`route ${method} ${path}: accept must be a media type`);
+  if (contentTypes !== undefined && !(Array.isArray(contentTypes) && contentTypes.every((t) => typeof t === 'string')))
+    throw new Error(`route ${method} ${path}: contentTypes must be a list of media types`);
   handlers.push(handler);
   const routeId = handlers.length - 1;
-  void ask({ type: 'register-route', routeId, method: String(method).toUpperCase(), path, accept }).catch(
-    () => undefined,
-  );
+  const declared = { routeId, method: String(method).toUpperCase(), path, accept, contentTypes };
+  void ask({ type: 'register-route', ...declared }).catch(() => undefined);
 }
 
 function addController(instance: unknown): void {
   const found = controllerRoutes(instance);
   if ('warning' in found) post({ type: 'warning', message: found.warning });
-  else for (const route of found.routes) addRoute(route.method, route.path, route.handler, route.accept);
+  else
+    for (const route of found.routes)
+      addRoute(route.method, route.path, route.handler, route.accept, route.contentTypes);
 }
 
 const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: unknown, fields?: Record<string, unknown>) => {
@@ -109,8 +119,8 @@ const ctx = Object.freeze({
     put: (path: string, handler: Handler) => addRoute('PUT', path, handler),
     patch: (path: string, handler: Handler) => addRoute('PATCH', path, handler),
     delete: (path: string, handler: Handler) => addRoute('DELETE', path, handler),
-    add: (route: { method: string; path: string; accept?: string }, handler: Handler) =>
-      addRoute(route.method, route.path, handler, route.accept),
+    add: (route: { method: string; path: string; accept?: string; contentTypes?: unknown }, handler: Handler) =>
+      addRoute(route.method, route.path, handler, route.accept, route.contentTypes),
     controller: addController,
   }),
   client: pluginClient(data),

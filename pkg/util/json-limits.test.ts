@@ -15,4 +15,19 @@ describe('the limits on a decoded body', () => {
     expect(() => assertWithinLimits(aliasBomb(2), { maxValues: 210 })).toThrow(/more than 210 values/);
     expect(() => assertWithinLimits(aliasBomb(12))).toThrow(StatusError);
   });
+
+  it('counts object keys and array elements as fields, and refuses more than maxFields with 413', () => {
+    expect(() => assertWithinLimits({ a: [1, 2], b: { c: 3 } }, { maxFields: 5 })).not.toThrow();
+    let caught: unknown;
+    try {
+      assertWithinLimits({ a: [1, 2], b: { c: 3, d: 4 } }, { maxFields: 5 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StatusError);
+    expect(caught).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
+    expect((caught as StatusError).message).toBe(
+      'the request body holds more than 5 fields (object keys and array elements)',
+    );
+  });
 });

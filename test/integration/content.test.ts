@@ -5,6 +5,7 @@ import { startTestApiServer } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import {
   ACCESS_REVIEWS,
+  basic,
   bind,
   createUser,
   expectStatus,
@@ -199,6 +200,21 @@ describe('bad input', () => {
     expect(invalid.body.reason).toBe('Invalid');
     const fields = invalid.body.details.causes.map((c: any) => c.field);
     expect(fields).toEqual(expect.arrayContaining(['spec.title', 'spec.slug']));
+  });
+
+  it('answers a user centre write in a type a cross-site form can send with 415, and writes nothing', async () => {
+    const body = JSON.stringify(post('forged', 'forged'));
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await author('POST', UC, body, { 'Content-Type': type });
+      expect([type, res.status, res.body?.reason]).toEqual([type, 415, 'UnsupportedMediaType']);
+    }
+    const typeless = await fetch(`${api.server.url}${UC}`, {
+      method: 'POST',
+      body: new TextEncoder().encode(body),
+      headers: { ...basic('ada', 'ada-password'), Origin: 'https://x.example' },
+    });
+    expect(typeless.status).toBe(415);
+    expect((await author('GET', `${UC}/forged`)).status).toBe(404);
   });
 });
 

@@ -34,7 +34,7 @@ class Directory {
   async add(req) { return new Response(await req.text(), { status: 201 }); }
 }
 Get('/directory/{name}')(Directory.prototype, 'entry', Object.getOwnPropertyDescriptor(Directory.prototype, 'entry'));
-Post('/directory')(Directory.prototype, 'add', Object.getOwnPropertyDescriptor(Directory.prototype, 'add'));
+Post('/directory', undefined, ['text/plain'])(Directory.prototype, 'add', Object.getOwnPropertyDescriptor(Directory.prototype, 'add'));
 ApiVersion('annotated.example.com/v1alpha1')(Directory);
 
 class Plain {
@@ -113,6 +113,11 @@ describe('the annotation style', () => {
     });
     expect(added.status).toBe(201);
     expect(added.text).toBe('posted');
+    // Only the types the route declares besides JSON and YAML: a form is still refused before the plugin runs.
+    const form = await admin('POST', '/apis/annotated.example.com/v1alpha1/directory', 'a=1', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(form.status).toBe(415);
   });
 
   it('mounts the static apiVersion and routes of a plain JavaScript class', async () => {
@@ -171,6 +176,18 @@ describe('two plugins claiming the same model or route', () => {
     expect(secondRoute.message).toContain('/apis/routes.example.com/v1/pings is served by plugin "first"');
     expect((await admin('GET', '/apis/routes.example.com/v1/pings')).body).toEqual({ from: 'first' });
     expect((await admin('GET', '/apis/shared.example.com/v1/things')).status).toBe(200);
+  });
+});
+
+describe('the body of a plugin route', () => {
+  it('is 415 in a type the route does not declare (a cross-site form), before the plugin runs', async () => {
+    const floods = '/apis/chatty.example.com/v1/floods';
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await admin('POST', floods, 'a=1', { 'Content-Type': type });
+      expect([type, res.status, res.body?.reason]).toEqual([type, 415, 'UnsupportedMediaType']);
+    }
+    expect((await admin('POST', floods, 'a: 1', { 'Content-Type': 'application/yaml' })).status).toBe(200);
+    expect((await admin('POST', floods)).status).toBe(200);
   });
 });
 

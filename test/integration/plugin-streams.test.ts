@@ -33,13 +33,13 @@ module.exports = { start(ctx) {
     return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
   });
   ctx.routes.get('${BASE}/progress', () => ({ produced }));
-  ctx.routes.post('${BASE}/uploads', async (req) => {
+  ctx.routes.add({ method: 'POST', path: '${BASE}/uploads', contentTypes: ['text/plain', 'application/octet-stream'] }, async (req) => {
     const reader = req.body.getReader();
     let bytes = 0, chunks = 0;
     for (let r = await reader.read(); !r.done; r = await reader.read()) { bytes += r.value.byteLength; chunks += 1; }
     return new Response(JSON.stringify({ bytes, chunks }), { status: 201, headers: { 'content-type': 'application/json' } });
   });
-  ctx.routes.post('${BASE}/ignores', () => ({ ignored: true }));
+  ctx.routes.add({ method: 'POST', path: '${BASE}/ignores', contentTypes: ['text/plain'] }, () => ({ ignored: true }));
   ctx.routes.get('${BASE}/failing', () => new Response(new ReadableStream({
     pull(controller) { controller.error(new Error('disk gone')); },
   })));

@@ -37,7 +37,7 @@ module.exports = {
     }, (ix) => ix.add({ name: 'email', path: 'spec.email', unique: true }));
     ctx.routes.get('/apis/people.example.com/v1alpha1/hello/{name}', (req) =>
       ({ greeting: ctx.plugin.settings.greeting + ', ' + req.params.name, user: req.user.name, plugin: ctx.plugin.name + '@' + ctx.plugin.version }));
-    ctx.routes.post('/apis/people.example.com/v1alpha1/echo', async (req) =>
+    ctx.routes.add({ method: 'POST', path: '/apis/people.example.com/v1alpha1/echo', contentTypes: ['text/plain'] }, async (req) =>
       new Response((await req.text()).toUpperCase(), { status: 201, headers: { 'content-type': 'text/plain', 'x-echo': req.headers.get('x-echo') || '' } }));
     ctx.routes.get('/apis/people.example.com/v1alpha1/boom', () => { throw new Error('the secret database password is hunter2'); });
     ctx.routes.get('/apis/people.example.com/v1alpha1/slow', () => new Promise(() => {}));

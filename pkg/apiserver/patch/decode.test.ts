@@ -1,4 +1,5 @@
 import { StatusError } from '../../api/errors';
+import { MAX_BODY_FIELDS } from '../../util/json-limits';
 import { decodePatch } from './decode';
 
 /** The StatusError decoding raises. */
@@ -101,4 +102,15 @@ describe('decoding a PATCH body', () => {
     patch.a.push(2);
     expect(patch.b).toEqual([1]);
   });
+
+  it.each(['application/merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml'])(
+    'refuses a %s body of more than MAX_BODY_FIELDS fields with 413',
+    (type) => {
+      const many = Array.from({ length: MAX_BODY_FIELDS + 1 }, (_, i) => i);
+      const body =
+        type === 'application/json-patch+json' ? [{ op: 'add', path: '/spec/f', value: many }] : { spec: { f: many } };
+      const error = errorOf(type, JSON.stringify(body));
+      expect(error).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
+    },
+  );
 });

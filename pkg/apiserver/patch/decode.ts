@@ -1,6 +1,6 @@
 import { badRequest } from '../../api/errors';
 import { patchKind } from './content-types';
-import { assertWithinLimits } from '../../util/json-limits';
+import { assertJsonFieldCount, assertWithinLimits, MAX_BODY_FIELDS } from '../../util/json-limits';
 import { decodeJsonPatch, type JsonPatchOperation } from './json-patch';
 import { parseYamlDocument } from '../../util/yaml-document';
 
@@ -14,14 +14,15 @@ export type Patch = JsonPatchOperation[] | Record<string, unknown>;
  *
  * @throws StatusError 415 for a media type that is no patch type; 400 for an
  *   empty or malformed body, a merge patch that is not an object, a malformed
- *   operation, or a document beyond the limits of `assertWithinLimits`
+ *   operation, or a document beyond the limits of `assertWithinLimits`; 413 for one of more than `MAX_BODY_FIELDS`
+ *   fields
  * @example decodePatch('application/merge-patch+json', '{"spec":{"age":3}}') → {spec: {age: 3}}
  */
 export function decodePatch(contentType: string, body: string | Buffer): Patch {
   const kind = patchKind(contentType);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') throw badRequest('the patch body is empty');
-  const document = kind === 'apply' ? parseYamlDocument(text, 'the patch') : parseJson(text);
+  const document = kind === 'apply' ? parseYamlDocument(text, 'the patch', MAX_BODY_FIELDS) : parseJson(text);
   if (kind === 'json') return decodeJsonPatch(document);
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw badRequest(
@@ -32,6 +33,7 @@ export function decodePatch(contentType: string, body: string | Buffer): Patch {
 }
 
 function parseJson(text: string): unknown {
+  assertJsonFieldCount(text);
   let document: unknown;
   try {
     document = JSON.parse(text);

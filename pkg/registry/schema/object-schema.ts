@@ -1,5 +1,6 @@
 import { formatFieldPath, type PathSegment } from './field-path';
 import { isPlainObject, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema } from './openapi-schema';
+import { patternProblem } from './linear-regexp';
 import { setOwn } from '../../util/own';
 import { OBJECT_META_FIELDS } from '../../api/object';
 
@@ -108,6 +109,16 @@ const KEYWORD_NORMALISERS = new Map<string, KeywordNormaliser>([
     },
   ],
   ['not', (value, at, walk) => walk.child(value, at, walk.state.atRoot)],
+  [
+    'pattern',
+    (value, at, walk) => {
+      // Not a string: the meta-schema says so.
+      const problem = typeof value === 'string' ? patternProblem(value) : undefined;
+      if (problem === undefined) return value;
+      walk.problem(at, `must be a valid RE2 regular expression, but isn't: ${problem}`);
+      return SKIP;
+    },
+  ],
   ...SCHEMA_LIST_KEYWORDS.map((key): [string, KeywordNormaliser] => [key, subschemaList]),
   [
     '$ref',
