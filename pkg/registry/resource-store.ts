@@ -122,7 +122,7 @@ export class ResourceStore {
     const preconditions = preconditionsFromBody(this.model, input, true);
     return this.replace(name, opts, preconditions, (current) => {
       this.checkUid(name, input, current);
-      return { object: { ...input, status: current.status } };
+      return { object: withStatus(input, current.status) };
     });
   }
 
@@ -132,7 +132,7 @@ export class ResourceStore {
     const preconditions = preconditionsFromBody(this.model, input, true);
     return this.replace(name, opts, preconditions, (current) => {
       this.checkUid(name, input, current);
-      return { object: { ...current, status: input.status }, unstoredMetadata: input.metadata };
+      return { object: withStatus(current, input.status), unstoredMetadata: input.metadata };
     });
   }
 
@@ -157,8 +157,8 @@ export class ResourceStore {
       if (patched.metadata.name !== name) throw nameMismatch(name, patched.metadata.name);
       this.checkUid(name, patched, cur);
       return subresource === 'status'
-        ? { object: { ...cur, status: patched.status }, unstoredMetadata: patched.metadata }
-        : { object: { ...patched, status: cur.status } };
+        ? { object: withStatus(cur, patched.status), unstoredMetadata: patched.metadata }
+        : { object: withStatus(patched, cur.status) };
     });
   }
 
@@ -417,4 +417,13 @@ function carriesOwnToken(patched: ApiObject, current: ApiObject): boolean {
 /** Kubernetes' 400 for a body (or patched object) named otherwise than the path, or not at all. */
 function nameMismatch(path: string, body: unknown) {
   return badRequest(`the name of the object (${String(body ?? '')}) does not match the name on the URL (${path})`);
+}
+
+/**
+ * The object with this status, and with no `status` key at all when there is none: a key holding
+ * `undefined` would count as an unknown field of a schema that declares no status (422 under Strict).
+ */
+function withStatus(object: ApiObject, status: unknown): ApiObject {
+  const { status: _replaced, ...rest } = object as ApiObject & { status?: unknown };
+  return (status === undefined ? rest : { ...rest, status }) as ApiObject;
 }
