@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ApiObject } from '../api/object';
-import { isNotFound, type ApiClient, type DiscoveredResource } from '../client';
+import { isNotFound, type ApiClient, type DiscoveredResource, type WriteOptions } from '../client';
 import { jsonEqual } from '../util/json-equal';
 import { connect, type ConnectionFlags } from './connection';
 import { describeFailure, ReportedFailure, UsageError } from './errors';
@@ -8,6 +8,7 @@ import type { CliIo } from './io';
 import { readManifests, type ManifestDocument } from './manifests';
 import { ProgressBar } from './progress';
 import { Discovery, resourceOfKind } from './resources';
+import { fieldValidationOf, validateOption } from './validate';
 
 const MODEL_API_VERSION = 'apiextensions.svc.run/v1alpha1';
 /** How long apply waits for a just-applied Model's kind to appear in discovery. */
@@ -20,9 +21,10 @@ interface ApplyFlags {
   dryRun?: string;
   prune?: boolean;
   selector?: string;
+  validate?: string;
 }
 
-/** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server] [--prune -l SELECTOR]`. */
+/** `svcctl apply -f PATH [-f PATH…] [-R] [--dry-run=server] [--prune -l SELECTOR] [--validate=strict|warn|ignore]`. */
 export function registerApply(program: Command, io: CliIo): void {
   program
     .command('apply')
@@ -36,6 +38,7 @@ export function registerApply(program: Command, io: CliIo): void {
     .option('--dry-run <mode>', '"server": the server validates and answers, nothing is stored')
     .option('--prune', 'then delete the objects of the applied kinds that match -l and are not in the files')
     .option('-l, --selector <selector>', 'with --prune: the label selector of the objects the files manage')
+    .addOption(validateOption())
     .addHelpText(
       'after',
       `
@@ -43,20 +46,24 @@ Models are applied before objects of their kinds, roles before role bindings. Ea
 <plural>/<name> created|configured|unchanged. A failing document is reported on stderr (file and index);
 the others are still applied, and the exit status is 1. With --prune -l SELECTOR, objects of the applied
 kinds that match the selector but are no longer in the files are deleted: <plural>/<name> pruned.
+With --validate=strict (the default), a document with a field its schema does not know fails, naming the
+field; --validate=warn stores it without the field and prints a warning, --validate=ignore drops it silently.
 
 Examples:
   svcctl apply -f manifests/examples/person-model.yaml -f manifests/examples/person.yaml
   svcctl apply -R -f manifests/ --dry-run=server
+  svcctl apply -f legacy.yaml --validate=warn
   svcctl apply -R -f manifests/people/ --prune -l app=people`,
     )
     .action(async (flags: ApplyFlags, command: Command) => {
       checkApplyFlags(flags);
+      const fieldValidation = fieldValidationOf(flags.validate);
       const documents = await readManifests(flags.filename, flags.recursive === true, io);
       if (documents.length === 0)
         throw new UsageError('no objects passed to apply (the paths hold no .yaml, .yml or .json document)');
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const dryRun = flags.dryRun === 'server';
-      const applier = new Applier(client, new Discovery(client), dryRun);
+      const applier = new Applier(client, new Discovery(client), { dryRun, fieldValidation });
       let failed = !(await applyAll(applier, documents, io));
       if (flags.prune && !(await prune(client, applier, flags.selector ?? '', dryRun, io))) failed = true;
       if (failed) throw new ReportedFailure('some documents failed');
@@ -173,8 +180,12 @@ class Applier {
   constructor(
     private readonly client: ApiClient,
     private readonly discovery: Discovery,
-    private readonly dryRun: boolean,
+    private readonly options: { dryRun: boolean; fieldValidation: WriteOptions['fieldValidation'] },
   ) {}
+
+  private get dryRun(): boolean {
+    return this.options.dryRun;
+  }
 
   /** Applies one document; answers its line, e.g. `persons/ada created`. */
   async apply(document: ManifestDocument): Promise<string> {
@@ -204,13 +215,14 @@ class Applier {
       existing = await this.client.get(res, name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.client.create(res, object, { dryRun: this.dryRun });
+      await this.client.create(res, object, this.options);
       return 'created';
     }
     const desired = updateOf(existing, object);
-    const preview = await this.client.update(res, desired, { dryRun: true });
+    const { fieldValidation } = this.options;
+    const preview = await this.client.update(res, desired, { dryRun: true, fieldValidation });
     if (sameContent(existing, preview)) return 'unchanged';
-    if (!this.dryRun) await this.client.update(res, desired);
+    if (!this.dryRun) await this.client.update(res, desired, { fieldValidation });
     return 'configured';
   }
 

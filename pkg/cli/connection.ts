@@ -3,6 +3,7 @@ import { ApiClient, type ApiClientConfig } from '../client';
 import { configPath, currentContext, loadConfig } from './config';
 import { UsageError } from './errors';
 import type { CliIo } from './io';
+import { warningPrinter } from './warnings';
 
 /** The address `svcctl` uses when no flag, variable or context names one: the apiserver's default `--listen`. */
 export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
@@ -48,9 +49,9 @@ function caFor(flags: ConnectionFlags, context: ReturnType<typeof currentContext
     : caOf(context?.['certificate-authority-data']);
 }
 
-/** A client for the resolved connection. */
-export function connect(flags: ConnectionFlags, io: Pick<CliIo, 'env' | 'home'>): ApiClient {
-  return new ApiClient(resolveConnection(flags, io));
+/** A client for the resolved connection; the server's warnings go to stderr (see `warningPrinter`). */
+export function connect(flags: ConnectionFlags, io: Pick<CliIo, 'env' | 'home' | 'stderr'>): ApiClient {
+  return new ApiClient({ ...resolveConnection(flags, io), onWarning: warningPrinter(io) });
 }
 
 /** The PEM text of a CA file; UsageError when it cannot be read or holds no certificate. */

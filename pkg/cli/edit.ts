@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import yaml from 'js-yaml';
 import type { ApiObject } from '../api/object';
-import { ApiError, isConflict, type ApiClient, type DiscoveredResource } from '../client';
+import { ApiError, isConflict, type ApiClient, type DiscoveredResource, type WriteOptions } from '../client';
 import { jsonEqual } from '../util/json-equal';
 import { connect, type ConnectionFlags } from './connection';
 import { runEditor } from './editor';
@@ -12,6 +12,7 @@ import { describeApiError } from './errors';
 import type { CliIo } from './io';
 import { applyMergePatch, mergePatchBetween } from './merge-patch';
 import { Discovery } from './resources';
+import { fieldValidationOf, validateOption } from './validate';
 
 const INSTRUCTIONS = [
   "Please edit the object below. Lines beginning with a '#' will be ignored,",
@@ -26,24 +27,27 @@ export function registerEdit(program: Command, io: CliIo): void {
     .description('Edits an object in your editor ($SVC_EDITOR, else $EDITOR, else vi) and saves what you changed')
     .argument('<resource>', 'a plural, singular, kind or short name, optionally <resource>.<group>')
     .argument('<name>', 'the object')
+    .addOption(validateOption())
     .addHelpText(
       'after',
       `
 The object opens as YAML. Saving sends what you changed (a merge patch, on condition that the object has not
 changed since it was read). When the server refuses it (a validation error), the file opens again with the
-error at the top and your changes kept; when the object changed meanwhile, it opens again with your changes
+error at the top and your changes kept (with --validate=strict, the default, a field the schema does not know
+is such an error); when the object changed meanwhile, it opens again with your changes
 applied to the latest version. An unchanged or empty file cancels: "Edit cancelled, no changes made."
 
 Examples:
   svcctl edit person ada
   SVC_EDITOR="code --wait" svcctl edit role post-editor`,
     )
-    .action(async (resource: string, name: string, _flags: unknown, command: Command) => {
+    .action(async (resource: string, name: string, flags: { validate?: string }, command: Command) => {
+      const fieldValidation = fieldValidationOf(flags.validate);
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const res = await new Discovery(client).resolve(resource);
       const dir = mkdtempSync(join(tmpdir(), 'svcctl-edit-'));
       try {
-        await new EditSession(client, res, name, io, join(dir, `${res.plural}-${name}.yaml`)).run();
+        await new EditSession(client, res, name, io, join(dir, `${res.plural}-${name}.yaml`), fieldValidation).run();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -73,6 +77,7 @@ class EditSession {
     private readonly name: string,
     private readonly io: CliIo,
     private readonly file: string,
+    private readonly fieldValidation: WriteOptions['fieldValidation'],
   ) {}
 
   async run(): Promise<void> {
@@ -139,7 +144,7 @@ class EditSession {
       resourceVersion: this.base.metadata?.resourceVersion,
     };
     try {
-      await this.client.patch(this.res, this.name, patch);
+      await this.client.patch(this.res, this.name, patch, 'merge', { fieldValidation: this.fieldValidation });
       return { kind: 'saved' };
     } catch (err) {
       if (isConflict(err)) return { kind: 'conflict', latest: await this.client.get(this.res, this.name) };

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ApiClient } from '../client';
 import { configPath, loadConfig, saveConfig, upsertContext, type CliContext } from './config';
 import { readCa, USER_AGENT, type ConnectionFlags } from './connection';
+import { warningPrinter } from './warnings';
 import { UsageError } from './errors';
 import { readAll, readHidden, type CliIo } from './io';
 
@@ -37,6 +38,7 @@ Examples:
           ca,
           insecureSkipTlsVerify: flags.insecureSkipTlsVerify,
           userAgent: USER_AGENT,
+          onWarning: warningPrinter(io),
           basicAuth: { username: opts.username, password },
         }),
       );

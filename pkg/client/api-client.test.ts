@@ -207,3 +207,16 @@ describe('ApiClient.request', () => {
     }
   });
 });
+
+describe('ApiClient warnings', () => {
+  it("hands each of the server's Warning headers to onWarning (none under fieldValidation=Ignore)", async () => {
+    const warnings: string[] = [];
+    const warned = new ApiClient({ server: server.url, onWarning: (text) => warnings.push(text) });
+    const typo = { ...person('c-typo'), spec: { nmae: 'x', agee: 3, name: 'X', age: 1 } };
+    await warned.create(PERSONS, typo);
+    expect(warnings).toEqual(['unknown field "spec.nmae"', 'unknown field "spec.agee"']);
+    warnings.length = 0;
+    await warned.create(PERSONS, { ...typo, metadata: { name: 'c-typo-2' } }, { fieldValidation: 'Ignore' });
+    expect(warnings).toEqual([]);
+  });
+});

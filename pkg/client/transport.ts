@@ -1,6 +1,7 @@
 import type { Status, StatusReason } from '../api/errors';
 import { errorFromStatus, NetworkError } from './errors';
 import { trustingFetch, type Fetch } from './trusting-fetch';
+import { warningTexts } from './warnings';
 
 /** How the client reaches the server: base URL, credentials, identity, timeout. */
 export interface TransportConfig {
@@ -18,6 +19,8 @@ export interface TransportConfig {
   userAgent?: string;
   /** Each non-watch request fails with a NetworkError after this long; default 30 s. */
   requestTimeoutMs?: number;
+  /** Called with the text of each `Warning` header the server answers with, success or failure (kubectl prints them). */
+  onWarning?: (text: string) => void;
 }
 
 /** One request: method, path with query, and an optional JSON (or preformatted) body. */
@@ -47,6 +50,7 @@ export class Transport {
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly fetch: Fetch;
+  private readonly onWarning?: (text: string) => void;
 
   constructor(config: TransportConfig) {
     this.base = config.server.replace(/\/+$/, '');
@@ -58,6 +62,7 @@ export class Transport {
     }
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.onWarning = config.onWarning;
     // The CA and the skip are about certificates: a plain http:// server is reached as without them.
     const tls = /^https:/i.test(this.base) && (config.ca || config.insecureSkipTlsVerify);
     this.fetch = tls
@@ -90,8 +95,14 @@ export class Transport {
     } catch (err) {
       throw this.failure(err, req, timeout);
     }
+    this.reportWarnings(res);
     if (res.ok) return res;
     throw errorFromStatus(statusOf(res.status, await this.readText(res, req, timeout)));
+  }
+
+  /** Hands each `Warning` of the answer to `onWarning`. */
+  private reportWarnings(res: Response): void {
+    if (this.onWarning) for (const text of warningTexts(res.headers.get('warning'))) this.onWarning(text);
   }
 
   /** The client's headers, with the request's Accept and, for a body, its Content-Type. */

@@ -233,13 +233,13 @@ test('apply -R of a folder applies a new Model before its objects, waiting for t
         group: 'e2e.svcctl.test',
         version: 'v1alpha1',
         names: { kind: 'Cat', singular: 'cat', plural: 'cats' },
-        schema: { type: 'object' },
+        schema: { type: 'object', properties: { spec: { type: 'object' } } },
       },
     }),
   );
   const run = await svcctl(['apply', '-R', '-f', folder]);
   expect(run).toMatchObject({ code: 0, stderr: '', stdout: 'models/cats.e2e.svcctl.test created\ncats/tom created\n' });
-  expect((await svcctl(['apply', '-f', folder])).stdout).toBe('cats/tom unchanged\n');
+  expect(await svcctl(['apply', '-f', folder])).toMatchObject({ stdout: 'cats/tom unchanged\n', stderr: '' });
 });
 
 test('a failing document is reported with its file, index and field; the rest are applied; exit 1', async () => {
@@ -262,6 +262,28 @@ test('a failing document is reported with its file, index and field; the rest ar
   expect(run.stderr).toContain(`${file} document 1`);
   expect(run.stderr).toContain('Error from server (Invalid)');
   expect(run.stderr).toContain('spec.age');
+});
+
+test('apply refuses a misspelled field by default; --validate=warn prints the warning on stderr, ignore nothing', async () => {
+  await loginAsAdmin();
+  const file = join(dir, 'typo.yaml');
+  writeFileSync(
+    file,
+    'apiVersion: example.com/v1alpha1\nkind: Person\nmetadata: {name: typo}\nspec: {nmae: Ada, age: 30}\n',
+  );
+  const strict = await svcctl(['apply', '-f', file]);
+  expect(strict.code).toBe(1);
+  expect(strict.stderr).toContain('unknown field "spec.nmae"');
+  expect((await svcctl(['get', 'persons', 'typo'])).code).toBe(1);
+
+  const warn = await svcctl(['apply', '-f', file, '--validate=warn']);
+  expect(warn).toMatchObject({
+    code: 0,
+    stdout: 'persons/typo created\n',
+    stderr: 'Warning: unknown field "spec.nmae"\n',
+  });
+  const ignore = await svcctl(['apply', '-f', file, '--validate=ignore']);
+  expect(ignore).toMatchObject({ code: 0, stdout: 'persons/typo unchanged\n', stderr: '' });
 });
 
 test('auth can-i answers yes or no for a user holding a role (exit 0 or 1)', async () => {
