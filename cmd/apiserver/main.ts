@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startApiServer, type ApiServerConfig } from '../../pkg/apiserver/app';
+import { adminPasswordFileFor } from '../../pkg/apiserver/security/admin-password-file';
 import { logger } from '../../pkg/util/log';
 import { parseDurationSeconds } from '../../pkg/util/duration';
 import { setupSignalHandler } from '../../pkg/util/signals';
@@ -229,6 +230,9 @@ async function main(): Promise<void> {
       watchTimeoutSeconds: opts.watchTimeout,
       watchRetention: opts.watchRetention,
       adminPassword: adminPassword(opts.adminPasswordFile),
+      // A one-time password printed into output that is not a terminal would stay in whatever log keeps it.
+      adminPasswordOutFile:
+        process.stdout.isTTY && process.stderr.isTTY ? undefined : adminPasswordFileFor(opts.store, process.cwd()),
       controllerManagerTokenFile: opts.controllerManagerTokenFile,
       loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
       watchBookmarkIntervalSeconds: opts.watchBookmarkInterval,

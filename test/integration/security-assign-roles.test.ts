@@ -195,6 +195,8 @@ describe('a start without an enabled super administrator', () => {
       expect(restoring.lines).toContainEqual(
         expect.objectContaining({ level: LEVEL.warn, msg: expect.stringContaining('restored "admin"') }),
       );
+      // The password restored admin: it was not ignored.
+      expect(restoring.lines.filter((l) => /was ignored/.test(l.msg ?? ''))).toEqual([]);
       const admin = client(restored.url, basic('admin', 'restored-password-1'));
       await waitFor(async () => (await admin('GET', USERS)).status === 200, { what: 'the restored admin' });
     } finally {

@@ -30,6 +30,8 @@ import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
+import { writeAdminPasswordFile } from './admin-password-file';
+import { warnAdminPasswordIgnored } from './admin-password-ignored';
 
 /** The controller-manager's user name (API.md §8). */
 export const CONTROLLER_MANAGER_USER = 'system:controller-manager';
@@ -39,6 +41,11 @@ export interface SecurityConfig {
   authorizationMode: 'AlwaysAllow' | 'RBAC';
   /** The first start's `admin` password; random and printed once when absent. */
   adminPassword?: string;
+  /**
+   * Where the random first password is written (mode 0600, its path logged) instead of printed on stderr:
+   * for an apiserver whose output is not a terminal. Absent: printed.
+   */
+  adminPasswordOutFile?: string;
   /** The controller-manager's token: read from this file, or made and written there (0600). */
   controllerManagerTokenFile?: string;
   loginLimits?: Partial<LoginThrottleLimits>;
@@ -125,14 +132,21 @@ export async function setupSecurity(
   ).store;
   await credentials.define();
   await cache.start();
-  await bootstrapSecurity(
+  const announce = config.adminPasswordOutFile
+    ? writeAdminPasswordFile(config.adminPasswordOutFile, log.child({ component: 'bootstrap' }))
+    : undefined;
+  const { adminPasswordSet } = await bootstrapSecurity(
     { users, roles, bindings, credentials },
-    { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
+    { adminPassword: config.adminPassword, passwordHash: config.passwordHash, announce },
     log.child({ component: 'bootstrap' }),
   );
   // Users and credentials stored before deleting a user cleaned up after them (docs/security.md, "Deleting a user").
   await tidyCredentials(credentials, { users, tokens }, log.child({ component: 'bootstrap' }));
   await ensureUserFinalizers(users, log.child({ component: 'bootstrap' }));
+  // A start that finds no enabled super administrator uses the admin password to restore one (or says why not).
+  const recovering = superAdmins.enabledSuperAdmins().size === 0;
+  if (config.adminPassword !== undefined && !adminPasswordSet && !recovering)
+    warnAdminPasswordIgnored(log.child({ component: 'bootstrap' }));
   await recoverSuperAdmin(
     { users, roles, bindings, credentials },
     superAdmins,

@@ -27,25 +27,35 @@ export interface BootstrapOptions {
   /** The first start's admin password; a random one is made and printed when absent. */
   adminPassword?: string;
   passwordHash?: PasswordHashOptions;
-  /** Where the one-time random password is printed (stderr by default). */
-  announce?: (line: string) => void;
+  /** Tells the one-time random password to whoever started the apiserver; by default it is printed on stderr. */
+  announce?: (password: string) => void;
 }
 
 /**
  * Applies the built-in roles and bindings of `manifests/bootstrap/` and, on
  * the first start (no `admin` user yet), creates the super administrator.
- * Safe to run on every start of every replica.
+ * Safe to run on every start of every replica. Resolves with whether this
+ * start gave `admin` its password (the one given, or a random one).
  */
 export async function bootstrapSecurity(
   stores: BootstrapStores,
   options: BootstrapOptions,
   log: Logger,
-): Promise<void> {
+): Promise<{ adminPasswordSet: boolean }> {
   for (const object of loadBootstrapManifests()) {
     if (object.kind === 'Role') await applyRole(stores.roles, object as Role, log);
     else if (object.kind === 'RoleBinding') await createIfAbsent(stores.bindings, object);
   }
-  await createAdmin(stores, options, log);
+  return { adminPasswordSet: await createAdmin(stores, options, log) };
+}
+
+/** The one-time password as printed on a terminal. */
+export function adminPasswordAnnouncement(password: string): string {
+  return (
+    `\n  The super administrator "${ADMIN_USER}" was created with the password:  ${password}\n` +
+    '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n' +
+    '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n'
+  );
 }
 
 /** The objects of `manifests/bootstrap/*.yaml`, in file order. */
@@ -118,13 +128,13 @@ async function applyRole(roles: ResourceStore, wanted: Role, log: Logger): Promi
  * one: the replica whose claim (an update of `admin` under its resourceVersion)
  * wins sets the password, so two replicas never print two passwords.
  */
-async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<void> {
+async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, log: Logger): Promise<boolean> {
   const exists = (await getOrUndefined(stores.users, ADMIN_USER)) !== undefined;
   if (!exists && (await stores.users.list({ limit: 1 })).items.length > 0) {
     // Not a first start: `admin` was deleted on purpose, and a deleted user does not come back (a start that finds
     // no enabled super administrator restores it only when given the admin password).
     log.info({ user: ADMIN_USER }, 'the super administrator "admin" was deleted: not created again');
-    return;
+    return false;
   }
   const claimed = exists
     ? await claimUnfinishedAdmin(stores)
@@ -134,7 +144,7 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
         metadata: { name: ADMIN_USER },
         spec: { displayName: 'Administrator' },
       });
-  if (!claimed) return;
+  if (!claimed) return false;
   const password = options.adminPassword ?? randomPassword();
   const { uid } = (await stores.users.get(ADMIN_USER)).metadata;
   await stores.credentials.setPassword(ADMIN_USER, uid!, await hashPassword(password, options.passwordHash));
@@ -147,12 +157,9 @@ async function createAdmin(stores: BootstrapStores, options: BootstrapOptions, l
   });
   log.info({ user: ADMIN_USER }, 'super administrator created');
   if (options.adminPassword === undefined) {
-    (options.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `\n  The super administrator "${ADMIN_USER}" was created with the password:  ${password}\n` +
-        '  It is shown this once. Log in with it (e.g. curl -u admin:PASSWORD …) and change it:\n' +
-        '  PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password\n',
-    );
+    (options.announce ?? ((p) => process.stderr.write(`${adminPasswordAnnouncement(p)}\n`)))(password);
   }
+  return true;
 }
 
 /** True when `admin` exists without a password and this call won the right to give it one. */
