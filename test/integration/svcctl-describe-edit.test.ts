@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -90,6 +90,23 @@ describe('svcctl edit', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Edit cancelled, no valid changes were saved.');
     expect(await ageOf('e-stuck')).toBe(36);
+  });
+
+  it('refuses a misspelled field by default (the file reopens naming it); --validate=warn saves and warns', async () => {
+    await suite.api('POST', PERSONS, person('e-typo', { age: 36 }));
+    const seen = join(dir, 'typo-seen.txt');
+    const typo = editor(
+      'typo',
+      `fs.appendFileSync(${JSON.stringify(seen)}, text); text = text.replace(/age: \\d+/, 'agee: 37')`,
+    );
+    const strict = await svcctl(['edit', 'person', 'e-typo'], { SVC_EDITOR: typo });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('Edit cancelled, no valid changes were saved.');
+    expect(readFileSync(seen, 'utf8')).toMatch(/^# .*spec\.agee: unknown field "spec\.agee"$/m);
+    expect(await ageOf('e-typo')).toBe(36);
+
+    const warn = await svcctl(['edit', 'person', 'e-typo', '--validate=warn'], { SVC_EDITOR: typo });
+    expect(warn).toMatchObject({ code: 0, stderr: 'Warning: unknown field "spec.agee"\n' });
   });
 
   it('on a conflict reopens the latest version with the changes applied, and saves both', async () => {
