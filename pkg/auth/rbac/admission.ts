@@ -40,9 +40,20 @@ export function admissionStampFor(role: Role): string {
   return `${ROLE_CHECK_VERSION}:${digest}`;
 }
 
+/**
+ * Whether each role object's stamp admits it, worked out once per object: the effective-rules computation asks
+ * for every edge it visits, and the caches hand out the same (never mutated) object until the role changes.
+ */
+const admitted = new WeakMap<Role, boolean>();
+
 /** Whether the role's stamp admits its current definition under the current check. */
 export function isAdmitted(role: Role): boolean {
-  return role.metadata.annotations?.[ADMITTED_ANNOTATION] === admissionStampFor(role);
+  let answer = admitted.get(role);
+  if (answer === undefined) {
+    answer = role.metadata.annotations?.[ADMITTED_ANNOTATION] === admissionStampFor(role);
+    admitted.set(role, answer);
+  }
+  return answer;
 }
 
 /** A copy of `role` stamped as admitted (the annotation a client sent is replaced). */

@@ -66,16 +66,17 @@ export function escalationGuard(
       name,
     }).decision === 'Allow';
   const mayEscalate = (user: UserInfo) => allowedOnRoles(user, 'escalate');
+  /** `rules` is asked for only when the user is not exempt (a role's grants cost an effective-rules computation). */
   const check = (
     user: UserInfo | undefined,
-    rules: PolicyRule[],
+    rules: () => PolicyRule[],
     write: GuardedWrite,
     grantor: string,
     escalateAllowed: boolean,
   ) => {
     if (!user || authorizer.isSuperAdmin(user)) return;
     if (escalateAllowed && mayEscalate(user)) return;
-    const missing = authorizer.uncoveredRules(user, rules);
+    const missing = authorizer.uncoveredRules(user, rules());
     if (missing.length === 0) return;
     throw escalationForbidden(
       user,
@@ -113,7 +114,7 @@ export function escalationGuard(
   const grantsOf = (role: string) =>
     canonicalRules([...(source.role(role)?.ruleSet.rules ?? []), ...computeEffective(graph, role).rules]);
   return {
-    checkRules: (user, rules, write) => check(user, rules, write, write.subresource ? 'its status' : 'it', true),
+    checkRules: (user, rules, write) => check(user, () => rules, write, write.subresource ? 'its status' : 'it', true),
     checkUiPermissions: (user, permissions, write) => {
       if (!user || authorizer.isSuperAdmin(user) || mayEscalate(user)) return;
       const missing = authorizer.uncoveredUiPermissions(user, permissions);
@@ -122,7 +123,7 @@ export function escalationGuard(
       throw escalationForbidden(user, write, `its status grants UI permissions they do not hold themselves: ${held}`);
     },
     checkRoleWrite,
-    checkRole: (user, role, write) => check(user, grantsOf(role), write, `role "${role}"`, false),
+    checkRole: (user, role, write) => check(user, () => grantsOf(role), write, `role "${role}"`, false),
   };
 }
 
