@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADMITTED_ANNOTATION, DEPENDENCIES_ANNOTATION, type Role } from '../../pkg/auth/rbac';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import {
+  controllerManagerTokenFile,
+  startTestControllerManager,
+  stopTestControllerManagers,
+} from '../support/controller-manager';
 import {
   bind,
   BINDINGS,
@@ -21,12 +22,9 @@ import type { ApiClient } from '../support/apiserver';
 // templates), tried as a user with ordinary grants against the real guard: each must be refused and leave
 // nothing behind. The controller-manager runs, so that anything let through would be materialised and used.
 
-const CM_TOKEN = 'controller-manager-token-for-the-escalation-test';
-const tokenDir = mkdtempSync(join(tmpdir(), 'svc-escalation-'));
-const tokenFile = join(tokenDir, 'token');
-writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
+const cmToken = controllerManagerTokenFile('controller-manager-token-for-the-escalation-test');
 
-const api: RbacApi = useRbacApi({ controllerManagerTokenFile: tokenFile });
+const api: RbacApi = useRbacApi({ controllerManagerTokenFile: cmToken.file });
 
 const roleWriting = [
   { apiGroups: [''], resources: ['roles'], verbs: ['get', 'list', 'create', 'update', 'patch'] },
@@ -47,7 +45,7 @@ async function putRole(as: ApiClient, name: string, body: ReturnType<typeof role
 }
 
 beforeAll(async () => {
-  const cm = await startTestControllerManager(api.server.url, { token: CM_TOKEN });
+  const cm = await startTestControllerManager(api.server.url, { token: cmToken.token });
   await waitFor(() => cm.manager.isLeader(), { what: 'the controller-manager to lead', timeoutMs: LOADED });
   await createRole(api, 'role-writer', [...roleWriting, readPersons]);
   mallory = await createUser(api, 'mallory');
@@ -55,7 +53,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopTestControllerManagers();
-  rmSync(tokenDir, { recursive: true, force: true });
+  cmToken.remove();
 });
 
 const role = (name: string, extra: Partial<Role['metadata']> = {}, rules: unknown[] = []) => ({

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { USER_CLEANUP_FINALIZER } from '../../pkg/auth/user-finalizer';
 import { CREDENTIALS_TYPE, type Credential } from '../../pkg/registry/security/credentials';
 import { startTestApiServer } from '../support/apiserver';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import {
+  controllerManagerTokenFile,
+  startTestControllerManager,
+  stopTestControllerManagers,
+} from '../support/controller-manager';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import {
   basic,
@@ -27,10 +28,7 @@ import { waitFor } from '../support/wait-for';
 // system:controller-manager through its own role: the user's password, tokens and bindings go, and a new user of the
 // same name inherits none of them.
 
-const cmToken = 'controller-manager-token-for-the-user-deletion-test';
-const dir = mkdtempSync(join(tmpdir(), 'svc-user-deletion-'));
-const tokenFile = join(dir, 'token');
-writeFileSync(tokenFile, `${cmToken}\n`, { mode: 0o600 });
+const cm = controllerManagerTokenFile('controller-manager-token-for-the-user-deletion-test');
 const store = `${sharedRedisUrl()}?keyPrefix=${uniqueKeyPrefix('user-deletion')}`;
 const WHO_AM_I = '/apis/api.console.svc.run/v1alpha1/users/-';
 const ALL_TOKENS = '/api/v1alpha1/personalaccesstokens';
@@ -39,17 +37,17 @@ const api = {} as RbacApi;
 const startServer = async () =>
   Object.assign(
     api,
-    rbacApi(await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: tokenFile, store })),
+    rbacApi(await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: cm.file, store })),
   );
 // Without leader election: a lease lost to a slow renewal on a busy machine would stop the controllers mid-test.
 const startControllerManager = () =>
-  startTestControllerManager(api.server.url, { token: cmToken, leaderElection: false });
+  startTestControllerManager(api.server.url, { token: cm.token, leaderElection: false });
 
 beforeAll(startServer);
 afterEach(() => stopTestControllerManagers());
 afterAll(async () => {
   await api.server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  cm.remove();
 });
 
 const statusOf = async (path: string) => (await api.admin('GET', path)).status;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { RunningApiServer } from '../../pkg/apiserver/app';
@@ -21,6 +22,18 @@ import { client as rawClient, startTestApiServer } from './apiserver';
 export const TEST_LEASE = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 250 };
 
 const running = new Set<RunningControllerManager>();
+
+/**
+ * The controller-manager's token in a file of its own (mode 0600), for the apiserver's
+ * `--controller-manager-token-file`; `remove()` deletes its folder.
+ * @example const cm = controllerManagerTokenFile('token-of-this-suite'); useRbacApi({ controllerManagerTokenFile: cm.file });
+ */
+export function controllerManagerTokenFile(token: string): { token: string; file: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cm-token-'));
+  const file = join(dir, 'token');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { token, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /**
  * Starts a controller-manager in this process against `server`: every
