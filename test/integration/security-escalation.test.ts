@@ -207,6 +207,19 @@ describe('role writes are checked on their effect (escalation through dependenci
     expect(res.body.message).toMatch(/role "lazy" grants what they do not hold/);
   });
 
+  it('refuses binding a role whose UI permissions the binder does not hold', async () => {
+    await createRole(api, 'ui-only', [], {
+      annotations: { 'rbac.authorization.svc.run/ui-permissions': '["system:users:manage"]' },
+    });
+    const res = await mallory('POST', BINDINGS, {
+      metadata: { name: 'mallory-ui-only' },
+      roleRef: { apiGroup: '', kind: 'Role', name: 'ui-only' },
+      subjects: [{ kind: 'User', apiGroup: '', name: 'mallory' }],
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/role "ui-only" grants UI permissions they do not hold themselves/);
+  });
+
   it('lets the super administrator write any of it', async () => {
     await createRole(api, 'a-public', [readPersons], {
       labels: aggregateTo('anonymous'),

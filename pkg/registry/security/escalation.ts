@@ -2,6 +2,7 @@ import { forbidden, qualifiedResource, type ErrorSubject } from '../../api/error
 import {
   canonicalRules,
   computeEffective,
+  enforcedUiPermissions,
   roleWriteEffect,
   type PolicyRule,
   type RbacAuthorizer,
@@ -29,7 +30,7 @@ export interface EscalationGuard {
   checkUiPermissions(user: UserInfo | undefined, permissions: string[], write: GuardedWrite): void;
   /** Throws 403 unless writing `after` grants nothing `user` does not hold (or they may `escalate` roles). */
   checkRoleWrite(user: UserInfo | undefined, after: Role, write: GuardedWrite): void;
-  /** Throws 403 unless `user` holds every rule the role `role` grants, now or once its status catches up. */
+  /** Throws 403 unless `user` holds every rule and UI permission the role `role` grants, now or once its status catches up. */
   checkRole(user: UserInfo | undefined, role: string, write: GuardedWrite): void;
 }
 
@@ -111,8 +112,24 @@ export function escalationGuard(
     }
   };
   /** What a role grants: what is enforced now and what its status will say once the controller catches up. */
-  const grantsOf = (role: string) =>
-    canonicalRules([...(source.role(role)?.ruleSet.rules ?? []), ...computeEffective(graph, role).rules]);
+  const grantsOf = (role: string) => {
+    const enforced = source.role(role);
+    const effective = computeEffective(graph, role);
+    return {
+      rules: canonicalRules([...(enforced?.ruleSet.rules ?? []), ...effective.rules]),
+      uiPermissions: [...new Set([...(enforced ? enforcedUiPermissions(enforced) : []), ...effective.uiPermissions])],
+    };
+  };
+  /** A binding grants the role's rules and its UI permissions: the binder must hold both. */
+  const checkRole = (user: UserInfo | undefined, role: string, write: GuardedWrite) => {
+    if (!user || authorizer.isSuperAdmin(user)) return;
+    const grants = grantsOf(role);
+    check(user, () => grants.rules, write, `role "${role}"`, false);
+    const missingUi = authorizer.uncoveredUiPermissions(user, grants.uiPermissions);
+    if (missingUi.length === 0) return;
+    const held = JSON.stringify(missingUi.slice(0, 5));
+    throw escalationForbidden(user, write, `role "${role}" grants UI permissions they do not hold themselves: ${held}`);
+  };
   return {
     checkRules: (user, rules, write) => check(user, () => rules, write, write.subresource ? 'its status' : 'it', true),
     checkUiPermissions: (user, permissions, write) => {
@@ -123,7 +140,7 @@ export function escalationGuard(
       throw escalationForbidden(user, write, `its status grants UI permissions they do not hold themselves: ${held}`);
     },
     checkRoleWrite,
-    checkRole: (user, role, write) => check(user, () => grantsOf(role), write, `role "${role}"`, false),
+    checkRole,
   };
 }
 
