@@ -3,11 +3,13 @@ import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, SUPER_ROLE, uncoveredRules, type Po
 import { ADMIN, RbacWorld, type Actor, type Write } from './rbac-world';
 
 // Model-based check of the role model's escalation rules: random sequences of role and binding writes — rules,
-// dependencies, aggregation labels, UI permissions, templates, bindings, deletions, tokens limited to some roles —
-// by the super administrator and by ordinary users, through the real authoriser, escalation guard and hooks, with
-// the aggregation controller's status computation converging after each write. After every step by an ordinary
-// user, the invariant: nobody but a super administrator holds a rule or UI permission that no super administrator
-// granted (directly, or to someone who passed it on). A failure is shrunk by fast-check to a shortest sequence.
+// dependencies, aggregation labels, UI permissions, templates, bindings, deletions, role assignments, users created
+// and deleted (and cleaned up after), tokens limited to some roles — by the super administrator and by ordinary
+// users, through the real authoriser, escalation guard, hooks and role-assignment code, with the aggregation
+// controller's status computation converging after each write. The invariants: after every step by an ordinary
+// user, nobody but a super administrator holds a rule or UI permission that no super administrator granted
+// (directly, or to someone who passed it on); after every step, some enabled user is still bound to super-role,
+// nobody marked for deletion was given a binding, and nobody was taken off a binding by someone without the right to. A failure is shrunk by fast-check to a shortest sequence.
 //
 // SVC_MODEL_RUNS (default 400) × SVC_MODEL_STEPS (default 40) steps from SVC_MODEL_SEED (default a fixed seed, so
 // that `make test` answers the same every time; `random` for a new one, which a failure prints), e.g.
@@ -33,6 +35,8 @@ const RULES: PolicyRule[] = [
   { apiGroups: ['content.svc.run'], resources: ['posts'], verbs: ['*'] },
   { apiGroups: [''], resources: ['users'], verbs: ['list'] },
   { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
+  { apiGroups: [''], resources: ['users'], verbs: ['create', 'delete'] },
+  { apiGroups: ['api.console.svc.run'], resources: ['users/permissions'], verbs: ['create'] },
 ];
 
 /** Holding `escalate` on roles (through `*`, e.g. a dependency on super-role) is the power to grant anything. */
@@ -41,7 +45,7 @@ const ESCALATE: PolicyRule = { apiGroups: [''], resources: ['roles'], verbs: ['e
 const subset = <T>(values: readonly T[], maxLength = 3) =>
   fc.uniqueArray(fc.constantFrom(...values), { maxLength, selector: (v) => JSON.stringify(v) });
 
-const writeArb: fc.Arbitrary<Write> = fc.oneof(
+const clientWriteArb: fc.Arbitrary<Write> = fc.oneof(
   fc.record({
     op: fc.constant('putRole' as const),
     name: fc.constantFrom(...ROLES),
@@ -58,6 +62,14 @@ const writeArb: fc.Arbitrary<Write> = fc.oneof(
     subjects: subset(USERS, 2),
   }),
   fc.record({ op: fc.constant('deleteBinding' as const), name: fc.constantFrom(...BINDINGS) }),
+  fc.record({ op: fc.constant('assign' as const), user: fc.constantFrom(...USERS, ADMIN), roles: subset(ROLES, 2) }),
+  fc.record({ op: fc.constant('createUser' as const), name: fc.constantFrom(...USERS) }),
+  fc.record({ op: fc.constant('deleteUser' as const), name: fc.constantFrom(...USERS, ADMIN) }),
+);
+/** Now and then the user-cleanup controller runs, so that writes come between a user's mark and their cleanup, and after it. */
+const writeArb: fc.Arbitrary<Write> = fc.oneof(
+  { weight: 12, arbitrary: clientWriteArb },
+  { weight: 1, arbitrary: fc.constant({ op: 'cleanUpUsers' as const }) },
 );
 
 const actorArb: fc.Arbitrary<Actor> = fc.oneof(
@@ -89,7 +101,10 @@ const setupArb = fc.array(
   ),
   { minLength: 2, maxLength: 8 },
 );
-const stepsArb = fc.tuple(setupArb, fc.array(fc.record({ actor: actorArb, write: writeArb }), { maxLength: STEPS }));
+const stepsArb = fc.tuple(
+  setupArb,
+  fc.array(fc.record({ actor: actorArb, write: writeArb }), { maxLength: STEPS, size: 'max' }),
+);
 
 /** What no super administrator granted, that someone holds: `[]` when the world keeps the invariant. */
 function ungranted(world: RbacWorld, pool: { rules: PolicyRule[]; ui: Set<string> }): string[] {
@@ -119,16 +134,29 @@ describe('no sequence of role and binding writes lets an ordinary user grant wha
   it(`holds over ${RUNS} random sequences of up to ${STEPS} writes`, async () => {
     let steps = 0;
     let refused = 0;
+    /** Writes that succeeded, per operation. */
+    const done = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(stepsArb, async ([setup, sequence]) => {
-        const world = new RbacWorld();
+        const world = new RbacWorld(USERS);
         const pool = { rules: [] as PolicyRule[], ui: new Set<string>() };
         for (const write of setup) await world.send({ name: ADMIN }, write);
         grantAll(world, pool);
         for (const [i, { actor, write }] of sequence.entries()) {
+          const before = world.subjectsNow();
+          const decide = world.bindingDecisions(actor);
           const code = await world.send(actor, write);
           steps++;
           if (code !== 200) refused++;
+          else done.set(write.op, (done.get(write.op) ?? 0) + 1);
+          const userProblems = world.userProblems();
+          // The user-cleanup controller takes deleted users off bindings; everyone else needs the right to.
+          if (write.op !== 'cleanUpUsers') userProblems.push(...world.unauthorisedRemovals(before, decide));
+          if (userProblems.length) {
+            throw new Error(
+              `step ${i} (${actor.name}: ${JSON.stringify(write)} → ${code}): ${userProblems.join('; ')}`,
+            );
+          }
           if (actor.name === ADMIN) {
             grantAll(world, pool);
             continue;
@@ -144,5 +172,6 @@ describe('no sequence of role and binding writes lets an ordinary user grant wha
     // The sequences did exercise both outcomes (a generator that only made refused writes would prove nothing).
     expect(refused).toBeGreaterThan(0);
     expect(steps - refused).toBeGreaterThan(0);
+    for (const op of ['assign', 'deleteUser', 'createUser'] as const) expect(done.get(op)).toBeGreaterThan(0);
   });
 });
