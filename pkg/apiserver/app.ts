@@ -121,6 +121,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authenticators: [identities, ...security.authenticators],
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
+    conditions: security.conditions,
     consolePlugins,
   });
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../util/log';
 import type { RequestInfo } from './request-info';
 import type { UserInfo } from '../auth/user';
+import type { BoundCondition } from '../auth/rbac';
+import type { ObjectAccess } from '../registry/resource-store';
 
 /** Everything a handler needs about one request, built once by the server's pipeline. */
 export interface RequestContext {
@@ -17,4 +19,11 @@ export interface RequestContext {
   signal: AbortSignal;
   /** A collection watch allowed only for some names (rules with `resourceNames`): those names. */
   watchNames?: string[];
+  /**
+   * A request allowed only by conditional rules: their conditions, bound to the caller (any one must hold).
+   * Only the generic resource handlers admit such requests, and they apply it to every object they touch.
+   */
+  conditions?: BoundCondition[];
+  /** `conditions` as the objects the request may write, set once the model is known. */
+  access?: ObjectAccess;
 }

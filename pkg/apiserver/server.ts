@@ -10,6 +10,7 @@ import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
 import { isAnonymous, type UserInfo } from '../auth/user';
+import type { BoundCondition } from '../auth/rbac';
 import type { Storage } from '../storage/interface';
 import type { SchemeManager } from '../registry/scheme';
 import type { Logger } from '../util/log';
@@ -40,6 +41,8 @@ export interface ApiServerDeps {
    * is then filtered to them.
    */
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  /** RBAC: the conditions under which conditional rules allow a request no rule allows outright (`[]`: none). */
+  conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
   /** Built-in and plugin routes served besides the models' generated APIs. */
   routes?: RouteTable;
   log: Logger;
@@ -175,7 +178,7 @@ export class ApiServer {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
     if (route?.selfService && !isAnonymous(ctx.user)) return;
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
-    if (decision === 'Allow' || this.admitNamedWatch(ctx)) return;
+    if (decision === 'Allow' || this.admitNamedWatch(ctx) || (!route && this.admitConditional(ctx))) return;
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
@@ -194,6 +197,20 @@ export class ApiServer {
     const names = this.deps.watchableNames(ctx.user, ctx.info);
     if (names === 'all' || names.size === 0) return false;
     ctx.watchNames = [...names];
+    return true;
+  }
+
+  /**
+   * A request of the generic resource handlers that conditional rules allow for some objects is admitted with
+   * those conditions, which the handlers apply to every object they read or write. Custom routes (plugins,
+   * security endpoints) never are: they do not apply conditions.
+   */
+  private admitConditional(ctx: RequestContext): boolean {
+    if (!ctx.info.isResourceRequest || !this.deps.conditions) return false;
+    if (ctx.info.subresource !== '' && ctx.info.subresource !== 'status') return false;
+    const conditions = this.deps.conditions(ctx.user, ctx.info);
+    if (conditions.length === 0) return false;
+    ctx.conditions = conditions;
     return true;
   }
 

@@ -1,5 +1,5 @@
 import type { ApiObject, ObjectMeta } from '../api/object';
-import { badRequest, conflict, invalid, type ErrorSubject } from '../api/errors';
+import { badRequest, conflict, forbidden, invalid, notFound, type ErrorSubject } from '../api/errors';
 import type { Preconditions, Storage, WriteOptions } from '../storage/interface';
 import type { ListOptions, ListResult } from '../storage/query';
 import type { Watcher } from '../storage/watch';
@@ -30,6 +30,18 @@ export interface RequestOptions {
   fieldValidation?: FieldValidation;
   /** Who asks: hooks read it (ownership, escalation checks). Absent for the platform's own writes. */
   user?: UserInfo;
+  /** The caller may write only some objects (conditional rules): absent when they may write any. */
+  access?: ObjectAccess;
+}
+
+/**
+ * The objects a caller's conditional rules let them write. A write of an object outside it is 404 (the caller
+ * cannot learn that it exists); a write whose result would be outside it is 403.
+ */
+export interface ObjectAccess {
+  allows(object: ApiObject): boolean;
+  /** What the caller may write, for messages: `spec.owner=ada`, several joined by "or". */
+  describe: string;
 }
 
 /** What a hook knows about the request it runs for. */
@@ -100,6 +112,7 @@ export class ResourceStore {
     if (initial !== undefined) input.status = initial;
     const { object, warnings } = this.admit({ ...input, metadata: withoutServerFields(input.metadata) }, opts);
     const prepared = this.hooks.beforeCreate ? await this.hooks.beforeCreate(object, hookContext(opts)) : object;
+    this.checkAccessToResult(prepared, opts, 'create');
     const stored = await this.call(prepared.metadata.name, () =>
       this.storage.create(this.type, prepared, writeOptions(opts)),
     );
@@ -175,6 +188,7 @@ export class ResourceStore {
   ): Promise<DeleteResult> {
     for (;;) {
       const current = await this.call(name, () => this.storage.get(this.type, name));
+      this.checkAccess(current, opts);
       await this.hooks.beforeDelete?.(current, hookContext(opts));
       if (!current.metadata.deletionTimestamp) return this.markDeleted(name, preconditions, opts);
       if (!meetsPreconditions(current, preconditions)) this.conflict(name);
@@ -301,6 +315,7 @@ export class ResourceStore {
         name,
         async (current) => {
           before = lockTokensOf(current);
+          this.checkAccess(current, opts);
           const { object: next, unstoredMetadata } = build(current);
           const admitted = this.admit(
             { ...next, metadata: withoutServerFields(next.metadata) },
@@ -311,7 +326,11 @@ export class ResourceStore {
           warnings = admitted.warnings;
           const object = admitted.object;
           object.metadata = { ...object.metadata, deletionTimestamp: current.metadata.deletionTimestamp };
-          return this.hooks.beforeUpdate ? this.hooks.beforeUpdate(object, current, hookContext(opts)) : object;
+          const result = this.hooks.beforeUpdate
+            ? await this.hooks.beforeUpdate(object, current, hookContext(opts))
+            : object;
+          this.checkAccessToResult(result, opts, 'update');
+          return result;
         },
         preconditions,
         writeOptions(opts),
@@ -319,6 +338,24 @@ export class ResourceStore {
     );
     await this.written(stored, opts);
     return { object: this.present(opts.dryRun ? dryRunAnswer(stored, before) : stored), warnings };
+  }
+
+  /** 404 when the caller's conditional rules do not reach the stored object: they cannot learn that it exists. */
+  private checkAccess(current: ApiObject, opts: RequestOptions): void {
+    if (opts.access && !opts.access.allows(current)) throw notFound(this.subject(current.metadata.name));
+  }
+
+  /** 403 when the object as it would be stored is outside what the caller's conditional rules let them write. */
+  private checkAccessToResult(object: ApiObject, opts: RequestOptions, verb: 'create' | 'update'): void {
+    if (!opts.access || opts.access.allows(object)) return;
+    const { plural, group } = this.model;
+    const resource = group ? `${plural}.${group}` : plural;
+    const name = object.metadata.name ?? object.metadata.generateName ?? '';
+    throw forbidden(
+      `${resource} "${name}" is forbidden: User "${opts.user?.name ?? ''}" may ${verb} ${plural} only where ` +
+        `${opts.access.describe}, and the object as it would be stored does not match`,
+      { group, resource: plural, name: object.metadata.name },
+    );
   }
 
   private async written(object: ApiObject, opts: RequestOptions): Promise<void> {

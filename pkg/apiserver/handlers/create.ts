@@ -13,7 +13,7 @@ export async function handleCreate(
   settings: HandlerSettings,
 ): Promise<void> {
   const body = decodeBody(await readBody(ctx.req, settings.maxBodyBytes), ctx.req.headers['content-type']);
-  const { object, warnings } = await store.create(body, writeOptions(ctx.url.searchParams, ctx.user));
+  const { object, warnings } = await store.create(body, writeOptions(ctx.url.searchParams, ctx.user, ctx.access));
   const location = `${collectionPathOf(store.model)}/${object.metadata.name}`;
   sendJson(ctx.res, 201, object, { Location: location }, warnings);
 }

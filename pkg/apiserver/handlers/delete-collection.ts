@@ -2,6 +2,7 @@ import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import { parseListParams } from '../list-params';
+import { narrowedList } from '../object-access';
 import { sendJson } from '../respond';
 import { readDeleteRequest } from './delete-options';
 import type { HandlerSettings } from './deps';
@@ -18,7 +19,8 @@ export async function handleDeleteCollection(
 ): Promise<void> {
   const { list } = parseListParams(ctx.url.searchParams);
   const { options } = await readDeleteRequest(ctx, settings);
-  const items = await store.deleteCollection(list, options);
+  const scoped = ctx.conditions ? narrowedList(list, ctx.conditions, store.model.plural) : list;
+  const items = await store.deleteCollection(scoped, options);
   sendJson(ctx.res, 200, {
     apiVersion: apiVersionOf(store.model),
     kind: `${store.model.kind}List`,

@@ -23,7 +23,7 @@ export interface DeleteRequest {
  */
 export async function readDeleteRequest(ctx: RequestContext, settings: HandlerSettings): Promise<DeleteRequest> {
   checkPropagationPolicy(ctx.url.searchParams.get('propagationPolicy') ?? undefined, 'propagationPolicy');
-  const options = writeOptions(ctx.url.searchParams, ctx.user);
+  const options = writeOptions(ctx.url.searchParams, ctx.user, ctx.access);
   const body = await deleteOptionsBody(ctx, settings);
   if (body === undefined) return { options };
   checkTypeMeta(body);

@@ -6,6 +6,7 @@ import { listEnvelopePaging, parseListParams, type ListParams } from '../list-pa
 import { sendJson } from '../respond';
 import { toTable, wantsTable } from '../table';
 import type { FieldRequirement } from '../../storage/query';
+import { narrowedList } from '../object-access';
 
 /**
  * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4).
@@ -18,6 +19,7 @@ export async function handleList(
 ): Promise<void> {
   const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
   if (scope.length) params.list.fieldSelector = [...(params.list.fieldSelector ?? []), ...scope];
+  if (ctx.conditions) params.list = narrowedList(params.list, ctx.conditions, store.model.plural);
   const result = await store.list(params.list);
   checkExactRevision(params, result.revision);
   const metadata: Record<string, unknown> = { resourceVersion: result.revision };

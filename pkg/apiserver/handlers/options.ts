@@ -1,15 +1,17 @@
 import { badRequest } from '../../api/errors';
-import type { RequestOptions, FieldValidation } from '../../registry/resource-store';
+import type { FieldValidation, ObjectAccess, RequestOptions } from '../../registry/resource-store';
 import type { UserInfo } from '../../auth/user';
 
 const FIELD_VALIDATION: Record<string, FieldValidation> = { strict: 'Strict', warn: 'Warn', ignore: 'Ignore' };
 
 /**
  * `?dryRun=All` and `?fieldValidation=Strict|Warn|Ignore`, as Kubernetes spells them; anything else is 400.
- * The caller rides along so that the registry knows who writes.
+ * The caller rides along so that the registry knows who writes, with the objects they may write (`access`) when
+ * conditional rules allow the request.
  */
-export function writeOptions(query: URLSearchParams, user?: UserInfo): RequestOptions {
+export function writeOptions(query: URLSearchParams, user?: UserInfo, access?: ObjectAccess): RequestOptions {
   const options: RequestOptions = user ? { user } : {};
+  if (access) options.access = access;
   const dryRun = query.getAll('dryRun');
   for (const value of dryRun) {
     if (value !== 'All') throw badRequest(`invalid dryRun "${value}": the only supported value is "All"`);

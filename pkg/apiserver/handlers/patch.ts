@@ -17,7 +17,7 @@ const APPLY = 'application/apply-patch+yaml';
 export async function handlePatch(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const type = mediaType(ctx.req.headers['content-type']);
   const patch = decodePatch(type, await readBody(ctx.req, settings.maxBodyBytes));
-  const options = writeOptions(ctx.url.searchParams, ctx.user);
+  const options = writeOptions(ctx.url.searchParams, ctx.user, ctx.access);
   const { name, subresource } = ctx.info;
   const sub = subresource === 'status' ? 'status' : undefined;
   try {

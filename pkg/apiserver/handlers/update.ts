@@ -12,7 +12,7 @@ export async function handleUpdate(
   settings: HandlerSettings,
 ): Promise<void> {
   const body = decodeBody(await readBody(ctx.req, settings.maxBodyBytes), ctx.req.headers['content-type']);
-  const options = writeOptions(ctx.url.searchParams, ctx.user);
+  const options = writeOptions(ctx.url.searchParams, ctx.user, ctx.access);
   const { name, subresource } = ctx.info;
   const { object, warnings } =
     subresource === 'status' ? await store.updateStatus(name, body, options) : await store.update(name, body, options);

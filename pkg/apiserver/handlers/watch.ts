@@ -6,6 +6,7 @@ import { NAME_INDEX, withDefaultIndexes, type IndexSpec } from '../../storage/in
 import { parseListParams } from '../list-params';
 import { wantsTable } from '../table';
 import { Selection } from '../watch/selection';
+import { narrowedList } from '../object-access';
 import { runWatch, type WatchRequest } from '../watch/stream';
 import { httpSink } from '../watch/http-sink';
 import { websocketSink } from '../watch/websocket-sink';
@@ -28,10 +29,12 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
   const labels = params.list.labelSelector ?? [];
   const indexes = withDefaultIndexes(store.model.indexes ?? []);
   checkFieldsIndexed(params.list.fieldSelector ?? [], indexes, store.model.plural);
+  const listOptions = { labelSelector: labels, fieldSelector: fields };
   return {
     store,
-    selection: new Selection(indexes, labels, fields),
-    listOptions: { labelSelector: labels, fieldSelector: fields },
+    selection: new Selection(indexes, labels, fields, undefined, ctx.conditions),
+    // The initial list holds only what the caller's conditions let them see, as later events do.
+    listOptions: ctx.conditions ? narrowedList(listOptions, ctx.conditions, store.model.plural) : listOptions,
     resourceVersion: rv,
     sendInitialEvents: params.sendInitialEvents,
     bookmarks: params.allowWatchBookmarks,

@@ -7,6 +7,8 @@ import { decodeAccessReview } from '../k8s-protobuf/access-review';
 import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { readObjectBody, requireVerb, type SecurityDeps } from './deps';
+import { conditionalAnswer } from './conditional-review';
+import { describeConditions } from '../object-access';
 
 export const AUTHORIZATION_GROUP = 'authorization.svc.run';
 const K8S_AUTHORIZATION_GROUP = 'authorization.k8s.io';
@@ -40,7 +42,11 @@ export function registerAccessReviewRoutes(routes: RouteTable, deps: SecurityDep
       const spec = objectAt<AccessReviewSpec>(body.spec, 'spec', 'AccessReview');
       const attrs = attributesOf(spec, 'spec');
       const user = await reviewedUser(ctx, deps, spec.user);
-      const status = deps.authorizer.explain(user, attrs);
+      const explained = deps.authorizer.explain(user, attrs);
+      const conditional = explained.allowed
+        ? undefined
+        : await conditionalAnswer(deps.authorizer, deps.readObject, user, attrs);
+      const status = conditional ? { ...explained, ...conditional } : explained;
       sendJson(ctx.res, 201, {
         apiVersion: `${AUTHORIZATION_GROUP}/v1alpha1`,
         kind: 'AccessReview',
@@ -214,7 +220,11 @@ function kubernetesAnswer(
         'spec.resourceAttributes',
       )
     : attributesOf({ verb: n?.verb, path: n?.path }, 'spec.nonResourceAttributes');
-  const { allowed, reason } = deps.authorizer.explain(user, attrs);
+  const explained = deps.authorizer.explain(user, attrs);
+  const { allowed } = explained;
+  // Kubernetes' reviews have no conditions: a conditional grant is not allowed, and its reason says where it holds.
+  const conditions = allowed || !attrs.isResourceRequest ? [] : deps.authorizer.conditionsFor(user, attrs);
+  const reason = conditions.length ? `only for objects where ${describeConditions(conditions)}` : explained.reason;
   sendJson(ctx.res, 201, {
     apiVersion: `${K8S_AUTHORIZATION_GROUP}/v1`,
     kind,

@@ -10,6 +10,7 @@ import type { LastSuperAdminGuard } from '../../registry/security/last-super-adm
 import type { SecurityCache } from '../../registry/security/security-cache';
 import type { RequestContext } from '../context';
 import { decodeBody, readBody } from '../body';
+import type { ObjectReader } from './conditional-review';
 
 /** What the security endpoints (passwords, tokens, permissions, access reviews) are built from. */
 export interface SecurityDeps {
@@ -29,6 +30,8 @@ export interface SecurityDeps {
   bindings: ResourceStore;
   maxBodyBytes: number;
   passwordHash?: PasswordHashOptions;
+  /** Reads a stored object, for access reviews that decide conditional rules on it. */
+  readObject?: ObjectReader;
 }
 
 /** The request body as a JSON (or YAML) object; 400 for anything else. */

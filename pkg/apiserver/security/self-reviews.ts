@@ -47,7 +47,7 @@ export function registerSelfReviewRoutes(routes: RouteTable, deps: SecurityDeps)
         kind: 'SelfSubjectRulesReview',
         metadata: { creationTimestamp: null },
         spec,
-        status: { ...rulesOf(ctx.user, deps), incomplete: false },
+        status: rulesOf(ctx.user, deps),
       });
     },
   );
@@ -83,19 +83,30 @@ function userInfoOf(user: UserInfo, deps: SecurityDeps) {
   return info;
 }
 
-/** A SelfSubjectRulesReview's `resourceRules` and `nonResourceRules`, each rule once. */
+/**
+ * A SelfSubjectRulesReview's status: `resourceRules` and `nonResourceRules`, each rule once. Kubernetes' rules have
+ * no conditions, so conditional rules are left out (shown as they are they would read as grants of every object):
+ * the review is then `incomplete`, and `evaluationError` says why.
+ */
 export function rulesOf(user: UserInfo, deps: Pick<SecurityDeps, 'cache'>) {
   const rules = new Map<string, PolicyRule>();
   for (const held of heldRoles(deps.cache, user)) {
     if (held.limited || held.enforced === undefined) continue;
     for (const rule of held.enforced.ruleSet.rules) rules.set(JSON.stringify(rule), rule);
   }
-  const all = [...rules.values()];
+  const all = [...rules.values()].filter((r) => r.where === undefined);
+  const conditional = rules.size - all.length;
   return {
     resourceRules: all.filter((r) => r.resources?.length).map(resourceRule),
     nonResourceRules: all
       .filter((r) => r.nonResourceURLs?.length)
       .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
+    incomplete: conditional > 0,
+    ...(conditional > 0 && {
+      evaluationError:
+        `${conditional} conditional rule(s) (allowed only for some objects) are not listed: ` +
+        `an access review with the object's name decides them`,
+    }),
   };
 }
 

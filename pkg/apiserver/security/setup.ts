@@ -6,7 +6,7 @@ import { BearerAuthenticator } from '../../auth/authn/bearer';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from '../../auth/authn/login-throttle';
 import type { PasswordHashOptions } from '../../auth/password';
 import { PasswordVerifier } from '../../auth/password-verifier';
-import { RbacAuthorizer } from '../../auth/rbac';
+import { RbacAuthorizer, type BoundCondition } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
 import { isAnonymous, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import type { Storage } from '../../storage/interface';
@@ -17,6 +17,7 @@ import { CredentialStore, tokenCredentialName } from '../../registry/security/cr
 import { escalationGuard, type EscalationGuard } from '../../registry/security/escalation';
 import { ROLE_BINDING_KIND, roleBindingHooks } from '../../registry/security/role-binding-kind';
 import { ROLE_KIND, roleHooks } from '../../registry/security/role-kind';
+import { servedModelIndexes } from '../../registry/security/rule-conditions';
 import { SecurityCache } from '../../registry/security/security-cache';
 import { LastSuperAdminGuard } from '../../registry/security/last-super-admin';
 import { recoverSuperAdmin } from '../../registry/security/super-admin-recovery';
@@ -57,6 +58,8 @@ export interface Security {
   authenticators: Authenticator[];
   authorizer: Authorizer;
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  /** RBAC only: the conditions of the conditional rules that would allow a request (see the server's deps). */
+  conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
   cache: SecurityCache;
   stop(): void;
 }
@@ -99,7 +102,7 @@ export async function setupSecurity(
   const roles = (
     await schemes.register(ROLE_KIND, undefined, {
       platform: true,
-      hooks: { ...roleHooks(guard, writesSuperRoleStatus), ...seen(cache.roles) },
+      hooks: { ...roleHooks(guard, writesSuperRoleStatus, servedModelIndexes(schemes)), ...seen(cache.roles) },
     })
   ).store;
   const bindings = (
@@ -175,11 +178,22 @@ export async function setupSecurity(
     bindings,
     maxBodyBytes,
     passwordHash: config.passwordHash,
+    readObject: async (group, resource, name) => {
+      const served = schemes.served(group, resource);
+      if (!served) return undefined;
+      try {
+        return { object: await served.store.get(name), model: served.model };
+      } catch (err) {
+        if ((err as { code?: number }).code === 404) return undefined;
+        throw err;
+      }
+    },
   });
   return {
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
     authorizer,
     watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
+    conditions: isRbac ? (user, info) => rbac.conditionsFor(user, info) : undefined,
     cache,
     stop: () => cache.stop(),
   };

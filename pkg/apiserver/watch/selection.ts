@@ -21,6 +21,8 @@ export class Selection {
     private readonly fields: FieldRequirement[] = [],
     /** RBAC `resourceNames`: when set, only these objects are visible. */
     private readonly names?: ReadonlySet<string>,
+    /** RBAC conditions: when set, only objects matching one of them are visible. */
+    private readonly anyOf?: readonly { labels: LabelRequirement[]; fields: FieldRequirement[] }[],
   ) {
     this.specs = new Map(indexes.map((s) => [s.name, s]));
   }
@@ -58,12 +60,21 @@ export class Selection {
 
   private matches(name: string, valuesOf: (index: string) => string[]): boolean {
     if (this.names && !this.names.has(name)) return false;
-    if (this.labels.length) {
-      const labels = Object.fromEntries(valuesOf(LABELS_INDEX).map(splitLabel));
-      if (!this.labels.every((r) => labelMatches(labels, r))) return false;
-    }
-    return this.fields.every((r) => fieldMatches(valuesOf(r.field), r));
+    if (!requirementsHold(this.labels, this.fields, valuesOf)) return false;
+    return this.anyOf === undefined || this.anyOf.some((c) => requirementsHold(c.labels, c.fields, valuesOf));
   }
+}
+
+function requirementsHold(
+  labelReqs: readonly LabelRequirement[],
+  fieldReqs: readonly FieldRequirement[],
+  valuesOf: (index: string) => string[],
+): boolean {
+  if (labelReqs.length) {
+    const labels = Object.fromEntries(valuesOf(LABELS_INDEX).map(splitLabel));
+    if (!labelReqs.every((r) => labelMatches(labels, r))) return false;
+  }
+  return fieldReqs.every((r) => fieldMatches(valuesOf(r.field), r));
 }
 
 function splitLabel(entry: string): [string, string] {

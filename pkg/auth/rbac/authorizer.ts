@@ -1,6 +1,7 @@
 import type { RequestAttributes } from '../attributes';
 import type { Attributes, Authorizer, Decision } from '../authorizer';
-import type { UserInfo } from '../user';
+import { isAnonymous, type UserInfo } from '../user';
+import { bindCondition, type BoundCondition } from './conditions';
 import { uncoveredRules } from './escalation';
 import { explainDecision, type Explanation } from './explain';
 import { enforcedUiPermissions, heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
@@ -40,6 +41,25 @@ export class RbacAuthorizer implements Authorizer {
       }
     }
     return { decision: 'NoOpinion', reason: `no role of user "${user.name}" allows ${describeRequest(attrs)}` };
+  }
+
+  /**
+   * For a request no rule allows outright: the conditions, bound to the user, of the rules that would allow it if
+   * the object matched (`[]` when none). The request is then allowed for objects matching any of them (see
+   * `conditions.ts`); an object-less request (list, watch, deletecollection) sees only such objects.
+   */
+  conditionsFor(user: UserInfo, attrs: RequestAttributes): BoundCondition[] {
+    const found = new Map<string, BoundCondition>();
+    const anonymous = isAnonymous(user);
+    const add = (role: string) => {
+      for (const rule of this.source.role(role)?.ruleSet.conditionalMatches(attrs) ?? []) {
+        const bound = bindCondition(rule.where!, user, anonymous);
+        if (bound) found.set(JSON.stringify(bound.where), bound);
+      }
+    };
+    for (const { role } of this.source.bindingsOf(user.name)) if (withinRoleLimit(user, role)) add(role);
+    for (const group of user.groups) add(group);
+    return [...found.values()];
   }
 
   /** The access review's answer (API.md §9): the decision, its reason, and the trace that leads to it. */

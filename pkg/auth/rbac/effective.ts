@@ -8,6 +8,7 @@ import {
   type Role,
   type RoleContributor,
   type RoleStatus,
+  type RuleCondition,
 } from './types';
 
 /**
@@ -44,6 +45,13 @@ export function canonicalRule(rule: PolicyRule): PolicyRule {
     const values = rule[field];
     if (values !== undefined && values.length > 0) canonical[field] = sortedUnique(values);
   }
+  // A condition is part of the grant: a rule that lost it would allow every object.
+  if (rule.where !== undefined) {
+    const where: RuleCondition = {};
+    if (rule.where.fieldSelector !== undefined) where.fieldSelector = rule.where.fieldSelector;
+    if (rule.where.labelSelector !== undefined) where.labelSelector = rule.where.labelSelector;
+    canonical.where = where;
+  }
   return canonical;
 }
 
@@ -54,6 +62,7 @@ function ruleKey(rule: PolicyRule): string {
     rule.resources ?? null,
     rule.resourceNames ?? null,
     rule.nonResourceURLs ?? null,
+    rule.where ?? null,
   ]);
 }
 

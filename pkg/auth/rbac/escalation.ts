@@ -1,12 +1,15 @@
+import { conditionCovers } from './conditions';
 import { hasResourceNames } from './rules';
-import { ANY, type PolicyRule } from './types';
+import { ANY, type PolicyRule, type RuleCondition } from './types';
 
 /**
  * Escalation prevention (API.md §9, Kubernetes' `ConfirmNoEscalation`): each
  * requested rule is broken into atoms — verb × group × resource × name, or
  * verb × URL — and every atom must be covered by a rule the granter holds.
  * A requested `*` is covered only by `*`; a requested rule without
- * resourceNames only by owner rules without resourceNames.
+ * resourceNames only by owner rules without resourceNames. A conditional owner
+ * rule (`where C`) covers only requested rules whose condition is C or
+ * narrower (C and more); an owner rule without a condition covers both kinds.
  */
 
 /** The owner's value `owned` covers the requested `wanted`: equal, or the owner has `*`. */
@@ -34,13 +37,15 @@ function resourceAtomCovered(
   group: string,
   resource: string,
   name: string | undefined,
+  where: RuleCondition | undefined,
 ): boolean {
   return owners.some(
     (owner) =>
       valueCovers(owner.verbs, verb) &&
       valueCovers(owner.apiGroups, group) &&
       resourceCovers(owner.resources, resource) &&
-      (!hasResourceNames(owner) || (name !== undefined && owner.resourceNames!.includes(name))),
+      (!hasResourceNames(owner) || (name !== undefined && owner.resourceNames!.includes(name))) &&
+      (owner.where === undefined || (where !== undefined && conditionCovers(owner.where, where))),
   );
 }
 
@@ -55,7 +60,9 @@ function resourceAtomsCovered(owners: readonly PolicyRule[], rule: PolicyRule, v
   const names: (string | undefined)[] = hasResourceNames(rule) ? rule.resourceNames! : [undefined];
   const resources = rule.resources;
   return (rule.apiGroups ?? []).every((group) =>
-    resources.every((resource) => names.every((name) => resourceAtomCovered(owners, verb, group, resource, name))),
+    resources.every((resource) =>
+      names.every((name) => resourceAtomCovered(owners, verb, group, resource, name, rule.where)),
+    ),
   );
 }
 

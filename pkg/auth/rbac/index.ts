@@ -1,5 +1,6 @@
 /** The RBAC engine: rule matching, compiled rule sets, effective roles, the authoriser. Pure: no storage, no HTTP. */
 export * from './types';
+export * from './conditions';
 export * from './rules';
 export * from './rule-set';
 export * from './effective';

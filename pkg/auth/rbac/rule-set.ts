@@ -1,5 +1,5 @@
 import type { RequestAttributes } from '../attributes';
-import { hasResourceNames, NAMELESS_VERBS, ruleAllows } from './rules';
+import { hasResourceNames, NAMELESS_VERBS, ruleAllows, ruleMatchesRequest } from './rules';
 import { ANY, type PolicyRule } from './types';
 
 /**
@@ -121,9 +121,20 @@ export class RuleSet {
   private anyGroup: GroupNode | undefined;
   /** Resource rules of verbs beyond the bits (more than 30 distinct verbs): checked one by one. */
   private readonly overflow: PolicyRule[] = [];
+  /**
+   * Rules with a condition (`where`): never in the maps, so that an unconditional decision costs what it did
+   * without them; `conditionalMatches` reads them when no rule allows a request outright.
+   */
+  readonly conditional: readonly PolicyRule[];
 
   constructor(readonly rules: readonly PolicyRule[]) {
+    const conditional: PolicyRule[] = [];
+    this.conditional = conditional;
     for (const rule of rules) {
+      if (rule.where !== undefined) {
+        if (rule.resources !== undefined && rule.resources.length > 0) conditional.push(rule);
+        continue;
+      }
       if (rule.resources !== undefined && rule.resources.length > 0) this.addResourceRule(rule);
       if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) {
         for (const verb of rule.verbs) this.addUrlRule(verb, rule);
@@ -149,6 +160,13 @@ export class RuleSet {
       this.groupAllows(this.anyGroup, request) ??
       (this.overflow.length === 0 ? undefined : this.overflow.find((rule) => ruleAllows(rule, attrs)))
     );
+  }
+
+  /** The conditional rules that would allow the request if their condition held. */
+  conditionalMatches(attrs: RequestAttributes): PolicyRule[] {
+    const found: PolicyRule[] = [];
+    for (const rule of this.conditional) if (ruleMatchesRequest(rule, attrs)) found.push(rule);
+    return found;
   }
 
   /**

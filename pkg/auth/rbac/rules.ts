@@ -79,8 +79,16 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   return false;
 }
 
-/** Whether `rule` allows the request: resource rules only resource requests, URL rules only the others. */
+/**
+ * Whether `rule` allows the request whatever the object: resource rules only resource requests, URL rules only the
+ * others; a conditional rule (`where`) never does so on its own (see `ruleMatchesRequest`).
+ */
 export function ruleAllows(rule: PolicyRule, attrs: RequestAttributes): boolean {
+  return rule.where === undefined && ruleMatchesRequest(rule, attrs);
+}
+
+/** Whether the rule's verbs, groups, resources, names (or URLs) match the request, its condition left aside. */
+export function ruleMatchesRequest(rule: PolicyRule, attrs: RequestAttributes): boolean {
   if (!verbMatches(rule, attrs.verb)) return false;
   if (!attrs.isResourceRequest) return nonResourceURLMatches(rule, attrs.path);
   return (
@@ -147,12 +155,21 @@ export function describeRule(rule: PolicyRule): string {
   if (rule.resources !== undefined && rule.resources.length > 0) {
     const groups = (rule.apiGroups ?? []).map((g) => (g === '' ? '""' : g)).join(',');
     const names = hasResourceNames(rule) ? ` [${rule.resourceNames!.join(',')}]` : '';
-    parts.push(`${verbs} ${rule.resources.join(',')} in group ${groups}${names}`);
+    const where = rule.where ? ` where ${describeCondition(rule.where)}` : '';
+    parts.push(`${verbs} ${rule.resources.join(',')} in group ${groups}${names}${where}`);
   }
   if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) {
     parts.push(`${verbs} ${rule.nonResourceURLs.join(',')}`);
   }
   return parts.length === 0 ? `${verbs} (nothing)` : parts.join('; ');
+}
+
+/** A condition as messages write it: `spec.owner=ada, labels team=a`. */
+export function describeCondition(where: { fieldSelector?: string; labelSelector?: string }): string {
+  const parts: string[] = [];
+  if (where.fieldSelector) parts.push(where.fieldSelector);
+  if (where.labelSelector) parts.push(`labels ${where.labelSelector}`);
+  return parts.join(', ');
 }
 
 /** A request as reasons write it, e.g. `get persons.example.com "ada"`, `list posts`, `post /login`. */

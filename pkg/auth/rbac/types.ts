@@ -5,6 +5,15 @@ import type { ApiObject } from '../../api/object';
  * (API.md §9). Rules only allow; there are no deny rules.
  */
 
+/**
+ * A resource rule's condition: selectors (the list syntax) that an object must match for the rule to allow a
+ * request about it; `${user.name}` stands for the caller's name. Both parts are optional; present ones must hold.
+ */
+export interface RuleCondition {
+  fieldSelector?: string;
+  labelSelector?: string;
+}
+
 /** One grant: resource rules name groups/resources(/names); non-resource rules name URL paths. */
 export interface PolicyRule {
   verbs: string[];
@@ -12,6 +21,8 @@ export interface PolicyRule {
   resources?: string[];
   resourceNames?: string[];
   nonResourceURLs?: string[];
+  /** Resource rules only: the rule allows only objects that match (see `conditions.ts`). */
+  where?: RuleCondition;
 }
 
 /** A role that adds its rules to another's effective rules. */

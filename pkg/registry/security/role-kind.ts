@@ -16,6 +16,7 @@ import type { UserInfo } from '../../auth/user';
 import type { Model } from '../model';
 import type { HookContext, StoreHooks } from '../resource-store';
 import type { EscalationGuard } from './escalation';
+import { conditionCauses, type ModelIndexes } from './rule-conditions';
 import { jsonEqual } from '../../util/json-equal';
 
 /** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
@@ -66,6 +67,10 @@ export const ROLE_KIND: Model = {
             resources: stringList,
             resourceNames: stringList,
             nonResourceURLs: stringList,
+            where: {
+              type: 'object',
+              properties: { fieldSelector: { type: 'string' }, labelSelector: { type: 'string' } },
+            },
           },
         },
       },
@@ -94,7 +99,12 @@ export const ROLE_KIND: Model = {
  * that passes is stamped as admitted (`ADMITTED_ANNOTATION`); one that changes
  * no definition keeps the stamp it had.
  */
-export function roleHooks(guard: EscalationGuard, writesSuperRoleStatus: (user: UserInfo) => boolean): StoreHooks {
+export function roleHooks(
+  guard: EscalationGuard,
+  writesSuperRoleStatus: (user: UserInfo) => boolean,
+  indexesOf?: ModelIndexes,
+): StoreHooks {
+  const checkRole = (object: ApiObject) => checkRoleDefinition(object, indexesOf);
   return {
     beforeCreate(object, ctx) {
       checkRole(object);
@@ -162,7 +172,7 @@ function definitionChanged(next: ApiObject, current: ApiObject): boolean {
 const statusChanged = (next: ApiObject, current: ApiObject): boolean =>
   !jsonEqual(next.status ?? null, current.status ?? null);
 
-function checkRole(object: ApiObject): void {
+function checkRoleDefinition(object: ApiObject, indexesOf: ModelIndexes | undefined): void {
   const causes: StatusCause[] = [];
   const annotations = object.metadata.annotations ?? {};
   for (const key of [DEPENDENCIES_ANNOTATION, UI_PERMISSIONS_ANNOTATION]) {
@@ -170,7 +180,9 @@ function checkRole(object: ApiObject): void {
     const error = annotationArrayError(annotations[key]);
     if (error) causes.push({ field: `metadata.annotations[${key}]`, reason: 'FieldValueInvalid', message: error });
   }
-  ((object as Role).rules ?? []).forEach((rule: PolicyRule, i) => causes.push(...ruleCauses(rule, `rules[${i}]`)));
+  ((object as Role).rules ?? []).forEach((rule: PolicyRule, i) => {
+    causes.push(...ruleCauses(rule, `rules[${i}]`), ...conditionCauses(rule, `rules[${i}]`, indexesOf));
+  });
   if (causes.length) throw invalid({ kind: 'Role', name: object.metadata.name }, causes);
 }
 

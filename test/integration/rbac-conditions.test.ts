@@ -1,0 +1,197 @@
+import { PERSONS, person } from '../support/person';
+import { httpWatch } from '../support/watch-client';
+import {
+  ACCESS_REVIEWS,
+  basic,
+  bind,
+  createRole,
+  createUser,
+  expectStatus,
+  ROLES,
+  useRbacApi,
+} from '../support/security';
+import type { ApiClient } from '../support/apiserver';
+
+// Conditional rules ("own objects"): a rule with `where` allows only the objects its selectors match, with
+// `${user.name}` the caller's name — decided on the stored object and on the object as it would be stored, merged
+// into lists and watches. The same on the Redis store (the default) and the memory store.
+
+const MERGE = { 'Content-Type': 'application/merge-patch+json' };
+
+const OWN_PERSONS = {
+  apiGroups: ['example.com'],
+  resources: ['persons'],
+  verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+  where: { fieldSelector: 'spec.name=${user.name}' },
+};
+
+/** A person owned (`spec.name`) by `owner`. */
+const owned = (name: string, owner: string, labels?: Record<string, string>) => person(name, { name: owner }, labels);
+
+describe.each([
+  ['the Redis store', {}],
+  ['the memory store', { store: 'memory://' }],
+])('conditional rules on %s', (_store, config) => {
+  const suite = useRbacApi(config);
+  let ada: ApiClient;
+
+  beforeAll(async () => {
+    ada = await createUser(suite, 'ada');
+    await createRole(suite, 'own-persons', [OWN_PERSONS]);
+    await bind(suite, 'ada', 'own-persons');
+    for (const [name, owner] of [
+      ['p1', 'ada'],
+      ['p2', 'bob'],
+      ['p3', 'ada'],
+      ['p4', 'eve'],
+    ])
+      expectStatus(await suite.admin('POST', PERSONS, owned(name, owner)), 201, name);
+  });
+
+  it('refuses a condition on a field the model does not index, naming the rule, the field and the model', async () => {
+    const res = await suite.admin('POST', ROLES, {
+      metadata: { name: 'by-age' },
+      rules: [{ ...OWN_PERSONS, where: { fieldSelector: 'spec.age=30' } }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes).toEqual([
+      expect.objectContaining({ field: 'rules[0].where', message: expect.stringContaining('"spec.age"') }),
+    ]);
+    expect(res.body.details.causes[0].message).toContain('persons.example.com');
+  });
+
+  it.each([
+    ['an unknown variable', { fieldSelector: 'spec.name=${user.email}' }],
+    ['a selector that does not parse', { labelSelector: 'team in (' }],
+    ['a condition that requires nothing', {}],
+    ['a field name made of the variable', { fieldSelector: '${user.name}=x' }],
+    ['an unknown key', { fieldSelector: 'spec.name=a', owner: 'x' }],
+  ])('refuses %s with 422', async (_what, where) => {
+    const res = await suite.admin('POST', ROLES, {
+      metadata: { name: 'bad-where' },
+      rules: [{ ...OWN_PERSONS, where }],
+    });
+    expect(res.status).toBe(422);
+  });
+
+  it('lists only the objects the condition matches, with an exact total', async () => {
+    const res = await ada('GET', PERSONS);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((p: any) => p.metadata.name).sort()).toEqual(['p1', 'p3']);
+    expect(res.body.total).toBe(2);
+    const page = await ada('GET', `${PERSONS}?limit=1`);
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.metadata.remainingItemCount).toBe(1);
+    const narrowed = await ada('GET', `${PERSONS}?fieldSelector=spec.name=bob`);
+    expect(narrowed.body.items).toEqual([]);
+  });
+
+  it('gets its own objects, and answers 404 for others (their existence is not revealed)', async () => {
+    expect((await ada('GET', `${PERSONS}/p1`)).status).toBe(200);
+    const other = await ada('GET', `${PERSONS}/p2`);
+    expect(other.status).toBe(404);
+    expect((await ada('GET', `${PERSONS}/no-such`)).status).toBe(404);
+  });
+
+  it('creates only what the condition matches as stored', async () => {
+    expect((await ada('POST', PERSONS, owned('ada-new', 'ada'))).status).toBe(201);
+    const foreign = await ada('POST', PERSONS, owned('ada-for-bob', 'bob'));
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.message).toContain('only where spec.name=ada');
+    expect((await suite.admin('GET', `${PERSONS}/ada-for-bob`)).status).toBe(404);
+  });
+
+  it('updates its own objects, never moves one out of its scope, and cannot touch others', async () => {
+    const mine = (await ada('GET', `${PERSONS}/p3`)).body;
+    expect((await ada('PUT', `${PERSONS}/p3`, { ...mine, spec: { ...mine.spec, age: 44 } })).status).toBe(200);
+    const current = (await ada('GET', `${PERSONS}/p3`)).body;
+    const away = await ada('PUT', `${PERSONS}/p3`, { ...current, spec: { ...current.spec, name: 'bob' } });
+    expect(away.status).toBe(403);
+    const patchAway = await ada('PATCH', `${PERSONS}/p3`, { spec: { name: 'eve' } }, MERGE);
+    expect(patchAway.status).toBe(403);
+    expect((await suite.admin('GET', `${PERSONS}/p3`)).body.spec.name).toBe('ada');
+    const theirs = (await suite.admin('GET', `${PERSONS}/p2`)).body;
+    const into = await ada('PUT', `${PERSONS}/p2`, { ...theirs, spec: { ...theirs.spec, name: 'ada' } });
+    expect(into.status).toBe(404);
+    expect((await ada('PATCH', `${PERSONS}/p2`, { spec: { age: 1 } }, MERGE)).status).toBe(404);
+    expect((await suite.admin('GET', `${PERSONS}/p2`)).body.spec).toMatchObject({ name: 'bob', age: 30 });
+  });
+
+  it('deletes only its own objects, one by one or as a collection', async () => {
+    expect((await ada('DELETE', `${PERSONS}/p4`)).status).toBe(404);
+    expectStatus(await suite.admin('POST', PERSONS, owned('ada-tmp', 'ada', { tmp: 'yes' })), 201, 'ada-tmp');
+    expectStatus(await suite.admin('POST', PERSONS, owned('bob-tmp', 'bob', { tmp: 'yes' })), 201, 'bob-tmp');
+    const res = await ada('DELETE', `${PERSONS}?labelSelector=tmp=yes`);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((p: any) => p.metadata.name)).toEqual(['ada-tmp']);
+    expect((await suite.admin('GET', `${PERSONS}/bob-tmp`)).status).toBe(200);
+    expect((await suite.admin('GET', `${PERSONS}/p4`)).status).toBe(200);
+  });
+
+  it('watches only matching objects: ADDED when one enters the view, DELETED when it leaves', async () => {
+    const visible = (await ada('GET', PERSONS)).body.items.map((p: any) => p.metadata.name).sort();
+    expect(visible).toEqual(expect.arrayContaining(['ada-new', 'p1', 'p3']));
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true`, basic('ada', 'ada-password'));
+    try {
+      expect(watch.status).toBe(200);
+      const initial = await watch.events.take(visible.length);
+      expect(initial.map((e) => e.object.metadata.name).sort()).toEqual(visible);
+      expectStatus(await suite.admin('POST', PERSONS, owned('w-bob', 'bob')), 201, 'w-bob');
+      expectStatus(await suite.admin('POST', PERSONS, owned('w-ada', 'ada')), 201, 'w-ada');
+      const bob = (await suite.admin('GET', `${PERSONS}/w-bob`)).body;
+      expectStatus(
+        await suite.admin('PUT', `${PERSONS}/w-bob`, { ...bob, spec: { ...bob.spec, name: 'ada' } }),
+        200,
+        'in',
+      );
+      const p1 = (await suite.admin('GET', `${PERSONS}/p1`)).body;
+      expectStatus(await suite.admin('PUT', `${PERSONS}/p1`, { ...p1, spec: { ...p1.spec, name: 'eve' } }), 200, 'out');
+      const events = (await watch.events.take(visible.length + 3)).slice(visible.length);
+      expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+        'ADDED w-ada',
+        'ADDED w-bob',
+        'DELETED p1',
+      ]);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('lets a holder of a conditional rule grant it, or a narrower one, but never the rule without it', async () => {
+    const carl = await createUser(suite, 'carl');
+    await createRole(suite, 'role-writer', [{ apiGroups: [''], resources: ['roles'], verbs: ['create'] }]);
+    await bind(suite, 'carl', 'role-writer');
+    await bind(suite, 'carl', 'own-persons');
+    const write = (name: string, rule: Record<string, unknown>) =>
+      carl('POST', ROLES, { metadata: { name }, rules: [rule] });
+    expect((await write('same', OWN_PERSONS)).status).toBe(201);
+    const narrower = { ...OWN_PERSONS, where: { ...OWN_PERSONS.where, labelSelector: 'team=a' } };
+    expect((await write('narrower', narrower)).status).toBe(201);
+    const { where: _dropped, ...unconditional } = OWN_PERSONS;
+    expect((await write('wider', unconditional)).status).toBe(403);
+    const otherField = { ...OWN_PERSONS, where: { fieldSelector: 'spec.tags=${user.name}' } };
+    expect((await write('other', otherField)).status).toBe(403);
+  });
+
+  it('answers access reviews: with a name on the stored object, without one with the conditions', async () => {
+    const review = (resourceAttributes: Record<string, string>) =>
+      ada('POST', ACCESS_REVIEWS, {
+        spec: { verb: 'get', group: 'example.com', resource: 'persons', ...resourceAttributes },
+      });
+    const list = await review({ verb: 'list' });
+    expect(list.status).toBe(201);
+    expect(list.body.status).toMatchObject({ allowed: true, conditions: [{ fieldSelector: 'spec.name=ada' }] });
+    expect((await review({ name: 'p3' })).body.status.allowed).toBe(true);
+    const theirs = (await review({ name: 'p2' })).body.status;
+    const missing = (await review({ name: 'no-such' })).body.status;
+    expect(theirs.allowed).toBe(false);
+    expect(missing.allowed).toBe(false);
+    expect(missing.reason).toBe(theirs.reason.replace('"p2"', '"no-such"'));
+    const kubectl = await ada('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'list', group: 'example.com', resource: 'persons' } },
+    });
+    expect(kubectl.body.status).toEqual({ allowed: false, reason: 'only for objects where spec.name=ada' });
+  });
+});
