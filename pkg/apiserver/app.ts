@@ -122,6 +122,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
     conditions: security.conditions,
+    accessChanges: security.accessChanges,
     consolePlugins,
   });
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);

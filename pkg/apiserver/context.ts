@@ -26,4 +26,6 @@ export interface RequestContext {
   conditions?: BoundCondition[];
   /** `conditions` as the objects the request may write, set once the model is known. */
   access?: ObjectAccess;
+  /** With `conditions`: subscribes to changes of them (the caller's roles changed); returns the unsubscribe. */
+  conditionChanges?: (onChange: () => void) => () => void;
 }

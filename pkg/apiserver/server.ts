@@ -43,6 +43,8 @@ export interface ApiServerDeps {
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
   /** RBAC: the conditions under which conditional rules allow a request no rule allows outright (`[]`: none). */
   conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
+  /** Subscribes to changes of roles and bindings (what `conditions` reads); returns the unsubscribe. */
+  accessChanges?: (listener: () => void) => () => void;
   /** Built-in and plugin routes served besides the models' generated APIs. */
   routes?: RouteTable;
   log: Logger;
@@ -211,6 +213,15 @@ export class ApiServer {
     const conditions = this.deps.conditions(ctx.user, ctx.info);
     if (conditions.length === 0) return false;
     ctx.conditions = conditions;
+    const { accessChanges } = this.deps;
+    if (accessChanges) {
+      const key = (c: BoundCondition[]) => JSON.stringify(c.map((b) => b.where));
+      const admitted = key(conditions);
+      ctx.conditionChanges = (onChange) =>
+        accessChanges(() => {
+          if (key(this.deps.conditions!(ctx.user, ctx.info)) !== admitted) onChange();
+        });
+    }
     return true;
   }
 

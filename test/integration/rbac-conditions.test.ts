@@ -194,4 +194,21 @@ describe.each([
     });
     expect(kubectl.body.status).toEqual({ allowed: false, reason: 'only for objects where spec.name=ada' });
   });
+
+  it('ends a watch with 410 when the roles of its caller change what it may show', async () => {
+    await createUser(suite, 'dora');
+    await bind(suite, 'dora', 'own-persons');
+    const watch = await httpWatch(`${suite.server.url}${PERSONS}?watch=true`, basic('dora', 'dora-password'));
+    try {
+      expect(watch.status).toBe(200);
+      await createRole(suite, 'team-persons', [{ ...OWN_PERSONS, where: { labelSelector: 'team=dora' } }]);
+      await bind(suite, 'dora', 'team-persons');
+      const [end] = await watch.events.take(1);
+      expect(end.type).toBe('ERROR');
+      expect(end.object).toMatchObject({ code: 410, reason: 'Expired' });
+      await watch.events.untilEnded();
+    } finally {
+      watch.close();
+    }
+  });
 });

@@ -45,6 +45,7 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
       ? { includeObject: ctx.url.searchParams.get('includeObject') }
       : undefined,
     log: ctx.log,
+    accessChanges: ctx.conditionChanges,
   };
 }
 

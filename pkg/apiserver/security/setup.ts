@@ -60,6 +60,7 @@ export interface Security {
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
   /** RBAC only: the conditions of the conditional rules that would allow a request (see the server's deps). */
   conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
+  accessChanges?: (listener: () => void) => () => void;
   cache: SecurityCache;
   stop(): void;
 }
@@ -194,6 +195,10 @@ export async function setupSecurity(
     authorizer,
     watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
     conditions: isRbac ? (user, info) => rbac.conditionsFor(user, info) : undefined,
+    accessChanges: (listener) => {
+      const unsubscribe = [cache.roles.subscribe(listener), cache.bindings.subscribe(listener)];
+      return () => unsubscribe.forEach((u) => u());
+    },
     cache,
     stop: () => cache.stop(),
   };

@@ -37,6 +37,11 @@ export interface WatchRequest {
   maxBacklogBytes: number;
   /** Set when the client asked for Tables (`Accept: …;as=Table`): each event's object is a one-row Table. */
   table?: { includeObject: string | null };
+  /**
+   * For a watch whose view depends on the caller's roles (conditional rules): subscribes to changes of that view;
+   * one ends the watch with 410 Expired, so the client lists again with what it may see now.
+   */
+  accessChanges?: (onChange: () => void) => () => void;
   log: Logger;
 }
 
@@ -56,26 +61,40 @@ export async function runWatch(req: WatchRequest, sink: WatchSink, signal: Abort
   let watcher: Watcher | undefined;
   const stop = () => watcher?.stop();
   signal.addEventListener('abort', stop);
+  let accessChanged = false;
+  const unsubscribe = req.accessChanges?.(() => {
+    accessChanged = true;
+    stop();
+  });
   try {
     const present = presenter(req);
     const position = { revision: await sendInitialEvents(req, sink, present) };
     if (signal.aborted) return;
     watcher = req.store.watch(position.revision);
-    timers.push(setTimeout(stop, req.timeoutMs));
-    if (req.bookmarks) {
-      const bookmark = () => sink.send([serializeWire('BOOKMARK', bookmarkObject(req, position.revision))]);
-      timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
-    }
+    if (accessChanged) watcher.stop();
+    timers.push(...watchTimers(req, sink, stop, position));
     const failure = await follow(req, watcher, sink, present, position);
+    if (accessChanged) throw accessChangedError();
     if (failure !== undefined) throw failure;
   } catch (err) {
     sink.send([serializeWire('ERROR', errorStatus(err, req.log))]);
   } finally {
     signal.removeEventListener('abort', stop);
+    unsubscribe?.();
     for (const t of timers) clearTimeout(t);
     watcher?.stop();
     sink.close();
   }
+}
+
+/** The watch's timeout, and its bookmarks when asked for. */
+function watchTimers(req: WatchRequest, sink: WatchSink, stop: () => void, position: { revision: string }) {
+  const timers = [setTimeout(stop, req.timeoutMs)];
+  if (req.bookmarks) {
+    const bookmark = () => sink.send([serializeWire('BOOKMARK', bookmarkObject(req, position.revision))]);
+    timers.push(setInterval(bookmark, req.bookmarkIntervalMs));
+  }
+  return timers;
 }
 
 /** How a watcher's objects go on the wire: as themselves, or as one-row Tables. */
@@ -182,6 +201,9 @@ function forward(
   if (out.length > 0) sink.send(out);
   return events.at(-1)?.object.metadata.resourceVersion;
 }
+
+const accessChangedError = () =>
+  expiredError('the objects this watch may show changed with your roles; list again to see what you may see now');
 
 function errorStatus(err: unknown, log: Logger) {
   if (isStorageError(err, 'Expired')) return expiredError(err.message).toStatus();
