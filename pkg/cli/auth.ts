@@ -12,6 +12,16 @@ interface AccessReviewStatus {
   allowed: boolean;
   reason?: string;
   trace?: { kind: string; name: string; message: string }[];
+  /** Set when only conditional rules allow: for the objects matching any of these. */
+  conditions?: { fieldSelector?: string; labelSelector?: string }[];
+}
+
+/** ` (where spec.owner=ada)` when the answer holds only for some objects, else nothing. */
+function whereOf(status: AccessReviewStatus): string {
+  if (!status.conditions?.length) return '';
+  const one = (c: { fieldSelector?: string; labelSelector?: string }) =>
+    [c.fieldSelector, c.labelSelector && `labels ${c.labelSelector}`].filter(Boolean).join(', ');
+  return ` (where ${status.conditions.map(one).join(' or ')})`;
 }
 
 /** `svcctl auth whoami | can-i VERB RESOURCE [NAME] [--as USER] | explain VERB RESOURCE [NAME] [--as USER]`. */
@@ -63,7 +73,7 @@ export function registerAuth(program: Command, io: CliIo): void {
   ).action(
     async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
       const status = await accessReview(command, io, verb, resource, name, opts.as);
-      io.stdout(status.allowed ? 'yes\n' : 'no\n');
+      io.stdout(status.allowed ? `yes${whereOf(status)}\n` : 'no\n');
       if (!status.allowed) throw new ReportedFailure('denied');
     },
   );
@@ -76,7 +86,7 @@ export function registerAuth(program: Command, io: CliIo): void {
     async (verb: string, resource: string, name: string | undefined, opts: { as?: string }, command: Command) => {
       const status = await accessReview(command, io, verb, resource, name, opts.as);
       const trace = (status.trace ?? []).map((t) => `  ${t.kind} ${t.name}: ${t.message}\n`).join('');
-      io.stdout(`${status.allowed ? 'yes' : 'no'}: ${status.reason ?? ''}\n${trace}`);
+      io.stdout(`${status.allowed ? `yes${whereOf(status)}` : 'no'}: ${status.reason ?? ''}\n${trace}`);
     },
   );
 }

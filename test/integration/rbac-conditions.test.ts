@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { runSvcctl } from '../../pkg/cli';
 import { PERSONS, person } from '../support/person';
 import { httpWatch } from '../support/watch-client';
 import {
@@ -5,6 +7,7 @@ import {
   basic,
   bind,
   createRole,
+  createToken,
   createUser,
   expectStatus,
   ROLES,
@@ -210,5 +213,21 @@ describe.each([
     } finally {
       watch.close();
     }
+  });
+
+  it('has svcctl auth can-i say where a conditional grant holds', async () => {
+    const { token } = await createToken(ada);
+    const out: string[] = [];
+    const canI = (...args: string[]) =>
+      runSvcctl(['auth', 'can-i', ...args], {
+        stdout: (t) => out.push(t),
+        stderr: (t) => out.push(t),
+        stdin: Readable.from([]),
+        env: { SVC_SERVER: suite.server.url, SVC_TOKEN: token },
+        home: '/nonexistent',
+      });
+    expect(await canI('list', 'persons.example.com')).toBe(0);
+    expect(await canI('get', 'persons.example.com', 'p2')).toBe(1);
+    expect(out).toEqual(['yes (where spec.name=ada)\n', 'no\n']);
   });
 });
