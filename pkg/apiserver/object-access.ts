@@ -24,6 +24,16 @@ export function objectAccess(conditions: readonly BoundCondition[], model: Model
   };
 }
 
+/**
+ * The conditions that can hold on objects of `model`: those whose every field is one of its indexes. Another (a
+ * rule written before the model was served, or before an index was dropped) grants nothing: read on a field
+ * without an index, a `!=` would match every object.
+ */
+export function usableConditions(conditions: readonly BoundCondition[], model: Model): BoundCondition[] {
+  const indexes = new Set(withDefaultIndexes(model.indexes ?? []).map((spec) => spec.name));
+  return conditions.filter((c) => c.fields.every((f) => indexes.has(f.field)));
+}
+
 /** `spec.owner=ada`, or `spec.owner=ada or labels team=a`. */
 export const describeConditions = (conditions: readonly BoundCondition[]) =>
   conditions.map((c) => describeCondition(c.where)).join(' or ');

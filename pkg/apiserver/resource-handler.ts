@@ -12,7 +12,8 @@ import { handleWatch } from './handlers/watch';
 import type { HandlerSettings } from './handlers/deps';
 import type { ResourceStore } from '../registry/resource-store';
 import { MAX_RESOURCE_PARTS } from './request-info';
-import { objectAccess } from './object-access';
+import { objectAccess, usableConditions } from './object-access';
+import { forbiddenRequest } from './forbidden';
 
 /** The verbs each endpoint of a model serves. */
 const MAIN_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -57,7 +58,11 @@ export async function serveResource(
   const { verb, subresource, parts } = ctx.info;
   if (parts.length > MAX_RESOURCE_PARTS || (subresource && subresource !== 'status')) throw routeNotFound();
   const { store, model } = modelFor(ctx, schemes);
-  if (ctx.conditions) ctx.access = objectAccess(ctx.conditions, model);
+  if (ctx.conditions) {
+    ctx.conditions = usableConditions(ctx.conditions, model);
+    if (ctx.conditions.length === 0) throw forbiddenRequest(ctx.user, ctx.info);
+    ctx.access = objectAccess(ctx.conditions, model);
+  }
   const handler = HANDLERS.get(verb);
   if (handler === undefined || !verbServed(ctx, model.verbs)) {
     throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { forbidden, internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import { internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
@@ -21,6 +21,7 @@ import { OpenApi } from './openapi';
 import { ApiMetrics } from './metrics';
 import { renderError, sendError } from './respond';
 import { logAccess } from './access-log';
+import { forbiddenRequest } from './forbidden';
 import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
@@ -183,11 +184,7 @@ export class ApiServer {
     if (decision === 'Allow' || this.admitNamedWatch(ctx) || (!route && this.admitConditional(ctx))) return;
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
-    throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
-      group: ctx.info.apiGroup,
-      resource: ctx.info.resource,
-      name: ctx.info.name || undefined,
-    });
+    throw forbiddenRequest(ctx.user, ctx.info);
   }
 
   /**
@@ -290,16 +287,6 @@ export class ApiServer {
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
     logAccess(ctx, started, sentBefore);
   }
-}
-
-/** Kubernetes' wording: `User "alice" cannot get resource "persons" in API group "example.com" at the cluster scope`. */
-function forbiddenMessage(user: UserInfo, info: RequestInfo): string {
-  if (!info.isResourceRequest) return `User "${user.name}" cannot ${info.verb} path "${info.path}"`;
-  const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-  const what = info.name
-    ? `${info.resource}${info.apiGroup ? `.${info.apiGroup}` : ''} "${info.name}" is forbidden: `
-    : '';
-  return `${what}User "${user.name}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}" at the cluster scope`;
 }
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

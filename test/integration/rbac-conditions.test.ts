@@ -230,4 +230,19 @@ describe.each([
     expect(await canI('get', 'persons.example.com', 'p2')).toBe(1);
     expect(out).toEqual(['yes (where spec.name=ada)\n', 'no\n']);
   });
+
+  it('keeps a condition on a model not served yet, and lets it grant nothing while the model lacks its field', async () => {
+    const WIDGETS = '/apis/example.com/v1alpha1/widgets';
+    const notOwner = { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['list', 'get'] };
+    await createRole(suite, 'widgets-not-bobs', [{ ...notOwner, where: { fieldSelector: 'spec.owner!=bob' } }]);
+    await bind(suite, 'ada', 'widgets-not-bobs');
+    await suite.server.schemes.register(
+      { group: 'example.com', version: 'v1alpha1', kind: 'Widget', singular: 'widget', plural: 'widgets' },
+      undefined,
+      { platform: true },
+    );
+    expectStatus(await suite.admin('POST', WIDGETS, { metadata: { name: 'w1' }, spec: { owner: 'bob' } }), 201, 'w1');
+    expect((await ada('GET', WIDGETS)).status).toBe(403);
+    expect((await ada('GET', `${WIDGETS}/w1`)).status).toBe(403);
+  });
 });
