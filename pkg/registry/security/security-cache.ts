@@ -48,7 +48,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
   private readonly staticTokens = new Map<string, UserInfo>();
 
   constructor(storage: Storage, log: Logger) {
-    const mirror = (type: string) => new StorageMirror(storage, type, log.child({ component: 'security-cache' }));
+    const mirror = (type: string) => new StorageMirror(storage, type, log.child({ part: 'cache' }));
     this.users = mirror(storageTypeOf(USER_KIND));
     this.roles = mirror(storageTypeOf(ROLE_KIND));
     this.bindings = mirror(storageTypeOf(ROLE_BINDING_KIND));
