@@ -71,6 +71,7 @@ describe('syncPublishStatus', () => {
     const expired = new ExpiredError({
       kind: 'Status',
       apiVersion: 'v1',
+      metadata: {},
       code: 410,
       reason: 'Expired',
       status: 'Failure',
