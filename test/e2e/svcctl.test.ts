@@ -288,6 +288,15 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
   expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
 });
 
+test('apply -R of manifests/examples/ (as docs/svcctl.md shows it, without --dry-run) makes only the Person example', async () => {
+  await loginAsAdmin();
+  const run = await svcctl(['apply', '-R', '-f', EXAMPLES]);
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(run.stdout).toMatch(
+    /^models\/persons\.example\.com (created|unchanged|configured)\npersons\/ada (created|unchanged|configured)\n$/,
+  );
+});
+
 test('apply -R of a folder applies a new Model before its objects, waiting for the kind to be served', async () => {
   await loginAsAdmin();
   const folder = join(dir, 'manifests');
