@@ -48,12 +48,17 @@ export class SecurityCache implements CredentialSource, RbacSource {
   private readonly staticTokens = new Map<string, UserInfo>();
   /**
    * The hashes of the tokens whose credential went (revoked, or cleaned up once expired), the newest
-   * `MAX_GONE_TOKENS` only: a 401 can then say what happened to the token. Kept in memory: after a restart such a
+   * `maxGoneTokens` only: a 401 can then say what happened to the token. Kept in memory: after a restart such a
    * token is just unknown.
    */
   private readonly goneTokens = new Map<string, 'revoked' | 'expired'>();
 
-  constructor(storage: Storage, log: Logger) {
+  /** `maxGoneTokens`: how many gone tokens' fates are remembered (default `MAX_GONE_TOKENS`). */
+  constructor(
+    storage: Storage,
+    log: Logger,
+    private readonly maxGoneTokens = MAX_GONE_TOKENS,
+  ) {
     const mirror = (type: string) => new StorageMirror(storage, type, log.child({ part: 'cache' }));
     this.users = mirror(storageTypeOf(USER_KIND));
     this.roles = mirror(storageTypeOf(ROLE_KIND));
@@ -148,7 +153,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
     const why = expiresAt && Date.parse(expiresAt) <= Date.now() ? 'expired' : 'revoked';
     this.goneTokens.delete(credential.data.hash);
     this.goneTokens.set(credential.data.hash, why);
-    if (this.goneTokens.size > MAX_GONE_TOKENS) this.goneTokens.delete(this.goneTokens.keys().next().value!);
+    if (this.goneTokens.size > this.maxGoneTokens) this.goneTokens.delete(this.goneTokens.keys().next().value!);
   }
 
   /** Whether the token credential was made for the user who holds `name` now, and that user may log in. */
