@@ -29,18 +29,37 @@ $(CONSOLE_STAMP): console/package.json console/package-lock.json
 
 console-install: $(CONSOLE_STAMP)
 
+# Each build step runs only when one of its inputs is newer than what it made last (so that a `make run` with nothing
+# changed starts at once), and says what it is doing first: the first build takes about a minute.
+CONSOLE_SOURCES := $(shell find console/src -type f ! -name '*.test.*') console/index.html console/vite.config.ts \
+	console/tsconfig.json console/package.json
+CONSOLE_BUILT := console/dist/index.html
+TS_SOURCES := $(shell find cmd pkg controllers modules bench -name '*.ts' ! -name '*.test.ts') tsconfig.json \
+	tsconfig.build.json package.json
+# Touched after each successful compilation: tsc writes only the files that changed, so no output file's time says
+# when it last ran.
+TS_BUILT := dist/.tsc-built
+
 # The console's static files (console/dist), served by the apiserver at /console/.
-console-build: console-install
+console-build: $(CONSOLE_BUILT)
+
+$(CONSOLE_BUILT): $(CONSOLE_SOURCES) $(CONSOLE_STAMP)
+	@echo "building the web console (vite; about 30 s the first time) ..."
 	cd console && npx vite build --logLevel warn
 
-build: install console-build
+$(TS_BUILT): $(TS_SOURCES) $(NPM_STAMP)
+	@echo "compiling the server (tsc; about 40 s the first time) ..."
 	npx tsc -p tsconfig.build.json
+	@touch $@
+
+build: install console-build $(TS_BUILT)
 
 # The browser the console's end-to-end tests drive (Debian's package).
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y --no-install-recommends chromium)
 
 run: build
+	@echo "starting the apiserver and the controller-manager ..."
 	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --tls-listen $(TLS_LISTEN) \
 		--metrics-listen $(METRICS_LISTEN)
 

@@ -135,12 +135,14 @@ async function readyApiserver(apiserver: ChildProcess, signal: AbortSignal): Pro
 /** Logs the HTTPS address, the CA file, and the command that logs svcctl in there. */
 function tellWhereHttpsIs(secureUrl: string, caFile: string | undefined): void {
   const ca = caFile && shortPath(caFile);
+  // In the data folder: a kubeconfig holds a token, and git ignores that folder.
+  const kubeconfig = shortPath(resolve(dataDir, 'svc.kubeconfig'));
   logger.info(
     {
       server: secureUrl,
       certificateAuthority: ca,
       login: `svcctl login --server ${secureUrl} --certificate-authority ${ca} --username admin`,
-      then: 'svcctl config kubeconfig -o kubeconfig && KUBECONFIG=kubeconfig kubectl get models',
+      then: `svcctl config kubeconfig -o ${kubeconfig} && KUBECONFIG=${kubeconfig} kubectl get models`,
     },
     'serving HTTPS for kubectl and svcctl (docs/kubectl.md)',
   );

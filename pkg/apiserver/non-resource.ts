@@ -5,6 +5,7 @@ import { methodNotAllowed, routeNotFound } from '../api/errors';
 import { CORE_VERSION, type Discovery } from './discovery';
 import { CORE_V1, coreV1Resources } from './core-v1';
 import type { OpenApi } from './openapi';
+import { serveOpenApiV2 } from './openapi-v2';
 import type { ApiMetrics } from './metrics';
 import { sendJson } from './respond';
 import { versionInfo } from './version';
@@ -25,7 +26,7 @@ export interface NonResourceDeps {
 }
 
 /** The non-resource endpoints `GET /` lists besides discovery. */
-const NON_RESOURCE_PATHS = ['/healthz', '/livez', '/readyz', '/metrics', '/openapi/v3', '/version'];
+const NON_RESOURCE_PATHS = ['/healthz', '/livez', '/readyz', '/metrics', '/openapi/v2', '/openapi/v3', '/version'];
 
 function sendText(ctx: RequestContext, code: number, text: string): void {
   ctx.res.writeHead(code, {
@@ -67,6 +68,7 @@ const FIXED_ROUTES = new Map<string, (ctx: RequestContext, deps: NonResourceDeps
   ['/version', (_ctx, _deps, json) => () => json(versionInfo())],
   ['/api', (ctx, deps, json) => () => json(deps.discovery.apiVersions(ctx.req.headers.host ?? ''))],
   ['/apis', (_ctx, deps, json) => () => json(deps.discovery.groupList())],
+  ['/openapi/v2', (ctx) => () => serveOpenApiV2(ctx)],
   ['/openapi/v3', (_ctx, deps, json) => () => json(deps.openapi.index())],
 ]);
 

@@ -15,6 +15,8 @@ export interface CliContext {
   server: string;
   user?: string;
   token?: string;
+  /** The name of `token`'s PersonalAccessToken object (what `svcctl logout` revokes); written by `svcctl login`. */
+  'token-name'?: string;
   /** Base64 of the PEM certificates to trust for an `https://` server. */
   'certificate-authority-data'?: string;
   'insecure-skip-tls-verify'?: boolean;

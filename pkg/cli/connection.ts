@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import pkg from '../../package.json';
 import { ApiClient, type ApiClientConfig } from '../client';
 import { configPath, currentContext, loadConfig } from './config';
 import { UsageError } from './errors';
@@ -20,7 +21,7 @@ export interface ConnectionFlags {
 }
 
 /** Where svcctl's user agent says it comes from. */
-export const USER_AGENT = 'svcctl/0.1.0';
+export const USER_AGENT = `svcctl/${pkg.version}`;
 
 /**
  * The connection, field by field: a flag beats its environment variable

@@ -7,7 +7,8 @@ import { warningPrinter } from './warnings';
 import { UsageError } from './errors';
 import { readAll, readHidden, type CliIo } from './io';
 
-const TOKENS = '/apis/uc.api.security.svc.run/v1alpha1/personalaccesstokens';
+/** The caller's own personal access tokens. */
+export const TOKENS = '/apis/uc.api.security.svc.run/v1alpha1/personalaccesstokens';
 const TOKEN_ANNOTATION = 'security.svc.run/access-token';
 
 /** `svcctl login --server URL --username NAME [--password-stdin]`. */
@@ -32,7 +33,7 @@ Examples:
       const password = await readPassword(io, opts.passwordStdin === true);
       if (!password) throw new UsageError('an empty password');
       const ca = flags.certificateAuthority ? readCa(flags.certificateAuthority) : undefined;
-      const token = await createToken(
+      const { token, name } = await createToken(
         new ApiClient({
           server,
           ca,
@@ -42,12 +43,26 @@ Examples:
           basicAuth: { username: opts.username, password },
         }),
       );
-      const context: CliContext = { name: `${opts.username}@${host}`, server, user: opts.username, token };
+      const context: CliContext = {
+        name: `${opts.username}@${host}`,
+        server,
+        user: opts.username,
+        token,
+        'token-name': name,
+      };
       if (ca) context['certificate-authority-data'] = Buffer.from(ca).toString('base64');
       if (flags.insecureSkipTlsVerify) context['insecure-skip-tls-verify'] = true;
       const path = configPath(io.env, io.home);
-      saveConfig(path, { ...upsertContext(loadConfig(path), context), 'current-context': context.name });
+      const config = loadConfig(path);
+      const previous = config.contexts.find((c) => c.name === context.name);
+      saveConfig(path, { ...upsertContext(config, context), 'current-context': context.name });
       io.stdout(`Logged in to ${server} as ${opts.username}; context "${context.name}" is current.\n`);
+      // Replaced in the config, the earlier token still works (a kubeconfig written from it may use it).
+      if (previous?.token && previous.token !== token)
+        io.stderr(
+          `note: the token this context held before${previous['token-name'] ? ` (${previous['token-name']})` : ''} ` +
+            'still works; "svcctl logout" revokes a context\'s token before a new login\n',
+        );
     });
 }
 
@@ -62,16 +77,16 @@ function serverOf(flags: ConnectionFlags, io: CliIo): { server: string; host: st
   }
 }
 
-/** Makes a personal access token with the client's password; answers its secret. */
-async function createToken(client: ApiClient): Promise<string> {
-  const created = await client.request<{ metadata?: { annotations?: Record<string, string> } }>({
+/** Makes a personal access token with the client's password; answers its secret and its object's name. */
+async function createToken(client: ApiClient): Promise<{ token: string; name?: string }> {
+  const created = await client.request<{ metadata?: { name?: string; annotations?: Record<string, string> } }>({
     method: 'POST',
     path: TOKENS,
     body: { spec: { displayName: `svcctl ${hostname()}` } },
   });
   const token = created.metadata?.annotations?.[TOKEN_ANNOTATION];
   if (!token) throw new Error('the server made a token but did not return its secret');
-  return token;
+  return { token, name: created.metadata?.name };
 }
 
 async function readPassword(io: CliIo, fromStdin: boolean): Promise<string> {

@@ -10,8 +10,10 @@ import { describeFailure, ReportedFailure } from './errors';
 import { registerGet } from './get';
 import type { CliIo } from './io';
 import { registerLogin } from './login';
+import { registerLogout } from './logout';
 import { registerPlugin } from './plugin';
 import { registerRoles } from './roles';
+import { registerVersion } from './version';
 
 /**
  * Runs svcctl with these arguments (without `node` and the script) and
@@ -48,6 +50,7 @@ Example:
     );
   registerConfig(program, io);
   registerLogin(program, io);
+  registerLogout(program, io);
   registerGet(program, io);
   registerDescribe(program, io);
   registerDelete(program, io);
@@ -57,6 +60,7 @@ Example:
   registerAuth(program, io);
   registerRoles(program, io);
   registerPlugin(program, io);
+  registerVersion(program, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

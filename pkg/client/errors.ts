@@ -42,9 +42,12 @@ export class NetworkError extends Error {
   override readonly name = 'NetworkError';
   /** Always true: a network failure is worth retrying (with backoff). */
   readonly retryable = true;
+  /** The URL asked for, when the failure is a request's (its scheme tells an https:// port reached over http://). */
+  readonly url?: string;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; url?: string }) {
     super(message, options);
+    this.url = options?.url;
   }
 }
 

@@ -123,9 +123,11 @@ export class Transport {
   private failure(err: unknown, req: HttpRequest, timeout?: AbortSignal): unknown {
     if (req.signal?.aborted) return req.signal.reason;
     const what = `${req.method} ${req.path}`;
-    if (timeout?.aborted) return new NetworkError(`${what}: no answer within ${this.timeoutMs} ms`, { cause: err });
+    const url = this.base + req.path;
+    if (timeout?.aborted)
+      return new NetworkError(`${what}: no answer within ${this.timeoutMs} ms`, { cause: err, url });
     const cause = (err as { cause?: { message?: string } }).cause;
-    return new NetworkError(`${what}: ${cause?.message ?? (err as Error).message}`, { cause: err });
+    return new NetworkError(`${what}: ${cause?.message ?? (err as Error).message}`, { cause: err, url });
   }
 }
 

@@ -37,7 +37,11 @@ export interface WatchOptions extends RequestOptions {
   fieldSelector?: string;
   /** The server ends the watch after this long (it caps it at its own watch timeout). */
   timeoutSeconds?: number;
-  /** Ask for BOOKMARK events carrying the current `resourceVersion`. */
+  /**
+   * Ask for BOOKMARK events carrying the current `resourceVersion`. A long-lived watch should: fetch breaks off a
+   * response that carries nothing for 5 minutes (a `NetworkError` "… broke off: terminated"), and bookmarks keep an
+   * idle watch talking.
+   */
   allowWatchBookmarks?: boolean;
   /**
    * The Accept header: e.g. `application/json;as=Table;v=v1;g=meta.k8s.io` makes each event's object a one-row

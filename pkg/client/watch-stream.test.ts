@@ -35,6 +35,20 @@ describe('WatchStream', () => {
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
   });
 
+  it("says why fetch ended a watch that carried nothing for 5 minutes (its body timeout: 'terminated')", async () => {
+    const silence = new TypeError('terminated', {
+      cause: Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' }),
+    });
+    await expect(drain(streamOf([], silence))).rejects.toMatchObject({
+      name: 'NetworkError',
+      message:
+        'watch persons.example.com broke off: terminated (nothing came for 5 minutes, which fetch gives up on: ask for bookmarks, allowWatchBookmarks)',
+    });
+    await expect(drain(streamOf([], new TypeError('other side closed')))).rejects.toMatchObject({
+      message: 'watch persons.example.com broke off: other side closed',
+    });
+  });
+
   it('skips event types it does not know', async () => {
     const events = await drain(streamOf([line('SOMETHING_NEW', 'a'), line('ADDED', 'b')]));
     expect(events.map((e) => e.object.metadata.name)).toEqual(['b']);

@@ -76,7 +76,9 @@ export class WatchStream<T extends ApiObject = ApiObject> implements AsyncIterab
         chunk = await reader.read();
       } catch (err) {
         if (this.stopped) return;
-        throw new NetworkError(`watch ${this.what} broke off: ${(err as Error).message}`, { cause: err });
+        throw new NetworkError(`watch ${this.what} broke off: ${(err as Error).message}${silenceHint(err)}`, {
+          cause: err,
+        });
       }
       if (chunk.done) break;
       buffer += decoder.decode(chunk.value, { stream: true });
@@ -106,4 +108,15 @@ export class WatchStream<T extends ApiObject = ApiObject> implements AsyncIterab
     // An event type this client does not know (from a newer server) is skipped, as Kubernetes clients do.
     return EVENT_TYPES.has(wire.type) ? (wire as WatchEvent<T>) : undefined;
   }
+}
+
+/**
+ * Why fetch ended a watch that carried nothing for 5 minutes (its body timeout, reported only as "terminated"), and
+ * the cure; '' for any other failure.
+ */
+function silenceHint(err: unknown): string {
+  const code = ((err as { cause?: { code?: unknown } }).cause ?? {}).code;
+  return code === 'UND_ERR_BODY_TIMEOUT'
+    ? ' (nothing came for 5 minutes, which fetch gives up on: ask for bookmarks, allowWatchBookmarks)'
+    : '';
 }

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
+import { captureLog, LEVEL } from '../../test/support/log-capture';
 import { applyPersonModel, person } from '../../test/support/person';
 import { waitFor } from '../../test/support/wait-for';
 import type { RunningApiServer } from '../apiserver/app';
@@ -127,6 +128,16 @@ describe('Informer against a real apiserver', () => {
     await waitFor(() => events.includes('add i-resume-a'), { what: 'the add after resuming' });
     expect(source.lists).toBe(1);
     expect(events).toEqual(['add i-resume-a']);
+  });
+
+  it('renews a watch the server ends without a word above debug', async () => {
+    const captured = captureLog('debug');
+    const source = new ProbedSource('i-quiet', { timeoutSeconds: 1 });
+    const informer = new Informer(source, { name: 'persons', log: captured.log, backoff: new Backoff(10, 100) });
+    informers.push(informer);
+    informer.start();
+    await waitFor(() => source.watches >= 3, { what: 'two renewals of the watch' });
+    expect(captured.lines.filter((line) => line.level >= LEVEL.info)).toEqual([]);
   });
 
   it('relists after 410 Expired and reports what changed while it was away', async () => {

@@ -19,6 +19,7 @@ import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './man
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
+import { awaitsAnyHost, notInstalledStatus } from './not-installed';
 import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { DeclaredIndex, PluginWorkerData } from './protocol';
@@ -139,6 +140,8 @@ export class PluginHost {
   private readonly folder: PluginFolderSync | undefined;
   /** Uninstalls under way, by plugin name: installing the same name again waits for them. */
   private readonly leaving = new Map<string, Promise<void>>();
+  /** Installs under way (their Plugin object stored, the plugin not yet known): not "not installed". */
+  private readonly installing = new Set<string>();
   private removeExtensionsRoute: (() => void) | undefined;
   private stopping = false;
 
@@ -215,11 +218,14 @@ export class PluginHost {
     const { manifest } = loaded;
     await this.leaving.get(manifest.name);
     let stored: ApiObject;
+    this.installing.add(manifest.name);
     try {
       stored = await this.savePluginObject(manifest);
     } catch (err) {
       this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
       return { settled: Promise.resolve() };
+    } finally {
+      this.installing.delete(manifest.name);
     }
     const plugin: LoadedPlugin = {
       manifest,
@@ -296,7 +302,7 @@ export class PluginHost {
    */
   private follow(name: string, object: ApiObject | undefined): Promise<void> {
     const plugin = this.plugins.get(name);
-    if (!plugin) return Promise.resolve();
+    if (!plugin) return this.markNotInstalled(name, object);
     const spec = object?.spec as Record<string, unknown> | undefined;
     const wanted = object !== undefined && !object.metadata.deletionTimestamp && spec?.enabled !== false;
     if (plugin.wanted === wanted) return plugin.transitions;
@@ -309,6 +315,26 @@ export class PluginHost {
       if (object) await this.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
     });
     return plugin.transitions;
+  }
+
+  /**
+   * A Plugin object that names no plugin this host has (created through the API) and that no host has taken up gets
+   * the not-installed status (PENDING, `Ready` False `NotInstalled`), so that it does not sit without a phase.
+   */
+  private async markNotInstalled(name: string, object: ApiObject | undefined): Promise<void> {
+    if (this.stopping || this.installing.has(name) || this.leaving.has(name) || !awaitsAnyHost(object)) return;
+    try {
+      // Checked again on the stored object: a host that has the plugin may have written its phase meanwhile.
+      await this.pluginStore().patch(
+        name,
+        (current) => (awaitsAnyHost(current) ? { ...current, status: notInstalledStatus(name) } : current),
+        {},
+        'status',
+      );
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.code !== 404)
+        this.log.error({ plugin: name, err }, 'could not write the Plugin status');
+    }
   }
 
   /** Stops the plugin's worker (its `stop(ctx)` bounded by the stop timeout) and takes its models and routes away. */

@@ -30,6 +30,9 @@ export function createLogger(
   return out === process.stdout ? pino(options) : pino(options, out);
 }
 
-/** The process's structured logger; components take `logger.child({component})`. */
+/**
+ * The process's structured logger; components take `logger.child({component})`, and a part of a component
+ * `child({part})` (pino would write a second `component` key, not replace the first).
+ */
 export const logger = createLogger(process.env.SVC_LOG_LEVEL ?? 'info', logFormat());
 export type Logger = pino.Logger;

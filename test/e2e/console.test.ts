@@ -44,13 +44,9 @@ beforeAll(async () => {
     'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: hello}\nspec: {version: 1.0.0, displayName: Hello}\n',
   );
   // The example plugin, with its console page (spec.console).
-  cpSync(
-    join(__dirname, '..', '..', 'manifests', 'examples', 'plugins', 'people'),
-    join(tokenDir, 'plugins', 'people'),
-    {
-      recursive: true,
-    },
-  );
+  cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(tokenDir, 'plugins', 'people'), {
+    recursive: true,
+  });
   const server = await startTestApiServer({
     authorizationMode: 'RBAC',
     controllerManagerTokenFile: tokenFile,

@@ -7,11 +7,11 @@ import { startTestControllerManager, stopTestControllerManagers } from '../suppo
 import { basic } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// The walk of docs/plugins.md ("The example plugin, step by step"), on exactly manifests/examples/plugins/people:
+// The walk of docs/plugins.md ("The example plugin, step by step"), on exactly examples/plugins/people:
 // copied into an empty plugins folder, loaded by an RBAC apiserver with a controller-manager, then each command.
 const dir = mkdtempSync(join(tmpdir(), 'svc-example-plugin-'));
 const pluginsDir = join(dir, 'plugins');
-cpSync(join(__dirname, '..', '..', 'manifests', 'examples', 'plugins', 'people'), join(pluginsDir, 'people'), {
+cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(pluginsDir, 'people'), {
   recursive: true,
 });
 const PERSONS = '/apis/people.example.com/v1alpha1/persons';

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
+import { Root } from 'protobufjs';
 import { client, startTestApiServer } from '../support/apiserver';
 import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
@@ -75,4 +76,45 @@ it('kubectl apply of an invalid object names its kind, its name and the failing 
   const run = await runKubectl(join(dir, 'config'), 'apply', '-f', file);
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/^The Person "old" is invalid: spec\.age: Invalid value: 500: /);
+});
+
+it('kubectl apply of a wrong kind or apiVersion names the real cause first, not the OpenAPI download', async () => {
+  for (const [apiVersion, kind] of [
+    ['example.com/v1alpha1', 'Persn'],
+    ['example.com/v9', 'Person'],
+  ]) {
+    const file = join(dir, 'wrong-type.yaml');
+    writeFileSync(file, `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: wrong}\nspec: {name: Wrong}\n`);
+    const run = await runKubectl(join(dir, 'config'), 'apply', '-f', file);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/openapi|--validate=false/);
+    expect(run.stderr).toContain(`no matches for kind "${kind}" in version "${apiVersion}"`);
+  }
+});
+
+it('serves /openapi/v2 as kubectl reads it (protobuf) and as JSON, defining no types', async () => {
+  const pb = await fetch(`${server.url}/openapi/v2`, {
+    headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+  });
+  expect(pb.status).toBe(200);
+  expect(pb.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+  // As gnostic's openapi_v2.Document numbers them: swagger 1, info 2 (title 1, version 2), definitions 9.
+  const document = Root.fromJSON({
+    nested: {
+      Info: { fields: { title: { id: 1, type: 'string' }, version: { id: 2, type: 'string' } } },
+      Definitions: { fields: { additionalProperties: { id: 1, type: 'bytes', rule: 'repeated' } } },
+      Document: {
+        fields: {
+          swagger: { id: 1, type: 'string' },
+          info: { id: 2, type: 'Info' },
+          definitions: { id: 9, type: 'Definitions' },
+        },
+      },
+    },
+  }).lookupType('Document');
+  const decoded = document.toObject(document.decode(Buffer.from(await pb.arrayBuffer())));
+  expect(decoded).toEqual({ swagger: '2.0', info: { title: 'svc', version: expect.any(String) } });
+  const json = await fetch(`${server.url}/openapi/v2`);
+  expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await json.json()).toMatchObject({ swagger: '2.0', info: { title: 'svc' }, paths: {}, definitions: {} });
 });

@@ -153,6 +153,79 @@ test('login stores a current context with a token (mode 0600) that config view r
   expect((await svcctl(['auth', 'whoami'])).stdout).toMatch(/Username: admin\nRoles: +.*super-role/);
 });
 
+test("logout revokes the context's token and forgets it; a revoked or mistyped token says which, and to log in", async () => {
+  expect((await loginAsAdmin()).code).toBe(0);
+  const contextOf = () =>
+    (yaml.load(readFileSync(configFile, 'utf8')) as { contexts: { token?: string; 'token-name'?: string }[] })
+      .contexts[0];
+  const { token, 'token-name': name } = contextOf();
+  expect(name).toMatch(/^pat-/);
+  expect((await svcctl(['--token', token ?? '', 'auth', 'whoami'])).code).toBe(0);
+
+  const logout = await svcctl(['logout']);
+  expect(logout).toMatchObject({
+    code: 0,
+    stderr: '',
+    stdout: `Logged out of ${api.server.url}: token ${name} revoked.\n`,
+  });
+  expect(contextOf()).not.toHaveProperty('token');
+  expect(contextOf()).not.toHaveProperty('token-name');
+
+  const revoked = await svcctl(['--token', token ?? '', 'get', 'persons']);
+  expect(revoked.code).toBe(1);
+  expect(revoked.stderr).toBe(
+    'Error from server (Unauthorized): invalid bearer token: the token was revoked\n' +
+      '  run `svcctl login --server URL --username NAME` to log in (again); `svcctl config view` shows the current context\n',
+  );
+  const mistyped = await svcctl(['--token', `${token}x`, 'get', 'persons']);
+  expect(mistyped.stderr).toMatch(
+    /^Error from server \(Unauthorized\): invalid bearer token: this server knows no such token/,
+  );
+  expect(mistyped.stderr).toContain('run `svcctl login');
+  expect(await svcctl(['logout'])).toMatchObject({ code: 0, stdout: expect.stringContaining('holds no token') });
+});
+
+test('a second login says the token it replaces still works; logout of a token already revoked says so', async () => {
+  await loginAsAdmin();
+  const again = await loginAsAdmin();
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(/^note: the token this context held before \(pat-\w+\) still works/);
+  const { 'token-name': name } = (
+    yaml.load(readFileSync(configFile, 'utf8')) as { contexts: { 'token-name'?: string }[] }
+  ).contexts[0];
+  // Not waiting: the token deleted is the one svcctl would wait with.
+  const deleted = await svcctl(['delete', 'personalaccesstokens', name ?? '', '--wait=false']);
+  expect(deleted).toMatchObject({ code: 0, stderr: '' });
+  const logout = await svcctl(['logout']);
+  expect(logout).toMatchObject({
+    code: 0,
+    stdout: `Logged out of ${api.server.url}: token ${name} no longer worked there (revoked or expired).\n`,
+  });
+});
+
+test("version prints svcctl's version and the server's", async () => {
+  await loginAsAdmin();
+  const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const run = await svcctl(['version']);
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(run.stdout).toBe(`Client Version: ${version}\nServer Version: v1.32.0+svc.${version} (${api.server.url})\n`);
+  expect((await svcctl(['version', '--client'])).stdout).toBe(`Client Version: ${version}\n`);
+});
+
+test('login over http:// to the HTTPS port says the port may serve HTTPS', async () => {
+  const run = await svcctl(
+    ['login', '--server', api.server.url.replace(/^https:/, 'http:'), '--username', 'admin', '--password-stdin'],
+    `${TEST_ADMIN_PASSWORD}\n`,
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(
+    /other side closed\n {2}the server hung up without answering: that port may serve HTTPS .*use an https:\/\/ URL\n$/,
+  );
+  expect(existsSync(configFile)).toBe(false);
+});
+
 test('apply creates, then reports unchanged; get prints names, a List and the printer-column table; delete waits', async () => {
   await loginAsAdmin();
   const files = ['-f', join(EXAMPLES, 'person-model.yaml'), '-f', join(EXAMPLES, 'person.yaml')];
@@ -213,6 +286,15 @@ test('apply creates, then reports unchanged; get prints names, a List and the pr
   const gone = await svcctl(['get', 'persons', 'ada']);
   expect(gone.code).toBe(1);
   expect(gone.stderr).toMatch(/^Error from server \(NotFound\): .*ada/);
+});
+
+test('apply -R of manifests/examples/ (as docs/svcctl.md shows it, without --dry-run) makes only the Person example', async () => {
+  await loginAsAdmin();
+  const run = await svcctl(['apply', '-R', '-f', EXAMPLES]);
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(run.stdout).toMatch(
+    /^models\/persons\.example\.com (created|unchanged|configured)\npersons\/ada (created|unchanged|configured)\n$/,
+  );
 });
 
 test('apply -R of a folder applies a new Model before its objects, waiting for the kind to be served', async () => {

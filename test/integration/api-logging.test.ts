@@ -61,6 +61,20 @@ describe('the access log', () => {
     expect(lines[0].bytes).toBeGreaterThanOrEqual(Buffer.byteLength(res.text));
   });
 
+  it("shows a list's query string, with a secret-looking parameter's value redacted", async () => {
+    const res = await admin('GET', `${PERSONS}?labelSelector=app%3Dweb&limit=5&access_token=s3cret`, undefined, {
+      'X-Request-Id': 'list-query-1',
+    });
+    expect(res.status).toBe(200);
+    const lines = await untilLines(() => accessLines('list-query-1'));
+    expect(lines[0]).toMatchObject({
+      verb: 'list',
+      path: PERSONS,
+      query: 'labelSelector=app=web&limit=5&access_token=REDACTED',
+    });
+    expect(captured.raw.filter((line) => line.includes('s3cret'))).toEqual([]);
+  });
+
   it('names the anonymous user and the status of a refused request', async () => {
     const res = await client(server.url)('GET', PERSONS, undefined, { 'X-Request-Id': 'anonymous-list-1' });
     expect(res.status).toBe(401);
@@ -141,3 +155,34 @@ describe('a client that hangs up mid-request', () => {
     expect(accessLines('half-body-1')[0]).toMatchObject({ level: LEVEL.info, verb: 'create' });
   });
 });
+
+describe('every log line', () => {
+  it('names each key once (a part of a component is its `part`, not a second `component`)', () => {
+    // The start above logged the security bootstrap (the admin user made) among others.
+    expect(captured.raw.some((line) => line.includes('"part":"bootstrap"'))).toBe(true);
+    expect(captured.raw.filter((line) => repeatedKeys(line).length > 0)).toEqual([]);
+  });
+});
+
+/** The top-level keys a JSON line names more than once (JSON.parse keeps only the last). */
+function repeatedKeys(line: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      const end = endOfString(line, i);
+      if (depth === 1 && line[end + 1] === ':') keys.push(line.slice(i + 1, end));
+      i = end;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return keys.filter((key, at) => keys.indexOf(key) !== at);
+}
+
+/** The index of the quote that closes the JSON string opening at `start`. */
+function endOfString(line: string, start: number): number {
+  let i = start + 1;
+  while (i < line.length && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
+  return i;
+}

@@ -9,7 +9,7 @@ import { waitFor } from '../support/wait-for';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-console-plugins-'));
 const people = join(dir, 'people');
-cpSync(join(__dirname, '..', '..', 'manifests', 'examples', 'plugins', 'people'), people, { recursive: true });
+cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), people, { recursive: true });
 // A link out of the console folder, and a file outside it: neither may be served.
 symlinkSync(join(people, 'index.js'), join(people, 'console', 'server-code.js'));
 writeFileSync(join(people, 'notes.js'), '// not a console file');

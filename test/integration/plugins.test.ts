@@ -243,6 +243,40 @@ describe('enabling and disabling a plugin through its Plugin object', () => {
   });
 });
 
+describe('a Plugin object that names no installed plugin', () => {
+  const phaseOf = (name: string, phase: string) =>
+    waitFor(
+      async () => {
+        const res = await suite.admin('GET', `${PLUGINS}/${name}`);
+        return res.body.status?.phase === phase ? res.body : undefined;
+      },
+      { timeoutMs: 20_000, what: `${name} to be ${phase}` },
+    );
+
+  it('is PENDING, its Ready condition saying NotInstalled, until a plugin of that name is put in the folder', async () => {
+    // Made once the host has started: a start removes the Plugin objects of plugins the folder does not hold.
+    await settled('toggle');
+    const created = await suite.admin('POST', PLUGINS, {
+      apiVersion: 'plugin.svc.run/v1alpha1',
+      kind: 'Plugin',
+      metadata: { name: 'late' },
+      spec: { version: '1.0.0' },
+    });
+    expectStatus(created, 201, 'creating the Plugin object');
+    const pending = await phaseOf('late', 'PENDING');
+    expect(pending.status.message).toMatch(
+      /^no plugin named "late" is installed: put its folder or \.tgz into the plugins folder/,
+    );
+    expect(pending.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NotInstalled' }),
+    ]);
+
+    writePlugin('late', `module.exports = { start(ctx) { ctx.log.info('late but here'); } };`);
+    const started = await phaseOf('late', 'STARTED');
+    expect(started.status.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'True' })]);
+  });
+});
+
 describe('a plugin that fails', () => {
   it('is FAILED when its start loops forever, and the apiserver answers meanwhile and afterwards', async () => {
     expect((await suite.admin('GET', '/readyz')).status).toBe(200);

@@ -137,25 +137,25 @@ export async function setupSecurity(
   await credentials.define();
   await cache.start();
   const announce = config.adminPasswordOutFile
-    ? writeAdminPasswordFile(config.adminPasswordOutFile, log.child({ component: 'bootstrap' }))
+    ? writeAdminPasswordFile(config.adminPasswordOutFile, log.child({ part: 'bootstrap' }))
     : undefined;
   const { adminPasswordSet } = await bootstrapSecurity(
     { users, roles, bindings, credentials },
     { adminPassword: config.adminPassword, passwordHash: config.passwordHash, announce },
-    log.child({ component: 'bootstrap' }),
+    log.child({ part: 'bootstrap' }),
   );
   // Users and credentials stored before deleting a user cleaned up after them (docs/security.md, "Deleting a user").
-  await tidyCredentials(credentials, { users, tokens }, log.child({ component: 'bootstrap' }));
-  await ensureUserFinalizers(users, log.child({ component: 'bootstrap' }));
+  await tidyCredentials(credentials, { users, tokens }, log.child({ part: 'bootstrap' }));
+  await ensureUserFinalizers(users, log.child({ part: 'bootstrap' }));
   // A start that finds no enabled super administrator uses the admin password to restore one (or says why not).
   const recovering = superAdmins.enabledSuperAdmins().size === 0;
   if (config.adminPassword !== undefined && !adminPasswordSet && !recovering)
-    warnAdminPasswordIgnored(log.child({ component: 'bootstrap' }));
+    warnAdminPasswordIgnored(log.child({ part: 'bootstrap' }));
   await recoverSuperAdmin(
     { users, roles, bindings, credentials },
     superAdmins,
     { adminPassword: config.adminPassword, passwordHash: config.passwordHash },
-    log.child({ component: 'bootstrap' }),
+    log.child({ part: 'bootstrap' }),
   );
   if (config.controllerManagerTokenFile) {
     cache.addStaticToken(tokenHash(controllerManagerToken(config.controllerManagerTokenFile, log)), {

@@ -22,6 +22,7 @@ function setup(accounts: LoginAccount[], limits = { perUser: 3, perAddress: 100 
   const source: CredentialSource = {
     account: (name) => accounts.find((a) => a.name === name),
     tokenUser: () => undefined,
+    tokenRefusal: () => 'unknown',
   };
   const throttle = new LoginThrottle(limits, () => clock.now);
   const verifier = new PasswordVerifier({ verify, dummyHash: Promise.resolve('dummy-hash') });

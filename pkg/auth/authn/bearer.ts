@@ -4,7 +4,7 @@ import type { Authenticator } from '../authenticator';
 import { tokenHash } from '../tokens';
 import type { UserInfo } from '../user';
 import type { LoginThrottle } from './login-throttle';
-import type { CredentialSource } from './sources';
+import type { CredentialSource, TokenRefusal } from './sources';
 
 /**
  * `Authorization: Bearer <token>` (API.md §8): personal access tokens and the
@@ -23,13 +23,21 @@ export class BearerAuthenticator implements Authenticator {
     if (token === undefined) return undefined;
     const user = token ? this.source.tokenUser(tokenHash(token)) : undefined;
     if (user) return user;
-    throw this.throttle.fail(
-      undefined,
-      req.socket.remoteAddress,
-      unauthorized('invalid bearer token', 'Bearer realm="svc"'),
-    );
+    const why = token ? this.source.tokenRefusal(tokenHash(token)) : 'unknown';
+    throw this.throttle.fail(undefined, req.socket.remoteAddress, unauthorized(REFUSALS[why], 'Bearer realm="svc"'));
   }
 }
+
+/**
+ * The 401 message for each reason: it says what happened to the token, so that its holder knows to get a new one.
+ * Only a caller who holds the token learns whether it once worked, which tells them nothing they could use.
+ */
+export const REFUSALS: Record<TokenRefusal, string> = {
+  unknown: 'invalid bearer token: this server knows no such token (mistyped, or made by another server)',
+  revoked: 'invalid bearer token: the token was revoked',
+  expired: 'invalid bearer token: the token has expired',
+  user: "invalid bearer token: the token's user is disabled or deleted",
+};
 
 /** Kubernetes' way for browsers, which cannot set headers on a WebSocket: the token as a subprotocol. */
 export const WEBSOCKET_TOKEN_PREFIX = 'base64url.bearer.authorization.k8s.io.';

@@ -16,4 +16,12 @@ export interface CredentialSource {
    * has that hash or it is revoked, expired, or its user is disabled or gone.
    */
   tokenUser(hash: string): UserInfo | undefined;
+  /** Why a token `tokenUser` refused is refused, so that its holder knows what to do (only asked after a refusal). */
+  tokenRefusal(hash: string): TokenRefusal;
 }
+
+/**
+ * Why a bearer token logs nobody in: `unknown` (never made here, mistyped, or from before a restart that forgot a
+ * revocation), `revoked`, `expired`, or `user` (its user is disabled or deleted).
+ */
+export type TokenRefusal = 'unknown' | 'revoked' | 'expired' | 'user';

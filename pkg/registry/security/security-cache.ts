@@ -9,7 +9,7 @@ import {
   type Role,
   type RoleBinding,
 } from '../../auth/rbac';
-import type { CredentialSource, LoginAccount } from '../../auth/authn/sources';
+import type { CredentialSource, LoginAccount, TokenRefusal } from '../../auth/authn/sources';
 import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import { storageTypeOf } from '../model';
 import { StorageMirror } from '../mirror';
@@ -46,9 +46,20 @@ export class SecurityCache implements CredentialSource, RbacSource {
   private readonly tokensByHash = new Map<string, Credential>();
   /** Tokens given on the command line (the controller-manager's), by hash. */
   private readonly staticTokens = new Map<string, UserInfo>();
+  /**
+   * The hashes of the tokens whose credential went (revoked, or cleaned up once expired), the newest
+   * `maxGoneTokens` only: a 401 can then say what happened to the token. Kept in memory: after a restart such a
+   * token is just unknown.
+   */
+  private readonly goneTokens = new Map<string, 'revoked' | 'expired'>();
 
-  constructor(storage: Storage, log: Logger) {
-    const mirror = (type: string) => new StorageMirror(storage, type, log.child({ component: 'security-cache' }));
+  /** `maxGoneTokens`: how many gone tokens' fates are remembered (default `MAX_GONE_TOKENS`). */
+  constructor(
+    storage: Storage,
+    log: Logger,
+    private readonly maxGoneTokens = MAX_GONE_TOKENS,
+  ) {
+    const mirror = (type: string) => new StorageMirror(storage, type, log.child({ part: 'cache' }));
     this.users = mirror(storageTypeOf(USER_KIND));
     this.roles = mirror(storageTypeOf(ROLE_KIND));
     this.bindings = mirror(storageTypeOf(ROLE_BINDING_KIND));
@@ -67,6 +78,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
       const after = current as Credential | undefined;
       if (before?.data.token) this.tokensByHash.delete(before.data.hash);
       if (after?.data.token) this.tokensByHash.set(after.data.hash, after);
+      if (before?.data.token && !after) this.rememberGone(before);
     });
   }
 
@@ -124,6 +136,26 @@ export class SecurityCache implements CredentialSource, RbacSource {
     return user;
   }
 
+  tokenRefusal(hash: string): TokenRefusal {
+    const credential = this.tokensByHash.get(hash);
+    if (!credential) return this.goneTokens.get(hash) ?? 'unknown';
+    const token = this.tokens.get(credential.data.token!);
+    if (!token || token.metadata.deletionTimestamp) return 'revoked';
+    const { expiresAt } = token.spec as TokenSpec;
+    if (expiresAt && Date.parse(expiresAt) <= Date.now()) return 'expired';
+    return 'user';
+  }
+
+  /** Notes why a token credential went: its token expired by then, else it was revoked. */
+  private rememberGone(credential: Credential): void {
+    const token = this.tokens.get(credential.data.token!);
+    const expiresAt = (token?.spec as TokenSpec | undefined)?.expiresAt;
+    const why = expiresAt && Date.parse(expiresAt) <= Date.now() ? 'expired' : 'revoked';
+    this.goneTokens.delete(credential.data.hash);
+    this.goneTokens.set(credential.data.hash, why);
+    if (this.goneTokens.size > this.maxGoneTokens) this.goneTokens.delete(this.goneTokens.keys().next().value!);
+  }
+
   /** Whether the token credential was made for the user who holds `name` now, and that user may log in. */
   private mayLogIn(name: string, credential: Credential): boolean {
     const owner = this.liveUser(name);
@@ -172,6 +204,9 @@ export class SecurityCache implements CredentialSource, RbacSource {
 }
 
 const NO_BINDINGS: readonly BindingRef[] = Object.freeze([]);
+
+/** How many gone tokens the cache remembers the fate of (a hash and a word each: about 1 MB at most). */
+const MAX_GONE_TOKENS = 10_000;
 
 /** The credential, when it was made for this very user (same uid), not an earlier user of the name. */
 const ownedBy = (credential: Credential | undefined, user: ApiObject): Credential | undefined =>
