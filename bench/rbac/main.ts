@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { describeHost, hostInfo } from '../support/machine-info';
 import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
+import { runConditionsBench } from './conditions-bench';
 import { runDecisions, worldSize } from './decisions';
 import { createToken, runGetBench } from './get-bench';
 import { loadNoise } from './noise';
@@ -18,6 +19,8 @@ import { withBenchSession } from '../support/session';
  *   rules and 10,000 bindings, beside a linear scan of every rule;
  * - get: end to end, GET one object on an RBAC apiserver with a bearer
  *   token against an AlwaysAllow one, on the same Redis, beside that noise;
+ * - conditions: a conditional list page and GET against the same requests allowed
+ *   without a condition (a field selector asking for the same objects);
  * - propagation: a role template's change until every apiserver replica
  *   enforces it, through the rbac-aggregation controller.
  *
@@ -30,7 +33,7 @@ runBench('RBAC', async () => {
   console.log(`  Parts:  ${opts.parts.join(', ')}`);
   const goals: [Part, boolean][] = [];
   if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
-  if (opts.parts.includes('get') || opts.parts.includes('propagation')) goals.push(...(await endToEnd(opts)));
+  if (opts.parts.some((p) => p !== 'decisions')) goals.push(...(await endToEnd(opts)));
   console.log(
     `\n${renderTable(
       ['part', 'result'],
@@ -62,6 +65,8 @@ async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Prom
 
   const goals: [Part, boolean][] = [];
   if (open) goals.push(['get', await runGetBench(cluster, first, open, admin, opts)]);
+  if (opts.parts.includes('conditions'))
+    goals.push(['conditions', await runConditionsBench(cluster, first, admin, opts)]);
   if (opts.parts.includes('propagation')) {
     const replicas: ClusterServer[] = [first];
     for (let i = 2; i <= opts.replicas; i++) replicas.push(await cluster.startApiserver(`rbac-${i}`, 'RBAC'));

@@ -2,8 +2,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import { commaList, parseCommandLine, positiveInt } from '../support/options';
 
 /** The parts of the RBAC benchmark, in the order they run. */
-export const PARTS = ['decisions', 'get', 'propagation'] as const;
-/** One part: in-process decisions, end-to-end GET against AlwaysAllow, or role-change propagation. */
+export const PARTS = ['decisions', 'get', 'conditions', 'propagation'] as const;
+/**
+ * One part: in-process decisions, end-to-end GET against AlwaysAllow, conditional rules against unconditional ones,
+ * or role-change propagation.
+ */
 export type Part = (typeof PARTS)[number];
 
 /** Everything the RBAC benchmark can be told; see `--help`. */

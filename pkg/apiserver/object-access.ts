@@ -13,7 +13,7 @@ import type { FieldRequirement, LabelRequirement, ListOptions } from '../storage
 
 /** The objects matching any of `conditions`, each judged on the model's index values as list selectors are. */
 export function objectAccess(conditions: readonly BoundCondition[], model: Model): ObjectAccess {
-  const specs = new Map<string, IndexSpec>(withDefaultIndexes(model.indexes ?? []).map((s) => [s.name, s]));
+  const specs = indexSpecsOf(model);
   const valuesOf = (object: ApiObject, index: string) => {
     const spec = specs.get(index);
     return spec ? indexValues(spec, object) : [];
@@ -30,8 +30,20 @@ export function objectAccess(conditions: readonly BoundCondition[], model: Model
  * without an index, a `!=` would match every object.
  */
 export function usableConditions(conditions: readonly BoundCondition[], model: Model): BoundCondition[] {
-  const indexes = new Set(withDefaultIndexes(model.indexes ?? []).map((spec) => spec.name));
+  const indexes = indexSpecsOf(model);
   return conditions.filter((c) => c.fields.every((f) => indexes.has(f.field)));
+}
+
+/** Each model's indexes by name, the defaults included, worked out once per model object. */
+const indexSpecs = new WeakMap<Model, Map<string, IndexSpec>>();
+
+function indexSpecsOf(model: Model): Map<string, IndexSpec> {
+  let specs = indexSpecs.get(model);
+  if (specs === undefined) {
+    specs = new Map(withDefaultIndexes(model.indexes ?? []).map((s) => [s.name, s]));
+    indexSpecs.set(model, specs);
+  }
+  return specs;
 }
 
 /** `spec.owner=ada`, or `spec.owner=ada or labels team=a`. */

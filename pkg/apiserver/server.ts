@@ -213,11 +213,12 @@ export class ApiServer {
     const { accessChanges } = this.deps;
     if (accessChanges) {
       const key = (c: BoundCondition[]) => JSON.stringify(c.map((b) => b.where));
-      const admitted = key(conditions);
-      ctx.conditionChanges = (onChange) =>
-        accessChanges(() => {
+      ctx.conditionChanges = (onChange) => {
+        const admitted = key(conditions);
+        return accessChanges(() => {
           if (key(this.deps.conditions!(ctx.user, ctx.info)) !== admitted) onChange();
         });
+      };
     }
     return true;
   }

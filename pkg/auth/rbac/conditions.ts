@@ -40,12 +40,20 @@ export interface BoundCondition {
 /** Whether the rule is conditional. */
 export const isConditional = (rule: PolicyRule): boolean => rule.where !== undefined;
 
-/** Parses a condition's selectors (throws the selector parser's 400 on bad syntax). */
+/** Parsed conditions by the rule's `where` object: a decision binds a condition without parsing it again. */
+const parsedConditions = new WeakMap<RuleCondition, ParsedCondition>();
+
+/** Parses a condition's selectors (throws the selector parser's 400 on bad syntax); the result must not be changed. */
 export function parseCondition(where: RuleCondition): ParsedCondition {
-  return {
-    labels: parseLabelSelector(where.labelSelector ? [toPlaceholder(where.labelSelector)] : []),
-    fields: parseFieldSelector(where.fieldSelector ? [toPlaceholder(where.fieldSelector)] : []),
-  };
+  let parsed = parsedConditions.get(where);
+  if (parsed === undefined) {
+    parsed = {
+      labels: parseLabelSelector(where.labelSelector ? [toPlaceholder(where.labelSelector)] : []),
+      fields: parseFieldSelector(where.fieldSelector ? [toPlaceholder(where.fieldSelector)] : []),
+    };
+    parsedConditions.set(where, parsed);
+  }
+  return parsed;
 }
 
 const toPlaceholder = (selector: string) => selector.split(USER_NAME_VARIABLE).join(PLACEHOLDER);
