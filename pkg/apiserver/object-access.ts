@@ -70,11 +70,11 @@ export function narrowedList(list: ListOptions, conditions: readonly BoundCondit
       { resource },
     );
   }
-  return {
-    ...list,
-    labelSelector: [...(list.labelSelector ?? []), ...merged.labels],
-    fieldSelector: [...(list.fieldSelector ?? []), ...merged.fields],
-  };
+  const narrowed = { ...list };
+  // Only parts with requirements: a store may plan an empty selector differently from none.
+  if (merged.labels.length) narrowed.labelSelector = [...(list.labelSelector ?? []), ...merged.labels];
+  if (merged.fields.length) narrowed.fieldSelector = [...(list.fieldSelector ?? []), ...merged.fields];
+  return narrowed;
 }
 
 const key = (r: LabelRequirement | FieldRequirement) =>
