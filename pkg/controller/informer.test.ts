@@ -2,7 +2,7 @@ import pino from 'pino';
 import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';
 import { waitFor } from '../../test/support/wait-for';
-import type { RunningApiServer } from '../apiserver/app';
+import type { RunningApiServer } from '../server/app';
 import type { ApiObject } from '../api/object';
 import { ApiClient } from '../client/api-client';
 import { NetworkError } from '../client/errors';

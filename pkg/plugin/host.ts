@@ -28,7 +28,7 @@ import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './rout
 import { LogLimiter } from './log-limiter';
 import { bodyTypesOf } from './route-body-types';
 import { InFlight } from './in-flight';
-import type { PluginIdentities } from './plugin-identities';
+import type { PluginIdentities } from '../auth/plugin-identities';
 import { pluginFolders, withoutMachinePaths } from './machine-paths';
 import type { ConsolePlugins } from '../apiserver/console-plugins';
 

@@ -5,7 +5,7 @@ import yaml from 'js-yaml';
 import { client, startTestApiServer } from '../support/apiserver';
 import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 
 let server: RunningApiServer;
 let dir: string;

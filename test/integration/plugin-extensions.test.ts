@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { waitFor } from '../support/wait-for';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer } from '../../pkg/apiserver/app';
+import { startApiServer, type RunningApiServer } from '../../pkg/server/app';
 import { client, TEST_ADMIN_PASSWORD, type ApiClient } from '../support/apiserver';
 import { captureLog, type CapturedLog } from '../support/log-capture';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
