@@ -13,6 +13,7 @@ import { ResponseStream } from './response-stream';
 import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
 import { memoryExceeded } from './memory-watch';
+import { BlockedMemoryWatch } from './blocked-memory-watch';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
@@ -59,6 +60,8 @@ export class PluginWorker {
   /** `METHOD path` of each route the host accepted, by route id, to name a route in a failure. */
   private readonly routeNames = new Map<number, string>();
   private readonly liveness = new LivenessCheck(() => this.outbox?.post({ type: 'ping' }), LIVENESS_TIMEOUT_MS);
+  /** Set once the worker booted: its memory measured from outside while its thread is blocked. */
+  private blockedMemory?: BlockedMemoryWatch;
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -75,6 +78,7 @@ export class PluginWorker {
     return new Promise<void>((resolve, reject) => {
       const fail = (message: string) => {
         clearTimeout(timer);
+        this.blockedMemory?.stop();
         if (this.started && !this.ended) this.host.crashed(message);
         void this.terminate();
         reject(new Error(message));
@@ -92,6 +96,8 @@ export class PluginWorker {
       const receive = (message: WorkerMessage) => {
         if (message.type === 'booted') {
           clearTimeout(timer);
+          this.blockedMemory = new BlockedMemoryWatch(this.options.memoryMb, fail);
+          this.blockedMemory.start();
           timer = setTimeout(
             () => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`),
             this.options.startTimeoutMs,
@@ -113,6 +119,7 @@ export class PluginWorker {
       worker.on('exit', (code) => {
         const wasEnded = this.ended;
         this.ended = true;
+        this.blockedMemory?.stop();
         this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
         for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
         this.streams.clear();
@@ -187,6 +194,7 @@ export class PluginWorker {
   /** Ends the worker now, whatever it is doing. */
   async terminate(): Promise<void> {
     this.ended = true;
+    this.blockedMemory?.stop();
     await this.worker?.terminate();
   }
 
@@ -238,6 +246,7 @@ export class PluginWorker {
 
   /** Stops a worker whose heap and Buffers together are past its memory limit: the plugin FAILED, naming the limit. */
   private watchMemory(report: { heapUsed: number; external: number }, fail: (message: string) => void): void {
+    this.blockedMemory?.reported(report.heapUsed + report.external);
     const exceeded = memoryExceeded(report, this.options.memoryMb);
     if (exceeded && !this.ended) fail(exceeded);
   }
