@@ -75,6 +75,12 @@ interface PluginRoute {
   contentTypes: string[];
 }
 
+/** A route whose pattern a request's path matched, with the path parameters. */
+interface RouteMatch {
+  route: PluginRoute;
+  params: Record<string, string>;
+}
+
 /** Throws unless a route's method is one served and its `accept` and `contentTypes` are media types. */
 function checkRouteDeclaration(method: string, path: string, accept: string | undefined, contentTypes: string[]) {
   if (!METHODS.has(method))
@@ -134,6 +140,8 @@ export class PluginHost {
   private readonly plugins = new Map<string, LoadedPlugin>();
   private readonly modelOwners = new Map<string, string>();
   private readonly routeOwners = new Map<string, string>();
+  /** The routes a request's path matched when the route table asked (`accepts`), by its request info. */
+  private readonly matched = new WeakMap<RequestInfo, RouteMatch[]>();
   private readonly mirror: StorageMirror;
   /** Absent without a plugins folder: the built-in plugins only. */
   private readonly folder: PluginFolderSync | undefined;
@@ -512,7 +520,13 @@ export class PluginHost {
         version: pattern.version,
         resource: pattern.resource,
         subresource: '*',
-        accepts: (info, m) => this.findRoutes(plugin, m, info).length > 0,
+        accepts: (info, m) => {
+          const found = this.findRoutes(plugin, m, info);
+          if (found.length === 0) return false;
+          // Kept for `serve`, which answers this same request: its route is matched once.
+          this.matched.set(info, found);
+          return true;
+        },
       },
       (ctx) => plugin.requests.track(() => this.serve(plugin, ctx)),
     );
@@ -525,8 +539,8 @@ export class PluginHost {
     plugin: LoadedPlugin,
     method: string,
     info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'parts'>,
-  ) {
-    const found: { route: PluginRoute; params: Record<string, string> }[] = [];
+  ): RouteMatch[] {
+    const found: RouteMatch[] = [];
     for (const route of plugin.routes) {
       if (route.method !== method || route.pattern.group !== info.apiGroup || route.pattern.version !== info.apiVersion)
         continue;
@@ -538,7 +552,12 @@ export class PluginHost {
 
   /** The route of this request, chosen by its `Accept` among those of its method and path; 406 when none fits. */
   private chooseRoute(plugin: LoadedPlugin, ctx: RequestContext, method: string) {
-    const candidates = this.findRoutes(plugin, method, ctx.info);
+    // The match made for the route table, unless the plugin's routes changed since (a reload while authorising).
+    const earlier = this.matched.get(ctx.info);
+    const candidates =
+      earlier && earlier.every((m) => plugin.routes.includes(m.route))
+        ? earlier
+        : this.findRoutes(plugin, method, ctx.info);
     if (candidates.length === 0) return undefined;
     const chosen = pickByAccept(
       ctx.req.headers.accept,
