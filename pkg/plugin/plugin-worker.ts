@@ -14,6 +14,7 @@ import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
 import { memoryExceeded } from './memory-watch';
 import { BlockedMemoryWatch } from './blocked-memory-watch';
+import { BUSY_SAMPLE_MS, BusyWatch } from './busy-watch';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
@@ -62,6 +63,8 @@ export class PluginWorker {
   private readonly liveness = new LivenessCheck(() => this.outbox?.post({ type: 'ping' }), LIVENESS_TIMEOUT_MS);
   /** Set once the worker booted: its memory measured from outside while its thread is blocked. */
   private blockedMemory?: BlockedMemoryWatch;
+  /** Samples the worker's event loop utilisation once it started; see BusyWatch. */
+  private busyTimer?: NodeJS.Timeout;
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -70,7 +73,7 @@ export class PluginWorker {
   constructor(
     private readonly data: PluginWorkerData,
     private readonly host: PluginWorkerHost,
-    private readonly options: { startTimeoutMs: number; memoryMb: number },
+    private readonly options: { startTimeoutMs: number; memoryMb: number; busyLimitMs?: number },
   ) {}
 
   /** Runs the plugin's `start(ctx)`; rejects with the reason (and terminates the worker) when it fails or times out. */
@@ -78,7 +81,7 @@ export class PluginWorker {
     return new Promise<void>((resolve, reject) => {
       const fail = (message: string) => {
         clearTimeout(timer);
-        this.blockedMemory?.stop();
+        this.stopWatches();
         if (this.started && !this.ended) this.host.crashed(message);
         void this.terminate();
         reject(new Error(message));
@@ -105,6 +108,7 @@ export class PluginWorker {
         } else if (message.type === 'started') {
           clearTimeout(timer);
           this.started = true;
+          this.watchBusy(worker, fail);
           resolve();
         } else if (message.type === 'start-failed') {
           fail(`start failed: ${message.message}`);
@@ -119,7 +123,7 @@ export class PluginWorker {
       worker.on('exit', (code) => {
         const wasEnded = this.ended;
         this.ended = true;
-        this.blockedMemory?.stop();
+        this.stopWatches();
         this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
         for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
         this.streams.clear();
@@ -178,6 +182,27 @@ export class PluginWorker {
     );
   }
 
+  /** Fails the plugin once its thread has been busy with no request for the busy limit (BusyWatch). */
+  private watchBusy(worker: Worker, fail: (message: string) => void): void {
+    const watch = new BusyWatch(this.options.busyLimitMs);
+    let previous = worker.performance.eventLoopUtilization();
+    let forwarded = this.nextId;
+    this.busyTimer = setInterval(() => {
+      const now = worker.performance.eventLoopUtilization();
+      const { utilization } = worker.performance.eventLoopUtilization(now, previous);
+      const requests = forwarded !== this.nextId || this.answers.size > 0 || this.streams.size > 0;
+      [previous, forwarded] = [now, this.nextId];
+      const busy = watch.add({ utilization, requests, elapsedMs: BUSY_SAMPLE_MS });
+      if (busy && !this.ended) fail(busy);
+    }, BUSY_SAMPLE_MS);
+    this.busyTimer.unref();
+  }
+
+  private stopWatches(): void {
+    this.blockedMemory?.stop();
+    clearInterval(this.busyTimer);
+  }
+
   /** Runs the plugin's `stop(ctx)` for at most `timeoutMs`, then ends the worker. */
   async stop(timeoutMs: number): Promise<void> {
     const worker = this.worker;
@@ -194,7 +219,7 @@ export class PluginWorker {
   /** Ends the worker now, whatever it is doing. */
   async terminate(): Promise<void> {
     this.ended = true;
-    this.blockedMemory?.stop();
+    this.stopWatches();
     await this.worker?.terminate();
   }
 
