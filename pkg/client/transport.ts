@@ -17,6 +17,8 @@ export interface TransportConfig {
   ca?: string | Buffer;
   /** Sent as `User-Agent`, e.g. `svc-controller-manager/0.1.0`. */
   userAgent?: string;
+  /** How requests are sent instead of the global `fetch` (a plugin's client answered in process). */
+  fetch?: Fetch;
   /** Sent as `Impersonate-User`: act as this user (the `plugins` controller acting as `system:plugin:<name>`). */
   impersonateUser?: string;
   /** Each non-watch request fails with a NetworkError after this long; default 30 s. */
@@ -68,9 +70,11 @@ export class Transport {
     this.onWarning = config.onWarning;
     // The CA and the skip are about certificates: a plain http:// server is reached as without them.
     const tls = /^https:/i.test(this.base) && (config.ca || config.insecureSkipTlsVerify);
-    this.fetch = tls
-      ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
-      : (url, init) => fetch(url, init);
+    this.fetch =
+      config.fetch ??
+      (tls
+        ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
+        : (url, init) => fetch(url, init));
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */

@@ -16,7 +16,8 @@ import type { LoadedSource } from './plugin-source';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
-import type { PluginWorkerData } from './protocol';
+import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
+import { asPlugin } from './api-call';
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
 import type { PluginIdentities } from '../auth/plugin-identities';
@@ -44,7 +45,12 @@ export interface PluginHostOptions {
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
   /** Where plugins' `ctx.client` reaches the apiserver, and who it is there; without them plugins get no client. */
-  api?: { url: string; identities: PluginIdentities };
+  api?: {
+    url: string;
+    identities: PluginIdentities;
+    /** Answers `ctx.client`'s requests in process (the apiserver's pipeline, no connection); absent: over HTTP. */
+    inProcess?: (call: ApiCall) => Promise<ApiAnswer>;
+  };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
   /** The heap limit of the isolate running one model's index functions; default 64 MiB. */
@@ -275,15 +281,10 @@ export class PluginHost {
     await this.objects.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
     plugin.warnings = [];
+    const api = this.apiAccess(manifest.name);
     const worker = new PluginWorker(
-      {
-        name: manifest.name,
-        version: manifest.version,
-        settings: manifest.settings,
-        main: manifest.main,
-        api: this.apiAccess(manifest.name),
-      },
-      this.workerHost(plugin),
+      { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main, api },
+      this.workerHost(plugin, api?.token),
       { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
     );
     plugin.worker = worker;
@@ -321,13 +322,20 @@ export class PluginHost {
     const api = this.options.api;
     if (!api) return undefined;
     // The apiserver's own listener: its certificate need not name the address it is reached on.
-    return { server: api.url, token: api.identities.issue(name), insecureSkipTlsVerify: api.url.startsWith('https:') };
+    return {
+      server: api.url,
+      token: api.identities.issue(name),
+      insecureSkipTlsVerify: api.url.startsWith('https:'),
+      inProcess: api.inProcess !== undefined,
+    };
   }
 
-  private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
+  private workerHost(plugin: LoadedPlugin, token: string | undefined): PluginWorkerHost {
     const name = plugin.manifest.name;
     const log = this.log.child({ plugin: name });
+    const inProcess = this.options.api?.inProcess;
     return {
+      callApi: inProcess && token !== undefined ? (call) => inProcess(asPlugin(call, token)) : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
         if (droppedBefore)

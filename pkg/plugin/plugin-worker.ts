@@ -1,5 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type {
+  ApiAnswer,
+  ApiCall,
   DeclaredIndex,
   ForwardedRequest,
   ForwardedResponse,
@@ -34,6 +36,8 @@ export interface PluginWorkerHost {
   registerRoute(routeId: number, method: string, path: string, accept?: string, contentTypes?: string[]): void;
   /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
   warn(message: string): void;
+  /** Answers one of `ctx.client`'s requests in process; absent: the client goes over HTTP. */
+  callApi?(call: ApiCall): Promise<ApiAnswer>;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -250,9 +254,25 @@ export class PluginWorker {
       case 'memory':
         this.watchMemory(message, fail);
         break;
+      case 'api-call':
+        void this.answerApiCall(message);
+        break;
       default:
         this.receiveAnswer(message);
     }
+  }
+
+  /** Answers a `ctx.client` request through the host; a failure is the worker's `fetch` failing, never a crash. */
+  private async answerApiCall(message: Extract<WorkerMessage, { type: 'api-call' }>): Promise<void> {
+    const { id, method, url, headers, body } = message;
+    let reply: HostMessage;
+    try {
+      if (!this.host.callApi) throw new Error('the apiserver does not answer plugins in process');
+      reply = { type: 'api-answer', id, ...(await this.host.callApi({ method, url, headers, body })) };
+    } catch (err) {
+      reply = { type: 'api-answer', id, error: (err as Error).message };
+    }
+    if (!this.ended) this.outbox?.post(reply);
   }
 
   /** A handler's answer, or a chunk or the end of a streamed one, or its ask for the request body's next chunk. */

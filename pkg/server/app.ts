@@ -17,7 +17,7 @@ import {
   type TlsConfig,
 } from '../apiserver/tls/serving-certificate';
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
-import { PluginHost } from '../plugin/host';
+import { PluginHost, type PluginHostOptions } from '../plugin/host';
 import { PluginIdentities } from '../auth/plugin-identities';
 import { PluginTokenAuthenticator } from '../auth/authn/plugin-token';
 import { PluginImpersonation } from '../auth/authn/plugin-impersonation';
@@ -139,7 +139,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     'apiserver listening',
   );
   const plugins = startPlugins(config, schemes, routes, storage, log, {
-    api: { url: selfUrl(url), identities },
+    // ctx.client's requests run through this server's pipeline in process, as the plugin, with no connection.
+    api: { url: selfUrl(url), identities, inProcess: (call) => server.inject(call) },
     consolePlugins,
   });
   return {
@@ -175,7 +176,7 @@ function startPlugins(
   routes: RouteTable,
   storage: Storage,
   log: Logger,
-  { api, consolePlugins }: { api: { url: string; identities: PluginIdentities }; consolePlugins: ConsolePlugins },
+  { api, consolePlugins }: { api: PluginHostOptions['api']; consolePlugins: ConsolePlugins },
 ): { host: PluginHost; started: Promise<void> } | undefined {
   const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
   if (!config.pluginsDir && builtins.length === 0) return undefined;
