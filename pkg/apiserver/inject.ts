@@ -16,6 +16,9 @@ export interface InjectedResponse {
   body: string;
 }
 
+/** The socket of every injected request: never connected, shared (nothing is written to it). */
+const NO_CONNECTION = new Socket();
+
 /**
  * Runs one request through `handle` (the apiserver's whole pipeline: authentication, authorisation, the handler)
  * with a request and a response that no socket backs: the response's status, headers and body are collected and
@@ -26,7 +29,7 @@ export function injectRequest(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   request: InjectedRequest,
 ): Promise<InjectedResponse> {
-  const req = new IncomingMessage(new Socket());
+  const req = new IncomingMessage(NO_CONNECTION);
   req.method = request.method;
   req.url = request.url;
   for (const [name, value] of Object.entries(request.headers)) {
@@ -36,10 +39,12 @@ export function injectRequest(
   if (request.body !== undefined) req.push(Buffer.from(request.body));
   req.push(null);
   const res = new ServerResponse(req);
-  const chunks: Buffer[] = [];
+  // Kept as text: the answer goes to a worker as a string, so bytes would only be decoded again.
+  const chunks: string[] = [];
   const collect = (chunk: unknown) => {
-    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
-    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (typeof chunk === 'string') chunks.push(chunk);
+    else if (chunk instanceof Uint8Array)
+      chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString());
   };
   return new Promise<InjectedResponse>((resolve, reject) => {
     res.write = ((chunk: unknown) => {
@@ -51,7 +56,11 @@ export function injectRequest(
       if (!res.headersSent) res.writeHead(res.statusCode);
       if (typeof chunk !== 'function') collect(chunk);
       res.finished = true;
-      resolve({ status: res.statusCode, headers: headerPairs(res), body: Buffer.concat(chunks).toString() });
+      resolve({
+        status: res.statusCode,
+        headers: headerPairs(res),
+        body: chunks.length === 1 ? chunks[0] : chunks.join(''),
+      });
       res.emit('finish');
       res.emit('close');
       return res;
