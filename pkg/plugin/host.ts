@@ -17,7 +17,7 @@ import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
-import { asPlugin } from './api-call';
+import { asPlugin, oversizedCall } from './api-call';
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
 import type { PluginIdentities } from '../auth/plugin-identities';
@@ -335,7 +335,12 @@ export class PluginHost {
     const log = this.log.child({ plugin: name });
     const inProcess = this.options.api?.inProcess;
     return {
-      callApi: inProcess && token !== undefined ? (call) => inProcess(asPlugin(call, token)) : undefined,
+      callApi:
+        inProcess && token !== undefined
+          ? async (call) => {
+              return oversizedCall(call, this.options.maxBodyBytes) ?? inProcess(asPlugin(call, token));
+            }
+          : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
         if (droppedBefore)
