@@ -337,9 +337,7 @@ export class PluginHost {
     return {
       callApi:
         inProcess && token !== undefined
-          ? async (call) => {
-              return oversizedCall(call, this.options.maxBodyBytes) ?? inProcess(asPlugin(call, token));
-            }
+          ? async (call) => oversizedCall(call, this.options.maxBodyBytes) ?? inProcess(asPlugin(call, token))
           : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
