@@ -14,7 +14,7 @@ import { compareReadRouteWithGet, compareRouteWithGet } from './route-bench';
 import { INDEXED_VERSION, measureStart, runFirstVersion, type VariantStart } from './start-bench';
 
 /**
- * The plugins benchmark (issue 9 §6; see bench/README.md, "plugins"):
+ * The plugins benchmark (see bench/README.md, "plugins"):
  * - start: a plugin's new version declaring indexes starts with the
  *   apiserver over objects its first version created, timed to STARTED and
  *   to its API serving, beside the same start over no object;

@@ -2,7 +2,7 @@ import type { Comparison } from '../apiserver/throughput';
 import { formatMs, percent, rate, renderTable, verdict, type Verdict } from '../support/report';
 import type { StartTimes } from './start-wait';
 
-/** The custom route must keep at least this share of the generated GET's throughput (issue 9 §6). */
+/** The custom route must keep at least this share of the generated GET's throughput (bench/README.md, "plugins"). */
 export const ROUTE_GOAL_RATIO = 0.5;
 
 /**

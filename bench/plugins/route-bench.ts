@@ -6,7 +6,7 @@ import { ITEMS_PATH, PINGS_PATH, READS_PATH } from './plugin-folder';
 import type { PluginBenchOptions } from './options';
 
 /**
- * Part 1 of issue 9 §6 on one apiserver: the plugin's route `GET
+ * The route part of the benchmark on one apiserver: the plugin's route `GET
  * …/pings/{name}` (a small JSON object built in the plugin's worker) against
  * the generated `GET …/items/{name}` of the plugin's model (one stored
  * object), the same load tool and concurrency, alternating measured runs

@@ -112,7 +112,7 @@ export class PluginModels {
 }
 
 /**
- * A model in a platform group (API.md §11: empty or `*.svc.run`) is refused, naming the group, before the model is
+ * A model in a platform group (empty or `*.svc.run`, docs/plugins.md) is refused, naming the group, before the model is
  * read: an empty group is the platform's, not a missing field.
  */
 function refusePlatformGroup(plugin: LoadedPlugin, spec: Record<string, unknown>): void {
