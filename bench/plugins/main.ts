@@ -9,17 +9,18 @@ import { pluginApiserverLauncher, stopPluginApiserver } from './apiserver';
 import { INDEX_VARIANTS } from './index-variants';
 import { LOAD_CONCURRENCY } from './items';
 import { parsePluginBenchOptions, type PluginBenchOptions } from './options';
-import { cpuShareLine, indexRate, routeTable, routeVerdict, startTable } from './report';
-import { compareRouteWithGet } from './route-bench';
+import { cpuShareLine, indexRate, READ_ROUTE_GOAL_RATIO, routeTable, routeVerdict, startTable } from './report';
+import { compareReadRouteWithGet, compareRouteWithGet } from './route-bench';
 import { INDEXED_VERSION, measureStart, runFirstVersion, type VariantStart } from './start-bench';
 
 /**
- * The plugins benchmark (issue 9 §6; see bench/README.md, "plugins"):
+ * The plugins benchmark (see bench/README.md, "plugins"):
  * - start: a plugin's new version declaring indexes starts with the
  *   apiserver over objects its first version created, timed to STARTED and
  *   to its API serving, beside the same start over no object;
  * - route: the plugin's custom route against a generated GET, on the same
- *   apiserver (AlwaysAllow), same load and concurrency.
+ *   apiserver (AlwaysAllow), same load and concurrency; then a route reading
+ *   the item through `ctx.client` against the generated GET of that item.
  *
  * @example npm run build && node dist/bench/plugins/main.js --quick
  */
@@ -59,9 +60,13 @@ async function run(session: BenchSession, options: PluginBenchOptions): Promise<
   );
   say(routeTable(comparison));
   say(cpuShareLine(comparison));
+  const reading = await compareReadRouteWithGet(session, last.server, options);
+  say('\nRoute reading the item through ctx.client vs generated GET of that item, measured the same way');
+  say(routeTable(reading, READ_ROUTE_GOAL_RATIO));
+  say(cpuShareLine(reading));
   say('\nPer side (CPU per request from /proc over the median run):');
-  say(throughputDetailTable([comparison]));
-  say(`\n${goalsLine([routeVerdict(comparison.ratio)])}`);
+  say(throughputDetailTable([comparison, reading]));
+  say(`\n${goalsLine([routeVerdict(comparison.ratio), routeVerdict(reading.ratio, READ_ROUTE_GOAL_RATIO)])}`);
 }
 
 function reportStart(start: VariantStart): void {

@@ -7,13 +7,16 @@ export const PLUGIN_NAME = 'bench';
 export const GROUP_VERSION = '/apis/bench.example.com/v1alpha1';
 export const ITEMS_PATH = `${GROUP_VERSION}/items`;
 export const PINGS_PATH = `${GROUP_VERSION}/pings`;
+/** A route that reads the item of its name through `ctx.client` and answers it. */
+export const READS_PATH = `${GROUP_VERSION}/reads`;
 export const PLUGIN_PATH = `/apis/plugin.svc.run/v1alpha1/plugins/${PLUGIN_NAME}`;
 /** The storage type of the plugin's model (its index builds are logged under it). */
 export const ITEMS_TYPE = 'items.bench.example.com';
 
 /**
  * The plugin's index.js: registers the Item model with `variant`'s indexes
- * and a route `GET …/pings/{name}` answering a small JSON object.
+ * and two routes: `GET …/pings/{name}` answering a small JSON object, and
+ * `GET …/reads/{name}` answering the item of that name, read through `ctx.client`.
  */
 function indexJs(variant: IndexVariant): string {
   return `module.exports = {
@@ -29,6 +32,8 @@ function indexJs(variant: IndexVariant): string {
       ${variant.indexesSource},
     );
     ctx.routes.get('${PINGS_PATH}/{name}', (req) => ({ pong: true, name: req.params.name }));
+    const items = { group: 'bench.example.com', version: 'v1alpha1', plural: 'items' };
+    ctx.routes.get('${READS_PATH}/{name}', (req) => ctx.client.get(items, req.params.name));
   },
 };
 `;

@@ -1,6 +1,6 @@
 import type { Comparison } from '../apiserver/throughput';
 import type { LoadResult } from '../support/http-load';
-import { cpuShareLine, indexRate, routeTable, routeVerdict, startTable } from './report';
+import { cpuShareLine, indexRate, READ_ROUTE_GOAL_RATIO, routeTable, routeVerdict, startTable } from './report';
 
 const run = (perSecond: number): LoadResult => ({
   requests: 1000,
@@ -21,6 +21,12 @@ describe('the route goal', () => {
     expect(routeVerdict(0.5)).toBe('PASS');
     expect(routeVerdict(1.3)).toBe('PASS');
     expect(routeVerdict(0.49)).toBe('MISS');
+  });
+
+  it("judges a route reading through ctx.client against its own goal, 70% of the GET's", () => {
+    expect(routeVerdict(0.69, READ_ROUTE_GOAL_RATIO)).toBe('MISS');
+    expect(routeVerdict(0.7, READ_ROUTE_GOAL_RATIO)).toBe('PASS');
+    expect(routeTable(comparison(7500, 10000), READ_ROUTE_GOAL_RATIO).split('\n')[2]).toMatch(/≥ 70%\s+PASS$/);
   });
 
   it('prints both throughputs, the ratio, the goal and the verdict', () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import pino from 'pino';
-import { startApiServer, type RunningApiServer } from '../../pkg/apiserver/app';
+import { startApiServer, type RunningApiServer } from '../../pkg/server/app';
 import { describeHost, hostInfo } from '../support/machine-info';
 import { parseCommandLine, positiveInt } from '../support/options';
 import { formatMs, renderTable } from '../support/report';

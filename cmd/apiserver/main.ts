@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { startApiServer, type ApiServerConfig } from '../../pkg/apiserver/app';
+import { startApiServer, type ApiServerConfig } from '../../pkg/server/app';
 import { adminPasswordFileFor } from '../../pkg/apiserver/security/admin-password-file';
 import { logger } from '../../pkg/util/log';
 import { parseDurationSeconds } from '../../pkg/util/duration';

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import type { ApiObject } from '../../pkg/api/object';
 import { ApiClient, isConflict, isNotFound, type ResourceRef } from '../../pkg/client';
 import { Informer, isTerminalError, type ReconcileContext } from '../../pkg/controller';

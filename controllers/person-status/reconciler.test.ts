@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { ApiClient } from '../../pkg/client/api-client';
 import { isConflict } from '../../pkg/client/errors';
 import type { ReadonlyCache } from '../../pkg/controller/cache';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { ApiClient } from '../../pkg/client/api-client';
 import { isNotFound } from '../../pkg/client/errors';
 import type { ReadonlyCache } from '../../pkg/controller/cache';

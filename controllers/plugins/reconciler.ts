@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../pkg/api/object';
+import { pluginUserName } from '../../pkg/auth/plugin-identities';
 import { isAdmitted, withoutAdmissionStamp, type Role } from '../../pkg/auth/rbac';
 import {
   ApiError,
@@ -49,12 +50,32 @@ interface Outcome {
  * with the reason, in the Plugin's `message` and `ExtensionsApplied`
  * condition. A STOPPED plugin's objects are deleted; a finalizer holds a
  * Plugin marked for deletion until they are.
+ *
+ * Role templates are written as the controller itself (the platform checks
+ * them: see `declarationProblem`); every other object is written as the
+ * plugin's identity `system:plugin:<name>` (`Impersonate-User`), so a plugin
+ * declares exactly what its own code may write: objects of its own models,
+ * and whatever roles bound to it allow.
  */
 export class PluginExtensionsReconciler implements Reconciler {
+  /** Plugin name → the client acting as that plugin. */
+  private readonly asPlugin = new Map<string, ApiClient>();
+
   constructor(
     private readonly client: ApiClient,
     private readonly plugins: ReadonlyCache<Plugin>,
   ) {}
+
+  /** Who writes `ref` for plugin `name`: the controller for a role template, the plugin itself for anything else. */
+  private writerOf(name: string, ref: { apiVersion: string; kind: string }): ApiClient {
+    if (ref.kind === 'Role' && ref.apiVersion === 'v1alpha1') return this.client;
+    let client = this.asPlugin.get(name);
+    if (!client) {
+      client = this.client.impersonating(pluginUserName(name));
+      this.asPlugin.set(name, client);
+    }
+    return client;
+  }
 
   async reconcile({ name }: Request, { signal, log }: ReconcileContext): Promise<void> {
     const cached = this.plugins.get(name);
@@ -65,6 +86,7 @@ export class PluginExtensionsReconciler implements Reconciler {
     if (withFinalizer.changed) plugin = await this.client.update<Plugin>(PLUGINS, withFinalizer.object, { signal });
     const phase = plugin.status?.phase;
     if (phase === 'STOPPED') {
+      this.asPlugin.delete(name);
       await this.deleteAll(name, plugin.status?.extensions ?? [], signal);
       await this.writeStatus(plugin, { applied: [], problems: [] }, 'Stopped', signal);
     } else if (phase === 'STARTED') {
@@ -79,6 +101,7 @@ export class PluginExtensionsReconciler implements Reconciler {
     log: ReconcileContext['log'],
   ): Promise<void> {
     if (!hasFinalizer(cached, PLUGIN_EXTENSIONS_FINALIZER)) return;
+    this.asPlugin.delete(cached.metadata.name!);
     await this.deleteAll(cached.metadata.name!, cached.status?.extensions ?? [], signal);
     await this.client.update(PLUGINS, removeFinalizer<Plugin>(cached, PLUGIN_EXTENSIONS_FINALIZER).object, {
       signal,
@@ -111,7 +134,7 @@ export class PluginExtensionsReconciler implements Reconciler {
     const dropped = (plugin.status?.extensions ?? []).filter(
       (old) => !outcome.applied.some((now) => sameRef(old, now)),
     );
-    await this.deleteAll(name, dropped, signal, resources);
+    await this.deleteAll(name, dropped, signal, resources, true);
     return outcome;
   }
 
@@ -148,14 +171,15 @@ export class PluginExtensionsReconciler implements Reconciler {
     declared: ApiObject,
     signal: AbortSignal,
   ): Promise<void> {
+    const client = this.writerOf(pluginName, declared);
     const labels = { ...declared.metadata.labels, [PLUGIN_NAME_LABEL]: pluginName };
     const desired: ApiObject = { ...declared, metadata: { ...declared.metadata, labels } };
     let stored: ApiObject;
     try {
-      stored = await this.client.get(res, declared.metadata.name!, { signal });
+      stored = await client.get(res, declared.metadata.name!, { signal });
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.client.create(res, desired, { signal });
+      await client.create(res, desired, { signal });
       return;
     }
     const { metadata: _desiredMeta, ...desiredBody } = desired;
@@ -166,7 +190,7 @@ export class PluginExtensionsReconciler implements Reconciler {
       // A role template stored before the role-write check is written again, so that the check stamps it.
       (stored.kind !== 'Role' || isAdmitted(stored as Role));
     if (upToDate) return;
-    await this.client.update(
+    await client.update(
       res,
       {
         ...desired,
@@ -177,25 +201,30 @@ export class PluginExtensionsReconciler implements Reconciler {
     );
   }
 
-  /** Deletes each listed object that carries this plugin's label (one that is already gone is fine). */
+  /**
+   * Deletes each listed object that carries this plugin's label (one that is already gone is fine): as the
+   * plugin while it runs (`asPlugin`), as the controller once it is stopped or deleted, when the models it
+   * served are no longer served.
+   */
   private async deleteAll(
     pluginName: string,
     refs: readonly ExtensionRef[],
     signal: AbortSignal,
     known?: DiscoveredResource[],
+    asPlugin = false,
   ): Promise<void> {
     if (refs.length === 0) return;
     const resources = known ?? (await this.client.discover({ signal }));
     for (const ref of refs) {
       const res = resourceOf(resources, ref);
-      if (!res) continue;
-      try {
-        const stored = await this.client.get(res, ref.name, { signal });
-        if (stored.metadata.labels?.[PLUGIN_NAME_LABEL] !== pluginName) continue;
-        await this.client.delete(res, ref.name, { signal, preconditions: { uid: stored.metadata.uid } });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
+      if (res)
+        await deleteLabelled(
+          asPlugin ? this.writerOf(pluginName, ref) : this.client,
+          res,
+          ref.name,
+          pluginName,
+          signal,
+        );
     }
   }
 
@@ -219,6 +248,23 @@ export class PluginExtensionsReconciler implements Reconciler {
       ...(reason === 'Stopped' ? {} : { message }),
     };
     return updateStatus<Plugin>(this.client, PLUGINS, current, next, { signal });
+  }
+}
+
+/** Deletes the object when it carries plugin `pluginName`'s label; one already gone is fine. */
+async function deleteLabelled(
+  client: ApiClient,
+  res: DiscoveredResource,
+  name: string,
+  pluginName: string,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    const stored = await client.get(res, name, { signal });
+    if (stored.metadata.labels?.[PLUGIN_NAME_LABEL] !== pluginName) return;
+    await client.delete(res, name, { signal, preconditions: { uid: stored.metadata.uid } });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
   }
 }
 

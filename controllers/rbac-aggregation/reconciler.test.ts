@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { canonicalRules, observedDefinitionOf, SimpleRoleGraph, type Role } from '../../pkg/auth/rbac';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { ApiClient, isConflict } from '../../pkg/client';
 import { Informer, type ReconcileContext } from '../../pkg/controller';
 import { FakeListerWatcher } from '../../pkg/controller/testing/fake-source';

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import type { ApiObject } from '../../pkg/api/object';
 import { USER_CLEANUP_FINALIZER } from '../../pkg/auth/user-finalizer';
 import { ApiClient, type ResourceRef, type WriteOptions } from '../../pkg/client';

@@ -29,6 +29,7 @@ import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
 import { RouteTable, type Route } from './routes';
 import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
+import { injectRequest, type InjectedRequest, type InjectedResponse } from './inject';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -121,6 +122,11 @@ export class ApiServer {
 
   private closeIdleConnections(): void {
     for (const server of this.servers) server.closeIdleConnections();
+  }
+
+  /** Answers a request in process, through the same pipeline as one that came over a connection (inject.ts). */
+  inject(request: InjectedRequest): Promise<InjectedResponse> {
+    return injectRequest((req, res) => this.handle(req, res), request);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

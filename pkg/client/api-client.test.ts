@@ -1,7 +1,7 @@
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';
 import { freePort } from '../util/free-port';
-import type { RunningApiServer } from '../apiserver/app';
+import type { RunningApiServer } from '../server/app';
 import type { ApiObject } from '../api/object';
 import { ApiClient } from './api-client';
 import { ApiError, isAlreadyExists, isConflict, isNetworkError, isNotFound, NetworkError } from './errors';

@@ -44,8 +44,13 @@ interface ListEnvelope<T> {
 export class ApiClient {
   private readonly transport: Transport;
 
-  constructor(config: ApiClientConfig) {
+  constructor(private readonly config: ApiClientConfig) {
     this.transport = new Transport(config);
+  }
+
+  /** The same client acting as `user` (`Impersonate-User`), which the server allows only to whom it trusts to. */
+  impersonating(user: string): ApiClient {
+    return new ApiClient({ ...this.config, impersonateUser: user });
   }
 
   /** GET one object; NotFound when it does not exist. */

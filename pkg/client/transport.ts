@@ -17,6 +17,10 @@ export interface TransportConfig {
   ca?: string | Buffer;
   /** Sent as `User-Agent`, e.g. `svc-controller-manager/0.1.0`. */
   userAgent?: string;
+  /** How requests are sent instead of the global `fetch` (a plugin's client answered in process). */
+  fetch?: Fetch;
+  /** Sent as `Impersonate-User`: act as this user (the `plugins` controller acting as `system:plugin:<name>`). */
+  impersonateUser?: string;
   /** Each non-watch request fails with a NetworkError after this long; default 30 s. */
   requestTimeoutMs?: number;
   /** Called with the text of each `Warning` header the server answers with, success or failure (kubectl prints them). */
@@ -61,13 +65,16 @@ export class Transport {
       this.headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     }
     if (config.userAgent) this.headers['User-Agent'] = config.userAgent;
+    if (config.impersonateUser) this.headers['Impersonate-User'] = config.impersonateUser;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.onWarning = config.onWarning;
     // The CA and the skip are about certificates: a plain http:// server is reached as without them.
     const tls = /^https:/i.test(this.base) && (config.ca || config.insecureSkipTlsVerify);
-    this.fetch = tls
-      ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
-      : (url, init) => fetch(url, init);
+    this.fetch =
+      config.fetch ??
+      (tls
+        ? trustingFetch(config.ca, { rejectUnauthorized: !config.insecureSkipTlsVerify })
+        : (url, init) => fetch(url, init));
   }
 
   /** Sends the request and answers the parsed JSON body of a 2xx response. */

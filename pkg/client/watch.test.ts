@@ -1,6 +1,6 @@
 import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
 import { applyPersonModel, person } from '../../test/support/person';
-import type { RunningApiServer } from '../apiserver/app';
+import type { RunningApiServer } from '../server/app';
 import type { ApiObject } from '../api/object';
 import { ApiClient } from './api-client';
 import { ExpiredError, isExpired } from './errors';

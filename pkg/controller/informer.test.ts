@@ -3,7 +3,7 @@ import { client as rawClient, startTestApiServer } from '../../test/support/apis
 import { captureLog, LEVEL } from '../../test/support/log-capture';
 import { applyPersonModel, person } from '../../test/support/person';
 import { waitFor } from '../../test/support/wait-for';
-import type { RunningApiServer } from '../apiserver/app';
+import type { RunningApiServer } from '../server/app';
 import type { ApiObject } from '../api/object';
 import { ApiClient } from '../client/api-client';
 import { NetworkError } from '../client/errors';

@@ -4,7 +4,7 @@ import { client as rawClient, startTestApiServer } from '../../test/support/apis
 import { applyPersonModel, person } from '../../test/support/person';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../../test/support/redis';
 import { waitFor } from '../../test/support/wait-for';
-import type { RunningApiServer } from '../apiserver/app';
+import type { RunningApiServer } from '../server/app';
 import { ApiClient } from '../client/api-client';
 import { isConflict } from '../client/errors';
 import type { ResourceRef } from '../client/resource';

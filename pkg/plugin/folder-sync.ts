@@ -2,7 +2,13 @@ import { rmSync } from 'node:fs';
 import type { Logger } from '../util/log';
 import { FolderWatcher } from './folder-watcher';
 import { ManifestError } from './manifest';
-import { listPluginSources, loadPluginSource, type LoadedSource, type PluginSource } from './plugin-source';
+import {
+  listPluginSources,
+  loadPluginSource,
+  unreadableSource,
+  type LoadedSource,
+  type PluginSource,
+} from './plugin-source';
 import type { ArchiveLimits } from './tar-reader';
 
 /** Work under way: `settled` resolves once the plugins concerned are STARTED, STOPPED or FAILED. */
@@ -115,9 +121,11 @@ export class PluginFolderSync {
       return loadPluginSource(source, this.options.archiveLimits);
     } catch (err) {
       if (!(err instanceof ManifestError)) throw err;
-      // An installed plugin whose folder became unreadable keeps running as it was.
       this.log.error({ file: err.file, reason: err.reason }, 'plugin not loaded: its folder is invalid');
-      return undefined;
+      // An installed plugin whose folder became unreadable keeps running as it was; a new one is shown FAILED,
+      // under its file or folder name, so that the refusal is seen through the API and not only in the log.
+      if (this.target.installedFrom(source.path) !== undefined) return undefined;
+      return unreadableSource(source.path, err.message);
     }
   }
 }

@@ -1,37 +1,32 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ApiObject } from '../api/object';
-import { internalError, methodNotAllowed, notFound, StatusError } from '../api/errors';
+import { methodNotAllowed, notFound, StatusError } from '../api/errors';
 import type { SchemeManager } from '../registry/scheme';
-import type { ResourceStore } from '../registry/resource-store';
-import { isPlatformGroup as isReservedGroup } from '../registry/model-validation';
-import { pluginModel, type PluginModel } from './plugin-model';
 import type { RouteTable } from '../apiserver/routes';
 import type { RequestContext } from '../apiserver/context';
-import type { RequestInfo } from '../apiserver/request-info';
 import type { Logger } from '../util/log';
 import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
-import { storageTypeOf, type Model } from '../registry/model';
+import { storageTypeOf } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
-import { assertBodyType } from '../apiserver/body';
-import { PLUGIN_API_VERSION, unmetRequirement, type PluginManifest } from './manifest';
+import { unmetRequirement, type PluginManifest } from './manifest';
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
 import { awaitsAnyHost, notInstalledStatus } from './not-installed';
-import { PLUGIN_KIND, type PluginPhase } from './plugin-kind';
+import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
-import type { DeclaredIndex, PluginWorkerData } from './protocol';
-import { matchRoute, parseRoutePath, type RoutePattern } from './route-pattern';
-import { isMediaType, pickByAccept } from './accept';
-import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
+import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
+import { asPlugin, oversizedCall } from './api-call';
 import { LogLimiter } from './log-limiter';
-import { bodyTypesOf } from './route-body-types';
 import { InFlight } from './in-flight';
-import type { PluginIdentities } from './plugin-identities';
-import { pluginFolders, withoutMachinePaths } from './machine-paths';
+import type { PluginIdentities } from '../auth/plugin-identities';
 import type { ConsolePlugins } from '../apiserver/console-plugins';
+import type { LoadedPlugin } from './loaded-plugin';
+import { PluginModels } from './plugin-models';
+import { PluginRoutes } from './plugin-routes';
+import { PluginObjects } from './plugin-objects';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
@@ -51,7 +46,12 @@ export interface PluginHostOptions {
   /** Log lines a plugin may write a second; default 100. */
   logLinesPerSecond?: number;
   /** Where plugins' `ctx.client` reaches the apiserver, and who it is there; without them plugins get no client. */
-  api?: { url: string; identities: PluginIdentities };
+  api?: {
+    url: string;
+    identities: PluginIdentities;
+    /** Answers `ctx.client`'s requests in process (the apiserver's pipeline, no connection); absent: over HTTP. */
+    inProcess?: (call: ApiCall) => Promise<ApiAnswer>;
+  };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
   /** The heap limit of the isolate running one model's index functions; default 64 MiB. */
@@ -64,63 +64,8 @@ export interface PluginHostOptions {
   consolePlugins?: ConsolePlugins;
 }
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-
-interface PluginRoute {
-  routeId: number;
-  method: string;
-  pattern: RoutePattern;
-  /** The media type the route answers; undefined: whatever is asked. */
-  accept?: string;
-  /** Body media types the route reads besides JSON and YAML (and, for PATCH, the patch types). */
-  contentTypes: string[];
-}
-
-/** Throws unless a route's method is one served and its `accept` and `contentTypes` are media types. */
-function checkRouteDeclaration(method: string, path: string, accept: string | undefined, contentTypes: string[]) {
-  if (!METHODS.has(method))
-    throw new Error(`route ${method} ${path}: the method must be one of ${[...METHODS].join(', ')}`);
-  if (accept !== undefined && !isMediaType(accept))
-    throw new Error(`route ${method} ${path}: accept "${accept}" is not a media type such as text/csv`);
-  const notMediaType = contentTypes.find((type) => !isMediaType(type));
-  if (notMediaType !== undefined)
-    throw new Error(`route ${method} ${path}: content type "${notMediaType}" is not a media type such as text/csv`);
-}
-
-/** Whether `group` is the platform's (empty or `*.svc.run`) to this plugin: a built-in one may serve them. */
-const isPlatformGroup = (group: string, plugin: LoadedPlugin) => !plugin.manifest.builtin && isReservedGroup(group);
-
-/** One plugin as the host runs it. */
-interface LoadedPlugin {
-  manifest: PluginManifest;
-  /** The folder or `.tgz` in the plugins folder the plugin comes from. */
-  source: string;
-  /** Why the plugin may not run although its manifest was read (an archive with a link, say). */
-  refused?: string;
-  /** Where a `.tgz` plugin was unpacked; removed with the plugin. */
-  unpackedDir?: string;
-  worker?: PluginWorker;
-  /** Route requests being served: a plugin stopped or removed lets them finish before its worker ends. */
-  requests: InFlight;
-  routes: PluginRoute[];
-  /** Removes each RouteTable entry (one per `group/version/resource`) this plugin owns. */
-  routeRemovers: Map<string, () => void>;
-  /** `group/plural` of each model the plugin registered. */
-  models: string[];
-  /** Ends the thread running a registered model's index functions, by `group/plural`. */
-  indexWorkerClosers: Map<string, () => void>;
-  logs: LogLimiter;
-  statusWrites: Promise<void>;
-  /** Whether the plugin should run, as its `Plugin` object last said; undefined until the object was read. */
-  wanted?: boolean;
-  /** Starts and stops of this plugin, one at a time, in order. */
-  transitions: Promise<void>;
-  /** What the plugin declared that was ignored, for the STARTED message. */
-  warnings: string[];
-}
-
 /**
- * The plugin host (API.md §11): loads the plugins folder and follows its
+ * The plugin host (docs/plugins.md): loads the plugins folder and follows its
  * changes (a plugin added is installed, changed is reloaded, removed is
  * uninstalled), stores one `Plugin` object per plugin, and follows those
  * objects through their watch:
@@ -129,12 +74,15 @@ interface LoadedPlugin {
  * set to false (or whose object is deleted) is stopped and they go away. A
  * plugin that fails is unloaded; the apiserver keeps serving. Also serves
  * `GET …/plugins/<name>/extensions`, the plugin's `extensions/` objects, which
- * the plugin controller applies.
+ * the plugin controller applies. The jobs around the lifecycle are its parts':
+ * PluginRoutes (routes), PluginModels (models), PluginObjects (the Plugin
+ * object), PluginWorker (the worker thread).
  */
 export class PluginHost {
   private readonly plugins = new Map<string, LoadedPlugin>();
-  private readonly modelOwners = new Map<string, string>();
-  private readonly routeOwners = new Map<string, string>();
+  private readonly models: PluginModels;
+  private readonly pluginRoutes: PluginRoutes;
+  private readonly objects: PluginObjects;
   private readonly mirror: StorageMirror;
   /** Absent without a plugins folder: the built-in plugins only. */
   private readonly folder: PluginFolderSync | undefined;
@@ -146,13 +94,16 @@ export class PluginHost {
   private stopping = false;
 
   constructor(
-    private readonly schemes: SchemeManager,
+    schemes: SchemeManager,
     private readonly routes: RouteTable,
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly log: Logger,
     private readonly options: PluginHostOptions,
   ) {
     this.mirror = new StorageMirror(storage, storageTypeOf(PLUGIN_KIND), log);
+    this.models = new PluginModels(schemes, storage, options);
+    this.pluginRoutes = new PluginRoutes(routes, (key) => this.models.owner(key), options);
+    this.objects = new PluginObjects(schemes, log, options);
     // Absolute, so that a plugin's index.js is found whatever the worker's working directory.
     this.folder =
       options.pluginsDir === undefined
@@ -220,7 +171,7 @@ export class PluginHost {
     let stored: ApiObject;
     this.installing.add(manifest.name);
     try {
-      stored = await this.savePluginObject(manifest);
+      stored = await this.objects.save(manifest);
     } catch (err) {
       this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
       return { settled: Promise.resolve() };
@@ -255,7 +206,7 @@ export class PluginHost {
       Object.assign(plugin, { manifest: loaded.manifest, refused: loaded.refused, unpackedDir: loaded.unpackedDir });
       this.log.info({ plugin: plugin.manifest.name, version: plugin.manifest.version }, 'plugin changed; reloading');
       try {
-        await this.savePluginObject(loaded.manifest);
+        await this.objects.save(loaded.manifest);
       } catch (err) {
         this.log.error({ plugin: plugin.manifest.name, err }, 'could not update the Plugin object');
       }
@@ -277,7 +228,7 @@ export class PluginHost {
       .then(async () => {
         if (plugin) await this.halt(plugin);
         if (plugin) removeUnpacked(plugin);
-        await this.deletePluginObject(name);
+        await this.objects.delete(name);
         this.log.info({ plugin: name }, 'plugin uninstalled: it is no longer in the plugins folder');
       })
       .catch((err: unknown) => this.log.error({ plugin: name, err }, 'could not uninstall the plugin'))
@@ -285,14 +236,6 @@ export class PluginHost {
         if (this.leaving.get(name) === done) this.leaving.delete(name);
       });
     this.leaving.set(name, done);
-  }
-
-  private async deletePluginObject(name: string): Promise<void> {
-    try {
-      await this.pluginStore().delete(name, undefined);
-    } catch (err) {
-      if (!(err instanceof StatusError) || err.code !== 404) throw err;
-    }
   }
 
   /**
@@ -312,7 +255,7 @@ export class PluginHost {
       if (this.stopping) return;
       if (wanted) return this.run(plugin);
       if (!first) await this.halt(plugin);
-      if (object) await this.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
+      if (object) await this.objects.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
     });
     return plugin.transitions;
   }
@@ -325,12 +268,14 @@ export class PluginHost {
     if (this.stopping || this.installing.has(name) || this.leaving.has(name) || !awaitsAnyHost(object)) return;
     try {
       // Checked again on the stored object: a host that has the plugin may have written its phase meanwhile.
-      await this.pluginStore().patch(
-        name,
-        (current) => (awaitsAnyHost(current) ? { ...current, status: notInstalledStatus(name) } : current),
-        {},
-        'status',
-      );
+      await this.objects
+        .store()
+        .patch(
+          name,
+          (current) => (awaitsAnyHost(current) ? { ...current, status: notInstalledStatus(name) } : current),
+          {},
+          'status',
+        );
     } catch (err) {
       if (!(err instanceof StatusError) || err.code !== 404)
         this.log.error({ plugin: name, err }, 'could not write the Plugin status');
@@ -360,19 +305,14 @@ export class PluginHost {
   private async run(plugin: LoadedPlugin): Promise<void> {
     const manifest = plugin.manifest;
     const refused = plugin.refused ?? unmetRequirement(manifest, this.options.platformVersion);
-    if (refused) return this.setPhase(plugin, 'FAILED', refused);
-    await this.setPhase(plugin, 'STARTING', '');
+    if (refused) return this.objects.setPhase(plugin, 'FAILED', refused);
+    await this.objects.setPhase(plugin, 'STARTING', '');
     if (this.stopping) return;
     plugin.warnings = [];
+    const api = this.apiAccess(manifest.name);
     const worker = new PluginWorker(
-      {
-        name: manifest.name,
-        version: manifest.version,
-        settings: manifest.settings,
-        main: manifest.main,
-        api: this.apiAccess(manifest.name),
-      },
-      this.workerHost(plugin),
+      { name: manifest.name, version: manifest.version, settings: manifest.settings, main: manifest.main, api },
+      this.workerHost(plugin, api?.token),
       { startTimeoutMs: this.options.startTimeoutMs, memoryMb: this.options.memoryMb ?? 256 },
     );
     plugin.worker = worker;
@@ -383,13 +323,13 @@ export class PluginHost {
       if (this.stopping || plugin.worker !== worker) return;
       this.unload(plugin);
       this.log.warn({ plugin: manifest.name, reason: (err as Error).message }, 'plugin failed to start');
-      return this.setPhase(plugin, 'FAILED', (err as Error).message);
+      return this.objects.setPhase(plugin, 'FAILED', (err as Error).message);
     }
-    await this.indexesBuilt(plugin);
+    await this.models.indexesBuilt(plugin);
     if (plugin.worker !== worker) return;
     this.log.info({ plugin: manifest.name, version: manifest.version }, 'plugin started');
     this.publishConsole(manifest);
-    await this.setPhase(plugin, 'STARTED', plugin.warnings.join('; '));
+    await this.objects.setPhase(plugin, 'STARTED', plugin.warnings.join('; '));
   }
 
   /** Makes a started plugin's console pages known (listed, and their files served). */
@@ -405,27 +345,28 @@ export class PluginHost {
     });
   }
 
-  /** Resolves once the indexes of the plugin's models are built over the stored objects (it is STARTING until then). */
-  private async indexesBuilt(plugin: LoadedPlugin): Promise<void> {
-    const types = this.schemes
-      .all()
-      .filter((r) => plugin.models.includes(`${r.model.group}/${r.model.plural}`))
-      .map((r) => r.store.type);
-    await Promise.all(types.map((type) => this.storage.whenIndexesReady(type)));
-  }
-
   /** A token for this start of the plugin's `ctx.client` (the previous one stops working). */
   private apiAccess(name: string): PluginWorkerData['api'] {
     const api = this.options.api;
     if (!api) return undefined;
     // The apiserver's own listener: its certificate need not name the address it is reached on.
-    return { server: api.url, token: api.identities.issue(name), insecureSkipTlsVerify: api.url.startsWith('https:') };
+    return {
+      server: api.url,
+      token: api.identities.issue(name),
+      insecureSkipTlsVerify: api.url.startsWith('https:'),
+      inProcess: api.inProcess !== undefined,
+    };
   }
 
-  private workerHost(plugin: LoadedPlugin): PluginWorkerHost {
+  private workerHost(plugin: LoadedPlugin, token: string | undefined): PluginWorkerHost {
     const name = plugin.manifest.name;
     const log = this.log.child({ plugin: name });
+    const inProcess = this.options.api?.inProcess;
     return {
+      callApi:
+        inProcess && token !== undefined
+          ? async (call) => oversizedCall(call, this.options.maxBodyBytes) ?? inProcess(asPlugin(call, token))
+          : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
         if (droppedBefore)
@@ -436,13 +377,13 @@ export class PluginHost {
         log[level](rest, message);
       },
       registerModel: async (spec, indexes) => {
-        await this.registerModel(plugin, spec, indexes);
+        await this.models.register(plugin, spec, indexes);
         // Its own identity may do anything on the model it serves (docs/adr/0012-plugin-identity.md).
         const names = spec.names as { plural: string };
         this.options.api?.identities.allowModel(name, spec.group as string, names.plural);
       },
       registerRoute: (routeId, method, path, accept, contentTypes) =>
-        this.registerRoute(plugin, { routeId, method, path, accept, contentTypes }),
+        this.pluginRoutes.register(plugin, { routeId, method, path, accept, contentTypes }),
       warn: (message) => {
         log.warn({ reason: message }, 'plugin declaration ignored');
         plugin.warnings.push(message);
@@ -450,181 +391,17 @@ export class PluginHost {
       crashed: (message) => {
         this.unload(plugin);
         log.error({ reason: message }, 'plugin failed');
-        void this.setPhase(plugin, 'FAILED', message);
+        void this.objects.setPhase(plugin, 'FAILED', message);
       },
     };
   }
 
-  private async registerModel(
-    plugin: LoadedPlugin,
-    spec: Record<string, unknown>,
-    indexes: DeclaredIndex[],
-  ): Promise<void> {
-    refusePlatformGroup(plugin, spec);
-    const { model, close } = await this.modelOf(plugin, spec, indexes);
-    const key = `${model.group}/${model.plural}`;
-    try {
-      await this.serveModel(plugin, model, key);
-    } catch (err) {
-      close();
-      throw err;
-    }
-    plugin.indexWorkerClosers.get(key)?.();
-    plugin.indexWorkerClosers.set(key, close);
-  }
-
-  private async serveModel(plugin: LoadedPlugin, model: Model, key: string): Promise<void> {
-    const what = `model ${model.plural}.${model.group}`;
-    const owner = this.modelOwners.get(key);
-    if (owner && owner !== plugin.manifest.name) throw new Error(`${what}: already served by plugin "${owner}"`);
-    const served = this.schemes.served(model.group, model.plural);
-    if (!owner && served) throw new Error(`${what}: already served by ${served.owner ?? 'the platform'}`);
-    try {
-      await this.schemes.register(model, undefined, {
-        platform: plugin.manifest.builtin,
-        owner: `plugin "${plugin.manifest.name}"`,
-      });
-    } catch (err) {
-      throw new Error(`${what}: ${(err as Error).message}`);
-    }
-    this.modelOwners.set(key, plugin.manifest.name);
-    if (!plugin.models.includes(key)) plugin.models.push(key);
-  }
-
-  private async modelOf(
-    plugin: LoadedPlugin,
-    spec: Record<string, unknown>,
-    indexes: DeclaredIndex[],
-  ): Promise<PluginModel> {
-    try {
-      return await pluginModel(plugin.manifest.name, spec, indexes, {
-        timeoutMs: this.options.indexFunctionTimeoutMs,
-        memoryMb: this.options.indexFunctionMemoryMb,
-      });
-    } catch (err) {
-      const names = spec.names as Record<string, unknown> | undefined;
-      const named = typeof names?.plural === 'string' && typeof spec.group === 'string';
-      throw new Error(
-        named ? `model ${names.plural}.${spec.group}: ${(err as Error).message}` : (err as Error).message,
-      );
-    }
-  }
-
-  private registerRoute(
-    plugin: LoadedPlugin,
-    declared: { routeId: number; method: string; path: string; accept?: string; contentTypes?: string[] },
-  ): void {
-    const { routeId, method, path, accept, contentTypes = [] } = declared;
-    const name = plugin.manifest.name;
-    checkRouteDeclaration(method, path, accept, contentTypes);
-    const pattern = parseRoutePath(path, plugin.manifest.builtin);
-    const resourceKey = `${pattern.group}/${pattern.version}/${pattern.resource}`;
-    const owner = this.routeOwners.get(resourceKey) ?? this.modelOwners.get(`${pattern.group}/${pattern.resource}`);
-    if (owner && owner !== name)
-      throw new Error(`route ${method} ${path}: /apis/${resourceKey} is served by plugin "${owner}"`);
-    const shape = (p: RoutePattern) =>
-      [p.group, p.version, ...p.segments.map((s) => (s.startsWith('{') ? '{}' : s))].join('/');
-    const same = (r: PluginRoute) => r.method === method && shape(r.pattern) === shape(pattern) && r.accept === accept;
-    if (plugin.routes.some(same))
-      throw new Error(`route ${method} ${path}${accept ? ` (${accept})` : ''}: declared twice`);
-    plugin.routes.push({ routeId, method, pattern, accept, contentTypes: contentTypes.map((t) => t.toLowerCase()) });
-    if (!plugin.routeRemovers.has(resourceKey)) this.mount(plugin, pattern, resourceKey);
-  }
-
-  private mount(plugin: LoadedPlugin, pattern: RoutePattern, resourceKey: string): void {
-    const remove = this.routes.add(
-      {
-        group: pattern.group,
-        version: pattern.version,
-        resource: pattern.resource,
-        subresource: '*',
-        accepts: (info, m) => this.findRoutes(plugin, m, info).length > 0,
-      },
-      (ctx) => plugin.requests.track(() => this.serve(plugin, ctx)),
-    );
-    plugin.routeRemovers.set(resourceKey, remove);
-    this.routeOwners.set(resourceKey, plugin.manifest.name);
-  }
-
-  /** The routes answering a method and path (several when they answer different media types; one plugin may serve several groups). */
-  private findRoutes(
-    plugin: LoadedPlugin,
-    method: string,
-    info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'parts'>,
-  ) {
-    const found: { route: PluginRoute; params: Record<string, string> }[] = [];
-    for (const route of plugin.routes) {
-      if (route.method !== method || route.pattern.group !== info.apiGroup || route.pattern.version !== info.apiVersion)
-        continue;
-      const params = matchRoute(route.pattern, info.parts);
-      if (params && (found.length === 0 || sameParams(found[0].params, params))) found.push({ route, params });
-    }
-    return found;
-  }
-
-  /** The route of this request, chosen by its `Accept` among those of its method and path; 406 when none fits. */
-  private chooseRoute(plugin: LoadedPlugin, ctx: RequestContext, method: string) {
-    const candidates = this.findRoutes(plugin, method, ctx.info);
-    if (candidates.length === 0) return undefined;
-    const chosen = pickByAccept(
-      ctx.req.headers.accept,
-      candidates.map((c) => c.route.accept),
-    );
-    if (chosen >= 0) return candidates[chosen];
-    const offered = candidates.map((c) => c.route.accept ?? '*/*').join(', ');
-    throw new StatusError(
-      406,
-      'NotAcceptable',
-      `this route answers ${offered}; the request accepts ${ctx.req.headers.accept}`,
-    );
-  }
-
-  /** Forwards one request to the plugin's worker and writes its answer. */
-  private async serve(plugin: LoadedPlugin, ctx: RequestContext): Promise<void> {
-    const found = this.chooseRoute(plugin, ctx, ctx.req.method ?? 'GET');
-    const worker = plugin.worker;
-    if (!found || !worker) throw internalError();
-    assertBodyType(ctx.req, bodyTypesOf(found.route));
-    const body = requestBody(ctx.req, this.options.maxBodyBytes);
-    const request = forwardedRequest(ctx, found.route.routeId, found.params);
-    let answer;
-    try {
-      answer = await worker.request(request, this.options.routeTimeoutMs, body);
-    } catch (err) {
-      const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
-      throw body?.refusal() ?? routeFailure(err, { ...where, log: ctx.log });
-    }
-    const tooLarge = body?.refusal();
-    if (tooLarge) throw tooLarge;
-    await writeAnswer(ctx.res, answer, ctx.log);
-    // A body the handler did not read is drained, so that the connection can serve the next request.
-    if (!ctx.req.readableEnded) ctx.req.resume();
-  }
-
   /** Takes the plugin's routes and models out of service and ends its worker. */
   private unload(plugin: LoadedPlugin, options: { keepIdentity?: boolean } = {}): void {
-    for (const [key, remove] of plugin.routeRemovers) {
-      remove();
-      this.routeOwners.delete(key);
-    }
-    plugin.routeRemovers.clear();
-    plugin.routes = [];
-    for (const key of plugin.models) {
-      const [group, plural] = key.split('/');
-      this.schemes.unregister(group, plural);
-      this.modelOwners.delete(key);
-    }
-    plugin.models = [];
-    for (const close of plugin.indexWorkerClosers.values()) close();
-    plugin.indexWorkerClosers.clear();
+    this.pluginRoutes.unmount(plugin);
+    this.models.unserve(plugin);
     if (!options.keepIdentity) this.options.api?.identities.revoke(plugin.manifest.name);
     void plugin.worker?.terminate();
-  }
-
-  private pluginStore(): ResourceStore {
-    const registered = this.schemes.lookup(PLUGIN_KIND.group, PLUGIN_KIND.version, PLUGIN_KIND.plural);
-    if (!registered) throw new Error('the Plugin kind is not registered');
-    return registered.store;
   }
 
   /** `GET …/plugins/<name>/extensions`: `{"items": [...]}`, the objects in the plugin's `extensions/` folder. */
@@ -634,91 +411,6 @@ export class PluginHost {
     if (!plugin) throw notFound({ group: PLUGIN_KIND.group, resource: PLUGIN_KIND.plural, name: ctx.info.name });
     sendJson(ctx.res, 200, { items: plugin.manifest.extensions.map((e) => e.object) });
   }
-
-  /**
-   * Creates the plugin's `Plugin` object, or brings its spec up to date with
-   * `plugin.yaml`, keeping the stored `spec.enabled`: a plugin disabled through
-   * the API stays disabled across restarts.
-   */
-  private async savePluginObject(manifest: PluginManifest): Promise<ApiObject> {
-    const store = this.pluginStore();
-    try {
-      const { object } = await store.patch(manifest.name, (current) => {
-        const enabled = (current.spec as Record<string, unknown> | undefined)?.enabled;
-        return {
-          ...current,
-          spec: { ...manifest.spec, enabled: typeof enabled === 'boolean' ? enabled : manifest.enabled },
-        };
-      });
-      return object;
-    } catch (err) {
-      if (!(err instanceof StatusError) || err.code !== 404) throw err;
-      const { object } = await store.create({
-        apiVersion: PLUGIN_API_VERSION,
-        kind: 'Plugin',
-        metadata: { name: manifest.name },
-        spec: manifest.spec,
-      });
-      return object;
-    }
-  }
-
-  /**
-   * Writes the plugin's phase, message and `Ready` condition (writes of one
-   * plugin happen in order); the rest of the status (`extensions`, other
-   * conditions) is the plugin controller's and is kept. The message shows no
-   * absolute path of the machine (machine-paths.ts).
-   */
-  private setPhase(plugin: LoadedPlugin, phase: PluginPhase, told: string): Promise<void> {
-    const { pluginsDir } = this.options;
-    const folders = pluginFolders(pluginsDir && resolve(pluginsDir), plugin.source, plugin.unpackedDir);
-    const message = withoutMachinePaths(told, folders);
-    const ready = {
-      type: 'Ready',
-      status: phase === 'STARTED' ? 'True' : 'False',
-      reason: phase,
-      message,
-      lastTransitionTime: new Date().toISOString(),
-    };
-    const statusOf = (current: ApiObject) => {
-      const previous = (current.status ?? {}) as Record<string, unknown>;
-      const conditions = Array.isArray(previous.conditions) ? (previous.conditions as { type?: unknown }[]) : [];
-      return {
-        ...previous,
-        phase,
-        message,
-        extensions: previous.extensions ?? [],
-        conditions: [ready, ...conditions.filter((c) => c.type !== 'Ready')],
-      };
-    };
-    plugin.statusWrites = plugin.statusWrites
-      .then(() =>
-        this.pluginStore().patch(
-          plugin.manifest.name,
-          (current) => ({ ...current, status: statusOf(current) }),
-          {},
-          'status',
-        ),
-      )
-      .then(
-        () => undefined,
-        (err: unknown) =>
-          this.log.error({ plugin: plugin.manifest.name, phase, err }, 'could not write the Plugin status'),
-      );
-    return plugin.statusWrites;
-  }
-}
-
-/**
- * A model in a platform group (API.md §11: empty or `*.svc.run`) is refused, naming the group, before the model is
- * read: an empty group is the platform's, not a missing field.
- */
-function refusePlatformGroup(plugin: LoadedPlugin, spec: Record<string, unknown>): void {
-  const group = spec.group;
-  if (typeof group !== 'string' || !isPlatformGroup(group, plugin)) return;
-  const plural = (spec.names as Record<string, unknown> | undefined)?.plural;
-  const what = typeof plural === 'string' && plural !== '' ? [plural, group].filter((p) => p !== '').join('.') : group;
-  throw new Error(`model ${what}: group "${group}" belongs to the platform (empty or *.svc.run)`);
 }
 
 /** The archive limits given, each left out (or undefined) replaced by its default. */
@@ -733,6 +425,3 @@ function removeUnpacked(plugin: LoadedPlugin): void {
   if (plugin.unpackedDir) rmSync(plugin.unpackedDir, { recursive: true, force: true });
   plugin.unpackedDir = undefined;
 }
-
-const sameParams = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTgz } from '../../test/support/tgz';
 import { ManifestError } from './manifest';
-import { listPluginSources, loadPluginSource } from './plugin-source';
+import { listPluginSources, loadPluginSource, nameFromSourcePath, unreadableSource } from './plugin-source';
 import { readTgz } from './tar-reader';
 import { gzipSync } from 'node:zlib';
 
@@ -127,5 +127,22 @@ describe('archive limits', () => {
       'it holds more than 20 entries, the limit of a plugin archive (--plugin-archive-max-entries)',
     );
     expect(readTgz(archive, { maxBytes: 16 * MiB, maxEntries: 31 }).entries).toHaveLength(31);
+  });
+});
+
+describe('a source whose manifest cannot be read', () => {
+  it('is named after its file or folder, as a DNS label', () => {
+    expect(nameFromSourcePath('/srv/plugins/bomb.tgz')).toBe('bomb');
+    expect(nameFromSourcePath('/srv/plugins/People_2.0.tgz')).toBe('people-2-0');
+    expect(nameFromSourcePath('/srv/plugins/--x--')).toBe('x');
+    expect(nameFromSourcePath(`/srv/plugins/${'a'.repeat(80)}.tgz`)).toBe('a'.repeat(63));
+    expect(nameFromSourcePath('/srv/plugins/___.tgz')).toBeUndefined();
+  });
+
+  it('is a refused plugin of that name, with the reason', () => {
+    const loaded = unreadableSource('/srv/plugins/bomb.tgz', 'bomb.tgz: is refused: too big');
+    expect(loaded?.refused).toBe('bomb.tgz: is refused: too big');
+    expect(loaded?.manifest).toMatchObject({ name: 'bomb', version: 'unknown', spec: { version: 'unknown' } });
+    expect(unreadableSource('/srv/plugins/___.tgz', 'x')).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { isDns1123Name } from '../api/validation/dns';
 import { ManifestError, readPluginFolder, type PluginManifest } from './manifest';
 import { ArchiveLimitError, DEFAULT_ARCHIVE_LIMITS, readTgz, type ArchiveLimits, type TarEntry } from './tar-reader';
 
@@ -60,6 +61,46 @@ export function loadPluginSource(source: PluginSource, limits: ArchiveLimits = D
     if (err instanceof ManifestError) throw new ManifestError(source.path, err.reason);
     throw err;
   }
+}
+
+/** The version a plugin whose manifest cannot be read is shown with. */
+export const UNKNOWN_VERSION = 'unknown';
+
+/**
+ * The name a plugin source is known by when its `plugin.yaml` cannot be read (an archive over the limits, say):
+ * its file or folder name as a DNS label (`People_2.tgz` → `people-2`); undefined when nothing usable is left.
+ */
+export function nameFromSourcePath(path: string): string | undefined {
+  const name = basename(path)
+    .replace(/\.tgz$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
+  return isDns1123Name(name) ? name : undefined;
+}
+
+/**
+ * A source whose manifest cannot be read, as a plugin that is refused, so that its Plugin object (named after the
+ * file) shows it FAILED with `reason`; undefined when the file name makes no plugin name.
+ */
+export function unreadableSource(path: string, reason: string): LoadedSource | undefined {
+  const name = nameFromSourcePath(path);
+  if (name === undefined) return undefined;
+  const spec = { version: UNKNOWN_VERSION, enabled: true };
+  return {
+    manifest: {
+      dir: '',
+      name,
+      version: UNKNOWN_VERSION,
+      requires: '*',
+      enabled: true,
+      settings: {},
+      spec,
+      extensions: [],
+    },
+    refused: reason,
+  };
 }
 
 /** When the archive holds one folder with everything in it (and no plugin.yaml at the top), its content. */

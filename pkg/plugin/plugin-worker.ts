@@ -1,5 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type {
+  ApiAnswer,
+  ApiCall,
   DeclaredIndex,
   ForwardedRequest,
   ForwardedResponse,
@@ -13,6 +15,8 @@ import { ResponseStream } from './response-stream';
 import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
 import { memoryExceeded } from './memory-watch';
+import { BlockedMemoryWatch } from './blocked-memory-watch';
+import { BUSY_SAMPLE_MS, BusyWatch } from './busy-watch';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
@@ -32,6 +36,8 @@ export interface PluginWorkerHost {
   registerRoute(routeId: number, method: string, path: string, accept?: string, contentTypes?: string[]): void;
   /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
   warn(message: string): void;
+  /** Answers one of `ctx.client`'s requests in process; absent: the client goes over HTTP. */
+  callApi?(call: ApiCall): Promise<ApiAnswer>;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -59,6 +65,10 @@ export class PluginWorker {
   /** `METHOD path` of each route the host accepted, by route id, to name a route in a failure. */
   private readonly routeNames = new Map<number, string>();
   private readonly liveness = new LivenessCheck(() => this.outbox?.post({ type: 'ping' }), LIVENESS_TIMEOUT_MS);
+  /** Set once the worker booted: its memory measured from outside while its thread is blocked. */
+  private blockedMemory?: BlockedMemoryWatch;
+  /** Samples the worker's event loop utilisation once it started; see BusyWatch. */
+  private busyTimer?: NodeJS.Timeout;
   private nextId = 0;
   private started = false;
   private ended = false;
@@ -67,7 +77,7 @@ export class PluginWorker {
   constructor(
     private readonly data: PluginWorkerData,
     private readonly host: PluginWorkerHost,
-    private readonly options: { startTimeoutMs: number; memoryMb: number },
+    private readonly options: { startTimeoutMs: number; memoryMb: number; busyLimitMs?: number },
   ) {}
 
   /** Runs the plugin's `start(ctx)`; rejects with the reason (and terminates the worker) when it fails or times out. */
@@ -75,6 +85,7 @@ export class PluginWorker {
     return new Promise<void>((resolve, reject) => {
       const fail = (message: string) => {
         clearTimeout(timer);
+        this.stopWatches();
         if (this.started && !this.ended) this.host.crashed(message);
         void this.terminate();
         reject(new Error(message));
@@ -92,6 +103,8 @@ export class PluginWorker {
       const receive = (message: WorkerMessage) => {
         if (message.type === 'booted') {
           clearTimeout(timer);
+          this.blockedMemory = new BlockedMemoryWatch(this.options.memoryMb, fail);
+          this.blockedMemory.start();
           timer = setTimeout(
             () => fail(`start did not finish within ${this.options.startTimeoutMs / 1000}s`),
             this.options.startTimeoutMs,
@@ -99,6 +112,7 @@ export class PluginWorker {
         } else if (message.type === 'started') {
           clearTimeout(timer);
           this.started = true;
+          this.watchBusy(worker, fail);
           resolve();
         } else if (message.type === 'start-failed') {
           fail(`start failed: ${message.message}`);
@@ -113,6 +127,7 @@ export class PluginWorker {
       worker.on('exit', (code) => {
         const wasEnded = this.ended;
         this.ended = true;
+        this.stopWatches();
         this.rejectAnswers(new PluginHandlerError(`the plugin's worker exited (code ${code})`));
         for (const stream of this.streams.values()) stream.end(`the plugin's worker exited (code ${code})`);
         this.streams.clear();
@@ -171,6 +186,27 @@ export class PluginWorker {
     );
   }
 
+  /** Fails the plugin once its thread has been busy with no request for the busy limit (BusyWatch). */
+  private watchBusy(worker: Worker, fail: (message: string) => void): void {
+    const watch = new BusyWatch(this.options.busyLimitMs);
+    let previous = worker.performance.eventLoopUtilization();
+    let forwarded = this.nextId;
+    this.busyTimer = setInterval(() => {
+      const now = worker.performance.eventLoopUtilization();
+      const { utilization } = worker.performance.eventLoopUtilization(now, previous);
+      const requests = forwarded !== this.nextId || this.answers.size > 0 || this.streams.size > 0;
+      [previous, forwarded] = [now, this.nextId];
+      const busy = watch.add({ utilization, requests, elapsedMs: BUSY_SAMPLE_MS });
+      if (busy && !this.ended) fail(busy);
+    }, BUSY_SAMPLE_MS);
+    this.busyTimer.unref();
+  }
+
+  private stopWatches(): void {
+    this.blockedMemory?.stop();
+    clearInterval(this.busyTimer);
+  }
+
   /** Runs the plugin's `stop(ctx)` for at most `timeoutMs`, then ends the worker. */
   async stop(timeoutMs: number): Promise<void> {
     const worker = this.worker;
@@ -187,6 +223,7 @@ export class PluginWorker {
   /** Ends the worker now, whatever it is doing. */
   async terminate(): Promise<void> {
     this.ended = true;
+    this.stopWatches();
     await this.worker?.terminate();
   }
 
@@ -217,9 +254,25 @@ export class PluginWorker {
       case 'memory':
         this.watchMemory(message, fail);
         break;
+      case 'api-call':
+        void this.answerApiCall(message);
+        break;
       default:
         this.receiveAnswer(message);
     }
+  }
+
+  /** Answers a `ctx.client` request through the host; a failure is the worker's `fetch` failing, never a crash. */
+  private async answerApiCall(message: Extract<WorkerMessage, { type: 'api-call' }>): Promise<void> {
+    const { id, method, url, headers, body } = message;
+    let reply: HostMessage;
+    try {
+      if (!this.host.callApi) throw new Error('the apiserver does not answer plugins in process');
+      reply = { type: 'api-answer', id, ...(await this.host.callApi({ method, url, headers, body })) };
+    } catch (err) {
+      reply = { type: 'api-answer', id, error: (err as Error).message };
+    }
+    if (!this.ended) this.outbox?.post(reply);
   }
 
   /** A handler's answer, or a chunk or the end of a streamed one, or its ask for the request body's next chunk. */
@@ -238,6 +291,7 @@ export class PluginWorker {
 
   /** Stops a worker whose heap and Buffers together are past its memory limit: the plugin FAILED, naming the limit. */
   private watchMemory(report: { heapUsed: number; external: number }, fail: (message: string) => void): void {
+    this.blockedMemory?.reported(report.heapUsed + report.external);
     const exceeded = memoryExceeded(report, this.options.memoryMb);
     if (exceeded && !this.ended) fail(exceeded);
   }

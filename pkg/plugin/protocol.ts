@@ -15,6 +15,23 @@ export interface PluginApiAccess {
   token: string;
   /** The apiserver serves HTTPS: its own listener is trusted without checking the certificate's names. */
   insecureSkipTlsVerify?: boolean;
+  /** `ctx.client`'s requests (but watches) go to the host as messages, answered in process (`api-call`). */
+  inProcess?: boolean;
+}
+
+/** A request of `ctx.client`, answered in the apiserver's process: method, path with query, headers, body. */
+export interface ApiCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Its answer. */
+export interface ApiAnswer {
+  status: number;
+  headers: [string, string][];
+  body: string;
 }
 
 /** An index as a plugin declares it: a path (`spec.email`), or the source text of its `indexFunc` (ADR 0014). */
@@ -64,7 +81,10 @@ export type HostMessage =
   /** The client of response `id` went away: the worker cancels its body stream. */
   | { type: 'cancel'; id: number }
   /** The next chunk of request `id`'s body (or its end, or why it stopped). */
-  | { type: 'body'; id: number; chunk?: Uint8Array; done: boolean; error?: string };
+  | { type: 'body'; id: number; chunk?: Uint8Array; done: boolean; error?: string }
+  /** The answer to `ctx.client`'s call `id`, or why there is none. */
+  | ({ type: 'api-answer'; id: number } & ApiAnswer)
+  | { type: 'api-answer'; id: number; error: string };
 
 /** Messages from a worker to the host. */
 export type WorkerMessage =
@@ -90,5 +110,7 @@ export type WorkerMessage =
   | { type: 'end'; id: number; error?: string }
   | { type: 'pull'; id: number }
   | { type: 'pong' }
+  /** A request of `ctx.client`'s, to be answered in process (`api-answer`). */
+  | ({ type: 'api-call'; id: number } & ApiCall)
   /** What the worker's thread holds now: its heap, and memory outside it (Buffers, ArrayBuffers), in bytes. */
   | { type: 'memory'; heapUsed: number; external: number };

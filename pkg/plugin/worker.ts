@@ -1,9 +1,9 @@
 // The code that runs inside a plugin's worker thread: loads the plugin's
 // index.js, hands start(ctx) its context, and answers the host's forwarded
-// requests. Everything it asks of the host goes through messages; ctx.client
-// calls the apiserver over HTTP like any other client.
+// requests. Everything it asks of the host goes through messages, ctx.client's
+// requests included when the host answers them in process (worker-client.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import type { ApiAnswer, ApiCall, DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
 import { pluginClient } from './worker-client';
 import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
@@ -22,6 +22,8 @@ interface PluginModule {
 const port = parentPort;
 const data = workerData as PluginWorkerData;
 const calls = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+/** `ctx.client`'s requests waiting for the host's answer, by id. */
+const apiCalls = new Map<number, { resolve: (answer: ApiAnswer) => void; reject: (err: Error) => void }>();
 const pending: Promise<void>[] = [];
 const handlers: Handler[] = [];
 let nextId = 0;
@@ -31,6 +33,22 @@ const outbox = new MessageBatcher<WorkerMessage>((message, transfer) => port?.po
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => outbox.post(message, transfer);
 const responses = new ResponseSender(post);
 const bodies = new RequestBodies(post);
+
+/** Sends one of `ctx.client`'s requests to the host; resolves with its answer. */
+function callApi(call: ApiCall): Promise<ApiAnswer> {
+  const id = ++nextId;
+  const answered = new Promise<ApiAnswer>((resolve, reject) => apiCalls.set(id, { resolve, reject }));
+  post({ type: 'api-call', id, ...call });
+  return answered;
+}
+
+/** The host's answer to a `ctx.client` request. */
+function apiAnswered(message: Extract<HostMessage, { type: 'api-answer' }>): void {
+  const call = apiCalls.get(message.id);
+  apiCalls.delete(message.id);
+  if ('error' in message) call?.reject(new TypeError('fetch failed', { cause: new Error(message.error) }));
+  else call?.resolve(message);
+}
 
 /** Asks the host for something; resolves when it agrees. */
 function ask(
@@ -123,7 +141,7 @@ const ctx = Object.freeze({
       addRoute(route.method, route.path, handler, route.accept, route.contentTypes),
     controller: addController,
   }),
-  client: pluginClient(data),
+  client: pluginClient(data, callApi),
 });
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -189,6 +207,8 @@ function receive(message: HostMessage): void {
     void answer(message);
   } else if (message.type === 'stop') {
     void stop();
+  } else if (message.type === 'api-answer') {
+    apiAnswered(message);
   } else if (message.type === 'ping') {
     // Answered from the event loop: a thread blocked in a handler never gets here, and the host terminates it.
     post({ type: 'pong' });

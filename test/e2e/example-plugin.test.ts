@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { basic } from '../support/security';

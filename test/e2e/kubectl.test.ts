@@ -6,7 +6,7 @@ import { Root } from 'protobufjs';
 import { client, startTestApiServer } from '../support/apiserver';
 import { kubectlOk, runKubectl, writeKubeconfig } from '../support/kubectl';
 import { applyPersonModel } from '../support/person';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 
 let server: RunningApiServer;
 let dir: string;

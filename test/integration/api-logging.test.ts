@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { startApiServer, type RunningApiServer } from '../../pkg/apiserver/app';
+import { startApiServer, type RunningApiServer } from '../../pkg/server/app';
 import { client, TEST_ADMIN_PASSWORD, type ApiClient } from '../support/apiserver';
 import { captureLog, LEVEL, type CapturedLog, type LogLine } from '../support/log-capture';
 import { applyPersonModel, person, PERSONS } from '../support/person';

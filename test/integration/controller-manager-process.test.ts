@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import type { ApiObject } from '../../pkg/api/object';
 import { ApiClient, isNotFound, type ResourceRef } from '../../pkg/client';
 import { LEASES, type Lease } from '../../pkg/controller';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { waitFor } from '../support/wait-for';
@@ -58,6 +58,32 @@ metadata:
   labels: {svc.run/role-template: "true"}
 rules: []
 `,
+);
+
+// A plugin whose extensions/ hold an object of its own model, and a binding that would give it the super role.
+writePlugin(
+  'zoo',
+  `apiVersion: zoo.example.com/v1alpha1
+kind: Human
+metadata: {name: seed-human}
+spec: {say: hello}
+---
+apiVersion: v1alpha1
+kind: RoleBinding
+metadata: {name: zoo-everything}
+roleRef: {apiGroup: "", kind: Role, name: super-role}
+subjects: [{kind: User, apiGroup: "", name: "system:plugin:zoo"}]
+`,
+);
+writeFileSync(
+  join(pluginsDir, 'zoo', 'index.js'),
+  `module.exports = { async start(ctx) {
+    await ctx.schemes.register({
+      group: 'zoo.example.com', version: 'v1alpha1',
+      names: { kind: 'Human', singular: 'human', plural: 'humans' },
+      schema: { type: 'object', properties: { spec: { type: 'object', properties: { say: { type: 'string' } } } } },
+    });
+  } };`,
 );
 
 let server: RunningApiServer;
@@ -178,6 +204,40 @@ describe('the plugin controller', () => {
     );
     expect((await read(`${ROLES}/rogue-sneaky`)).status).toBe(404);
     expect((await read(`${ROLES}/rogue-fine`)).status).toBe(200);
+  });
+
+  it("applies an object of the plugin's own model as the plugin, and refuses what the plugin itself may not write", async () => {
+    const zoo = await pluginWhen(
+      'zoo',
+      (p) => p.status?.phase === 'STARTED' && p.status.extensions?.length === 1,
+      "zoo's Human to be listed in its status",
+    );
+    expect(zoo.status.extensions).toEqual([
+      { apiVersion: 'zoo.example.com/v1alpha1', kind: 'Human', name: 'seed-human' },
+    ]);
+    const human = await read('/apis/zoo.example.com/v1alpha1/humans/seed-human');
+    expect(human.status).toBe(200);
+    expect(human.body.spec).toEqual({ say: 'hello' });
+    expect(human.body.metadata.labels).toEqual({ 'plugin.svc.run/plugin-name': 'zoo' });
+    // The binding is written as system:plugin:zoo, which may not bind roles: the plugin gains nothing.
+    expect(zoo.status.message).toMatch(/^RoleBinding "zoo-everything": .*system:plugin:zoo/);
+    expect(zoo.status.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'ExtensionsApplied', status: 'False' })]),
+    );
+    expect((await read('/api/v1alpha1/rolebindings/zoo-everything')).status).toBe(404);
+  });
+
+  it('lets nobody but the controller-manager act as a plugin', async () => {
+    const asZoo = { ...admin, 'Impersonate-User': 'system:plugin:zoo' };
+    const res = await api()('GET', '/apis/zoo.example.com/v1alpha1/humans', undefined, asZoo);
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe(
+      'users "system:plugin:zoo" is forbidden: User "admin" cannot impersonate plugin identities',
+    );
+    const anonymous = await api()('GET', '/apis/zoo.example.com/v1alpha1/humans', undefined, {
+      'Impersonate-User': 'system:plugin:zoo',
+    });
+    expect(anonymous.status).toBe(403);
   });
 
   it('holds a deleted Plugin until its extension objects are deleted, then it goes', async () => {

@@ -6,7 +6,8 @@ import { waitFor } from '../support/wait-for';
 
 // What a plugin may not reach (ADR 0030): its index functions find nothing of the apiserver's, whoever writes the
 // object; a Model object and a plugin never take each other's model; a plugin holding Buffers past its memory limit is
-// stopped (FAILED, naming the limit) while the apiserver keeps serving.
+// stopped (FAILED, naming the limit) while the apiserver keeps serving, and so is one whose thread is blocked
+// allocating them.
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
 const BOOKS = '/apis/library.example.com/v1alpha1/books';
@@ -52,6 +53,22 @@ writePlugin(
   `module.exports = { start() {
   const held = [];
   setInterval(() => held.length < 100 && held.push(Buffer.alloc(8 * 1024 * 1024, 1)), 20);
+} };`,
+);
+// Blocks its own thread in a synchronous loop that allocates Buffers (about 200 MiB a second, at most 512 MiB), so
+// that its worker never reports its memory: only a check from outside the worker can stop it.
+writePlugin(
+  'spinner',
+  `module.exports = { start() {
+  setTimeout(() => {
+    const held = [];
+    while (held.length < 512) {
+      held.push(Buffer.alloc(1024 * 1024, 1));
+      const until = Date.now() + 5;
+      while (Date.now() < until);
+    }
+    for (;;);
+  }, 100);
 } };`,
 );
 
@@ -122,6 +139,14 @@ describe('plugin isolation', () => {
   it('stops a plugin whose Buffers pass its memory limit: FAILED naming the limit, the apiserver serving', async () => {
     const failed = await plugin('hoarder', ['FAILED']);
     expect(failed.status.message).toContain('the plugin went past its memory limit of 128 MiB');
+    expect((await suite.admin('GET', `${PLUGINS}/library`)).status).toBe(200);
+  });
+
+  it('stops a plugin allocating Buffers in a loop that blocks its thread, measured from outside the worker', async () => {
+    const failed = await plugin('spinner', ['FAILED']);
+    expect(failed.status.message).toMatch(
+      /^the plugin went past its memory limit of 128 MiB while its thread was blocked \(it held \d+ MiB, and the process grew by \d+ MiB since\); its worker was stopped$/,
+    );
     expect((await suite.admin('GET', `${PLUGINS}/library`)).status).toBe(200);
   });
 });

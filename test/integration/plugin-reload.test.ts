@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import { gzipSync } from 'node:zlib';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { makeTgz } from '../support/tgz';
@@ -90,6 +91,7 @@ beforeAll(async () => {
     controllerManagerTokenFile: tokenFile,
     pluginsDir,
     pluginRescanSeconds: 1,
+    pluginArchiveMaxMb: 4,
   });
   await startTestControllerManager(server.url, { token });
 });
@@ -206,6 +208,26 @@ describe('a running apiserver following its plugins folder', () => {
     expect(plugin.status.message).toContain('passwd: a symbolic link is not allowed');
     expect(plugin.status.message).toContain("../../outside.js: the path leaves the plugin's folder");
     expect((await read('/apis/sneaky.example.com/v1alpha1/answers')).status).toBe(404);
+  });
+
+  it('is FAILED, under the file name, for a .tgz that unpacks past the size limit (a gzip bomb)', async () => {
+    // A tiny archive whose gzip stream goes on with 16 MiB of zeros, past the 4 MiB this apiserver allows.
+    const zeros = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    const bomb = Buffer.concat([makeTgz([{ path: 'plugin.yaml', content: manifest('innocent') }]), zeros]);
+    writeFileSync(join(dir, 'Bomb_1.tgz'), bomb);
+    renameSync(join(dir, 'Bomb_1.tgz'), join(pluginsDir, 'Bomb_1.tgz'));
+    const plugin = await pluginWhen('bomb-1', (p) => p.status?.phase === 'FAILED', 'bomb-1 to be FAILED');
+    expect(plugin.status.message).toBe(
+      'Bomb_1.tgz: is refused: it unpacks to more than 4 MiB, the limit of an unpacked plugin archive ' +
+        '(--plugin-archive-max-size)',
+    );
+    expect(plugin.spec.version).toBe('unknown');
+    expect((await read(`${PLUGINS}/innocent`)).status).toBe(404);
+    rmSync(join(pluginsDir, 'Bomb_1.tgz'));
+    await waitFor(async () => (await read(`${PLUGINS}/bomb-1`)).status === 404, {
+      timeoutMs: 20_000,
+      what: 'the bomb-1 Plugin to be removed with its archive',
+    });
   });
 
   it("names files in a FAILED plugin's message relative to the plugins folder, never by their absolute path", async () => {

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer } from '../../pkg/apiserver/app';
+import { startApiServer, type RunningApiServer } from '../../pkg/server/app';
 import { client, TEST_ADMIN_PASSWORD, type ApiClient } from '../support/apiserver';
 import { captureLog, type CapturedLog } from '../support/log-capture';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { basic } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import * as routePatterns from '../../pkg/plugin/route-pattern';
 
 // Plugin routes (API.md §11): the annotation style (decorators from 'svc/plugin', or static fields in plain
 // JavaScript), a class without an API version ignored with a warning, routes chosen by their accept media type
@@ -141,6 +142,22 @@ describe('routes with an accept media type', () => {
     expect(csv.text).toBe('format\ncsv\n');
     expect((await admin('GET', REPORTS, undefined, { Accept: 'application/json' })).body).toEqual({ format: 'json' });
     expect((await admin('GET', REPORTS)).body).toEqual({ format: 'json' });
+  });
+
+  it("matches a request's path against each route pattern once, not again when it serves it", async () => {
+    const tried: unknown[] = [];
+    const match = routePatterns.matchRoute;
+    const spy = jest.spyOn(routePatterns, 'matchRoute').mockImplementation((pattern, parts) => {
+      tried.push(pattern);
+      return match(pattern, parts);
+    });
+    try {
+      expect((await admin('GET', REPORTS, undefined, { Accept: 'text/csv' })).text).toBe('format\ncsv\n');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(tried.length).toBeGreaterThan(1);
+    expect(new Set(tried).size).toBe(tried.length);
   });
 
   it('answers 406 NotAcceptable when the only route answers a type the request does not accept', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalRules, observedDefinitionOf, type Role } from '../../pkg/auth/rbac';
-import type { RunningApiServer } from '../../pkg/apiserver/app';
+import type { RunningApiServer } from '../../pkg/server/app';
 import { ApiClient, isNotFound } from '../../pkg/client';
 import { ROLES } from '../../controllers/rbac-aggregation';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';

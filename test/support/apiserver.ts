@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { startApiServer, type ApiServerConfig, type RunningApiServer } from '../../pkg/apiserver/app';
+import { startApiServer, type ApiServerConfig, type RunningApiServer } from '../../pkg/server/app';
 import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { sharedRedisUrl, uniqueKeyPrefix } from './redis';
 

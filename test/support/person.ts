@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { client, startTestApiServer, type ApiClient } from './apiserver';
-import type { ApiServerConfig, RunningApiServer } from '../../pkg/apiserver/app';
+import type { ApiServerConfig, RunningApiServer } from '../../pkg/server/app';
 import type { ResourceRef } from '../../pkg/client';
 import { waitFor } from './wait-for';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD, type ApiClient } from './apiserver';
 import { applyPersonModel } from './person';
-import type { ApiServerConfig, RunningApiServer } from '../../pkg/apiserver/app';
+import type { ApiServerConfig, RunningApiServer } from '../../pkg/server/app';
 
 export const ROLES = '/api/v1alpha1/roles';
 export const BINDINGS = '/api/v1alpha1/rolebindings';

@@ -1,8 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import type { Authenticator } from '../auth/authenticator';
-import type { Authorizer } from '../auth/authorizer';
-import { newToken, tokenHash } from '../auth/tokens';
-import { LOGGED_IN_GROUPS, type UserInfo } from '../auth/user';
+import type { Authorizer } from './authorizer';
+import { newToken, tokenHash } from './tokens';
 
 /** The prefix of every plugin's user name: plugin `people` acts as `system:plugin:people`. */
 export const PLUGIN_USER_PREFIX = 'system:plugin:';
@@ -11,14 +8,15 @@ export const PLUGIN_USER_PREFIX = 'system:plugin:';
 export const pluginUserName = (plugin: string): string => `${PLUGIN_USER_PREFIX}${plugin}`;
 
 /**
- * Who plugins are when their code calls the apiserver (`ctx.client`, API.md §11):
+ * Who plugins are when their code calls the apiserver (`ctx.client`, docs/plugins.md):
  * each start of a plugin gets a random bearer token, known only to this
  * process's memory and the plugin's worker, and revoked when the plugin stops.
  * The identity may do anything on the models the plugin itself serves (a
  * grant that lives and dies with the model); everything else is what the roles
- * bound to `system:plugin:<name>` allow, like any user.
+ * bound to `system:plugin:<name>` allow, like any user. The authenticators that
+ * read it are in `authn/plugin-token.ts` and `authn/plugin-impersonation.ts`.
  */
-export class PluginIdentities implements Authenticator {
+export class PluginIdentities {
   /** Token hash → plugin name. */
   private readonly tokens = new Map<string, string>();
   /** Plugin name → `group/plural` of the models it serves. */
@@ -45,12 +43,15 @@ export class PluginIdentities implements Authenticator {
     this.models.set(plugin, models);
   }
 
-  /** A plugin's token names its identity; any other request is left to the next authenticator. */
-  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
-    const header = req.headers.authorization;
-    if (!header || !/^bearer /i.test(header) || this.tokens.size === 0) return undefined;
-    const plugin = this.tokens.get(tokenHash(header.slice(7).trim()));
-    return plugin === undefined ? undefined : { name: pluginUserName(plugin), groups: [...LOGGED_IN_GROUPS] };
+  /** The plugin a token was issued to, if it is still valid. */
+  pluginOfToken(token: string): string | undefined {
+    return this.tokens.size === 0 ? undefined : this.tokens.get(tokenHash(token));
+  }
+
+  /** Whether the plugin holds a valid token: it is running. */
+  isRunning(plugin: string): boolean {
+    for (const owner of this.tokens.values()) if (owner === plugin) return true;
+    return false;
   }
 
   /** `next`, with every request of a plugin's identity on one of its own models allowed. */

@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import type { Authorizer } from '../auth/authorizer';
-import type { RequestAttributes } from '../auth/attributes';
+import type { Authorizer } from './authorizer';
+import type { RequestAttributes } from './attributes';
 import { PluginIdentities } from './plugin-identities';
 
-const request = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as IncomingMessage;
 const deny: Authorizer = { authorize: async () => ({ decision: 'Deny', reason: 'no rule' }) };
 const on = (apiGroup: string, resource: string, subresource = ''): RequestAttributes => ({
   isResourceRequest: true,
@@ -16,25 +14,16 @@ const on = (apiGroup: string, resource: string, subresource = ''): RequestAttrib
 });
 
 describe('PluginIdentities', () => {
-  it("authenticates a plugin's token as system:plugin:<name>, and leaves other tokens to the next authenticator", async () => {
-    const identities = new PluginIdentities();
-    const token = identities.issue('notes');
-    expect(await identities.authenticate(request(token))).toEqual({
-      name: 'system:plugin:notes',
-      groups: ['authenticated', 'anonymous'],
-    });
-    expect(await identities.authenticate(request('svc_someone-elses'))).toBeUndefined();
-    expect(await identities.authenticate({ headers: {} } as IncomingMessage)).toBeUndefined();
-  });
-
-  it('forgets a token when the plugin is revoked or issued a new one', async () => {
+  it('forgets a token when the plugin is revoked or issued a new one', () => {
     const identities = new PluginIdentities();
     const first = identities.issue('notes');
     const second = identities.issue('notes');
-    expect(await identities.authenticate(request(first))).toBeUndefined();
-    expect((await identities.authenticate(request(second)))?.name).toBe('system:plugin:notes');
+    expect(identities.pluginOfToken(first)).toBeUndefined();
+    expect(identities.pluginOfToken(second)).toBe('notes');
+    expect(identities.isRunning('notes')).toBe(true);
     identities.revoke('notes');
-    expect(await identities.authenticate(request(second))).toBeUndefined();
+    expect(identities.pluginOfToken(second)).toBeUndefined();
+    expect(identities.isRunning('notes')).toBe(false);
   });
 
   it('allows a plugin everything on the models it serves, and asks the next authoriser about anything else', async () => {

@@ -5,23 +5,26 @@ import { MODEL_KIND, modelHooks } from '../registry/models/model-kind';
 import { ModelSync } from '../registry/models/model-sync';
 import { LEASE_KIND } from '../registry/builtin/lease';
 import type { Logger } from '../util/log';
-import { ApiServer } from './server';
-import type { HandlerSettings } from './handlers/deps';
-import { registerCoreV1Routes } from './core-v1';
-import { RouteTable } from './routes';
-import { setupSecurity, type SecurityConfig } from './security/setup';
+import { ApiServer } from '../apiserver/server';
+import type { HandlerSettings } from '../apiserver/handlers/deps';
+import { registerCoreV1Routes } from '../apiserver/core-v1';
+import { RouteTable } from '../apiserver/routes';
+import { CONTROLLER_MANAGER_USER, setupSecurity, type SecurityConfig } from '../apiserver/security/setup';
 import {
   resolveServingCertificate,
   type ResolvedTls,
   type ServingCertificate,
   type TlsConfig,
-} from './tls/serving-certificate';
+} from '../apiserver/tls/serving-certificate';
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
-import { PluginHost } from '../plugin/host';
-import { PluginIdentities } from '../plugin/plugin-identities';
+import { PluginHost, type PluginHostOptions } from '../plugin/host';
+import { PluginIdentities } from '../auth/plugin-identities';
+import { PluginTokenAuthenticator } from '../auth/authn/plugin-token';
+import { PluginImpersonation } from '../auth/authn/plugin-impersonation';
+import { unionAuthenticator } from '../auth/authn/union';
 import { builtinPluginManifests } from '../plugin/builtin';
-import { ConsolePlugins, registerConsolePluginRoute } from './console-plugins';
-import { SVC_VERSION } from './version';
+import { ConsolePlugins, registerConsolePluginRoute } from '../apiserver/console-plugins';
+import { SVC_VERSION } from '../apiserver/version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
 export interface ApiServerConfig extends SecurityConfig, TlsConfig {
@@ -118,7 +121,14 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     routes,
     log,
     settings,
-    authenticators: [identities, ...security.authenticators],
+    authenticators: [
+      // A plugin's own token, the platform's credentials, and the plugins controller acting for a plugin.
+      new PluginImpersonation(
+        unionAuthenticator([new PluginTokenAuthenticator(identities), ...security.authenticators]),
+        identities,
+        (user) => config.authorizationMode !== 'RBAC' || user?.name === CONTROLLER_MANAGER_USER,
+      ),
+    ],
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
     conditions: security.conditions,
@@ -131,7 +141,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     'apiserver listening',
   );
   const plugins = startPlugins(config, schemes, routes, storage, log, {
-    api: { url: selfUrl(url), identities },
+    // ctx.client's requests run through this server's pipeline in process, as the plugin, with no connection.
+    api: { url: selfUrl(url), identities, inProcess: (call) => server.inject(call) },
     consolePlugins,
   });
   return {
@@ -167,7 +178,7 @@ function startPlugins(
   routes: RouteTable,
   storage: Storage,
   log: Logger,
-  { api, consolePlugins }: { api: { url: string; identities: PluginIdentities }; consolePlugins: ConsolePlugins },
+  { api, consolePlugins }: { api: PluginHostOptions['api']; consolePlugins: ConsolePlugins },
 ): { host: PluginHost; started: Promise<void> } | undefined {
   const builtins = config.builtinPlugins === false ? [] : builtinPluginManifests();
   if (!config.pluginsDir && builtins.length === 0) return undefined;
