@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { kubectlOk, NEWEST_KUBECTL, runKubectlWith, startKubectl, writeKubeconfig } from '../support/kubectl';
 import { person, PERSONS, usePersonsApi } from '../support/person';
-import { waitFor } from '../support/wait-for';
+import { holdsFor, waitFor } from '../support/wait-for';
 
 // kubectl's waits and watches with the real binaries, against a plain-HTTP apiserver (AlwaysAllow)
 // and a controller-manager whose gc removes deleted objects. The newest kubectl on the machine runs
@@ -28,16 +28,23 @@ it('kubectl delete waits through a streaming list until the object is gone (Watc
   const held = { ...person('wl-held'), metadata: { name: 'wl-held', finalizers: ['example.com/hold'] } };
   expect((await suite.api('POST', PERSONS, held)).status).toBe(201);
   const deleting = startKubectl(WATCH_LIST, kubeconfig, 'delete', 'person', 'wl-held', '--timeout=60s', '-v=6');
+  let exited = false;
+  void deleting.done.then(() => (exited = true));
   try {
-    await waitFor(async () => (await suite.api('GET', `${PERSONS}/wl-held`)).body.metadata?.deletionTimestamp, {
-      what: 'the person to be marked for deletion',
-    });
     await waitFor(() => deleting.output.stderr.includes('sendInitialEvents=true'), {
       what: 'kubectl to start its streaming list',
     });
-    let exited = false;
-    void deleting.done.then(() => (exited = true));
-    expect(exited).toBe(false); // it waits while the finalizer holds the object
+    await waitFor(() => deleting.output.stderr.includes('Caches populated'), {
+      what: 'kubectl to read the streaming list to its end',
+    });
+    expect((await suite.api('GET', `${PERSONS}/wl-held`)).body.metadata?.deletionTimestamp).toBeDefined();
+    // It waits while the finalizer holds the object. kubectl looks at its cache every 100 ms once the list is
+    // in (client-go's WaitForCacheSync); one that took the object for gone would stop its reflector (logged)
+    // and exit within one look: a second is ten of them. It gives no sign of having looked, hence the window.
+    await holdsFor(() => !exited && !deleting.output.stderr.includes('Stopping reflector'), {
+      forMs: 1000,
+      what: 'kubectl waiting for the held object',
+    });
     await suite.api('PATCH', `${PERSONS}/wl-held`, { metadata: { finalizers: null } }, merge);
     expect(await deleting.done).toBe(0);
   } finally {
