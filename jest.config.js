@@ -1,6 +1,10 @@
 // ts-jest compiles our TypeScript; @kubernetes/client-node and its ESM-only
 // dependencies are compiled to CommonJS too, because jest on Node 20 cannot
-// require() an ES module (see ../shared/reference/toolchain.md §2).
+// require() an ES module (docs/adr/0001-commonjs-with-ts-jest.md).
+//
+// `make test` runs everything but test/scale/: the cases that put thousands of
+// objects through the system, which run in `make test-scale` (jest.scale.config.js,
+// in CI after `make test`) so that a developer's loop stays short.
 const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
 
 module.exports = {
@@ -14,6 +18,7 @@ module.exports = {
     '<rootDir>/bench',
   ],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/scale/'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],
     '^.+\\.m?js$': [
