@@ -7,6 +7,11 @@
 // in CI after `make test`) so that a developer's loop stays short.
 const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
 
+// jest's default is one worker fewer than the cores, which on a 2-core machine is one file at a time in jest's
+// own process. Most files wait on sockets, child processes and Redis as much as they compute, so two files at
+// a time finish sooner even there (docs/adr/0044-a-short-test-loop.md); larger machines keep jest's default.
+const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
+
 module.exports = {
   testEnvironment: 'node',
   roots: [
@@ -40,4 +45,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
+  maxWorkers,
 };
