@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { kubectlOk, NEWEST_KUBECTL, runKubectlWith, startKubectl, writeKubeconfig } from '../support/kubectl';
+import {
+  kubectlOk,
+  NEWEST_KUBECTL,
+  runKubectl,
+  runKubectlWith,
+  startKubectl,
+  writeKubeconfig,
+} from '../support/kubectl';
 import { person, PERSONS, usePersonsApi } from '../support/person';
 import { holdsFor, waitFor } from '../support/wait-for';
 
@@ -83,15 +90,35 @@ it.each([
   }
 });
 
-it('kubectl get prints every object of more than 500 (it reads them in chunks of 500)', async () => {
-  const names = Array.from({ length: 512 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
+it('kubectl get reads a long list in chunks (limit and continue) and prints every object', async () => {
+  // kubectl asks for 500 at a time by default; --chunk-size makes the pages smaller, so that three of them need
+  // 120 objects rather than 1,001 (what is tested is the continue token across pages, not the page size).
+  const names = Array.from({ length: 120 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
   for (let i = 0; i < names.length; i += 32) {
     await Promise.all(
       names.slice(i, i + 32).map((name) => suite.api('POST', PERSONS, person(name, {}, { suite: 'many' }))),
     );
   }
-  const table = await kubectlOk(kubeconfig, 'get', 'persons', '-l', 'suite=many', '--no-headers');
-  const printed = table
+  const byDefault = await runKubectl(kubeconfig, 'get', 'persons', '-l', 'suite=many', '--no-headers', '-v=6');
+  expect(byDefault.code).toBe(0);
+  expect(byDefault.stderr).toMatch(/\/persons\?[^\s"]*limit=500\b/);
+
+  const chunked = await runKubectl(
+    kubeconfig,
+    'get',
+    'persons',
+    '-l',
+    'suite=many',
+    '--no-headers',
+    '--chunk-size=50',
+    '-v=6',
+  );
+  expect(chunked.code).toBe(0);
+  // Each request kubectl made, as its log names it: `GET <url> 200 OK`.
+  const pages = chunked.stderr.match(/\/persons\?[^\s"]*limit=50\b[^\s"]*/g) ?? [];
+  expect(pages).toHaveLength(3);
+  expect(pages.filter((page) => page.includes('continue='))).toHaveLength(2);
+  const printed = chunked.stdout
     .trim()
     .split('\n')
     .map((line) => line.split(/\s+/)[0]);
