@@ -13,7 +13,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # tokens only over HTTPS); TLS_LISTEN=off for none.
 TLS_LISTEN ?= 127.0.0.1:8443
 
-.PHONY: install build run test bench bench-scale lint format clean console-build console-install chromium
+.PHONY: install build run test test-scale bench bench-scale lint format clean console-build console-install chromium
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
@@ -66,6 +66,10 @@ run: build
 test: build chromium
 	cd console && npx vitest run
 	npx jest --ci
+
+# The cases that put thousands of objects through the system (test/scale/): minutes, so apart from `make test`.
+test-scale: build
+	npx jest --ci --config jest.scale.config.js
 
 bench: build chromium
 	node dist/bench/storage/main.js

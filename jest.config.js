@@ -1,7 +1,16 @@
 // ts-jest compiles our TypeScript; @kubernetes/client-node and its ESM-only
 // dependencies are compiled to CommonJS too, because jest on Node 20 cannot
-// require() an ES module (see ../shared/reference/toolchain.md §2).
+// require() an ES module (docs/adr/0001-commonjs-with-ts-jest.md).
+//
+// `make test` runs everything but test/scale/: the cases that put thousands of
+// objects through the system, which run in `make test-scale` (jest.scale.config.js,
+// in CI after `make test`) so that a developer's loop stays short.
 const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
+
+// jest's default is one worker fewer than the cores, which on a 2-core machine is one file at a time in jest's
+// own process. Most files wait on sockets, child processes and Redis as much as they compute, so two files at
+// a time finish sooner even there (docs/adr/0044-a-short-test-loop.md); larger machines keep jest's default.
+const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 
 module.exports = {
   testEnvironment: 'node',
@@ -14,6 +23,7 @@ module.exports = {
     '<rootDir>/bench',
   ],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/scale/'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],
     '^.+\\.m?js$': [
@@ -35,4 +45,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
+  maxWorkers,
 };

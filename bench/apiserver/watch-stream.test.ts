@@ -51,7 +51,13 @@ describe('WatchStream', () => {
     response?.write(eventLine(sentAt));
     response?.write(eventLine(sentAt));
     await waitFor(() => stream.received === 2, { what: 'two events' });
-    expect([...latencies.values()].every((ms) => ms >= 0)).toBe(true);
+    const upperBound = performance.now() - sentAt;
+    const recorded = [...latencies.values()];
+    expect(recorded).toHaveLength(2);
+    for (const ms of recorded) {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThanOrEqual(upperBound);
+    }
     expect(stream.failure).toBeUndefined();
     stream.close();
   });

@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import yaml from 'js-yaml';
-import type { Browser, Page } from '../../console/node_modules/playwright-core';
 import { describeMachine, machineInfo } from '../support/machine-info';
 import { PATHS } from '../support/paths';
 import { formatMs, goalsLine, renderTable, say, verdict } from '../support/report';
@@ -12,6 +10,7 @@ import { runBench } from '../support/run-bench';
 import { openBenchSession, withBenchSession, type BenchSession } from '../support/session';
 import { median } from '../support/stats';
 import { startApiserverProcess } from '../support/svc-processes';
+import { consoleChromium, type Browser, type Page } from './chromium';
 
 /**
  * The console's budgets (issue 13 §4; bench/README.md, "console"), in
@@ -52,9 +51,7 @@ async function run(session: BenchSession): Promise<void> {
     })) as { metadata: { annotations: Record<string, string> } }
   ).metadata.annotations['security.svc.run/access-token'];
 
-  const consoleRequire = createRequire(join(ROOT, 'console', 'package.json'));
-  const { chromium } = consoleRequire('playwright-core') as typeof import('../../console/node_modules/playwright-core');
-  const browser = await chromium.launch({
+  const browser = await consoleChromium(ROOT).launch({
     executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });

@@ -2,9 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { kubectlOk, NEWEST_KUBECTL, runKubectlWith, startKubectl, writeKubeconfig } from '../support/kubectl';
+import {
+  kubectlOk,
+  NEWEST_KUBECTL,
+  runKubectl,
+  runKubectlWith,
+  startKubectl,
+  writeKubeconfig,
+} from '../support/kubectl';
 import { person, PERSONS, usePersonsApi } from '../support/person';
-import { waitFor } from '../support/wait-for';
+import { holdsFor, waitFor } from '../support/wait-for';
 
 // kubectl's waits and watches with the real binaries, against a plain-HTTP apiserver (AlwaysAllow)
 // and a controller-manager whose gc removes deleted objects. The newest kubectl on the machine runs
@@ -28,16 +35,23 @@ it('kubectl delete waits through a streaming list until the object is gone (Watc
   const held = { ...person('wl-held'), metadata: { name: 'wl-held', finalizers: ['example.com/hold'] } };
   expect((await suite.api('POST', PERSONS, held)).status).toBe(201);
   const deleting = startKubectl(WATCH_LIST, kubeconfig, 'delete', 'person', 'wl-held', '--timeout=60s', '-v=6');
+  let exited = false;
+  void deleting.done.then(() => (exited = true));
   try {
-    await waitFor(async () => (await suite.api('GET', `${PERSONS}/wl-held`)).body.metadata?.deletionTimestamp, {
-      what: 'the person to be marked for deletion',
-    });
     await waitFor(() => deleting.output.stderr.includes('sendInitialEvents=true'), {
       what: 'kubectl to start its streaming list',
     });
-    let exited = false;
-    void deleting.done.then(() => (exited = true));
-    expect(exited).toBe(false); // it waits while the finalizer holds the object
+    await waitFor(() => deleting.output.stderr.includes('Caches populated'), {
+      what: 'kubectl to read the streaming list to its end',
+    });
+    expect((await suite.api('GET', `${PERSONS}/wl-held`)).body.metadata?.deletionTimestamp).toBeDefined();
+    // It waits while the finalizer holds the object. kubectl looks at its cache every 100 ms once the list is
+    // in (client-go's WaitForCacheSync); one that took the object for gone would stop its reflector (logged)
+    // and exit within one look: a second is ten of them. It gives no sign of having looked, hence the window.
+    await holdsFor(() => !exited && !deleting.output.stderr.includes('Stopping reflector'), {
+      forMs: 1000,
+      what: 'kubectl waiting for the held object',
+    });
     await suite.api('PATCH', `${PERSONS}/wl-held`, { metadata: { finalizers: null } }, merge);
     expect(await deleting.done).toBe(0);
   } finally {
@@ -76,15 +90,35 @@ it.each([
   }
 });
 
-it('kubectl get prints every object of more than 500 (it reads them in chunks of 500)', async () => {
-  const names = Array.from({ length: 512 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
+it('kubectl get reads a long list in chunks (limit and continue) and prints every object', async () => {
+  // kubectl asks for 500 at a time by default; --chunk-size makes the pages smaller, so that three of them need
+  // 120 objects rather than 1,001 (what is tested is the continue token across pages, not the page size).
+  const names = Array.from({ length: 120 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
   for (let i = 0; i < names.length; i += 32) {
     await Promise.all(
       names.slice(i, i + 32).map((name) => suite.api('POST', PERSONS, person(name, {}, { suite: 'many' }))),
     );
   }
-  const table = await kubectlOk(kubeconfig, 'get', 'persons', '-l', 'suite=many', '--no-headers');
-  const printed = table
+  const byDefault = await runKubectl(kubeconfig, 'get', 'persons', '-l', 'suite=many', '--no-headers', '-v=6');
+  expect(byDefault.code).toBe(0);
+  expect(byDefault.stderr).toMatch(/\/persons\?[^\s"]*limit=500\b/);
+
+  const chunked = await runKubectl(
+    kubeconfig,
+    'get',
+    'persons',
+    '-l',
+    'suite=many',
+    '--no-headers',
+    '--chunk-size=50',
+    '-v=6',
+  );
+  expect(chunked.code).toBe(0);
+  // Each request kubectl made, as its log names it: `GET <url> 200 OK`.
+  const pages = chunked.stderr.match(/\/persons\?[^\s"]*limit=50\b[^\s"]*/g) ?? [];
+  expect(pages).toHaveLength(3);
+  expect(pages.filter((page) => page.includes('continue='))).toHaveLength(2);
+  const printed = chunked.stdout
     .trim()
     .split('\n')
     .map((line) => line.split(/\s+/)[0]);

@@ -119,14 +119,24 @@ describe('local-up (make run)', () => {
     expect([first.child.exitCode, second.child.exitCode]).toEqual([null, null]);
   });
 
-  it('--metrics-listen fixes the metrics address', async () => {
+  // One start for two flags (each start is three processes): --tls-listen off is also localUp's default.
+  it('--metrics-listen fixes the metrics address; --tls-listen off serves plain HTTP only, and says nothing about HTTPS', async () => {
     const port = await freePort();
-    const up = localUp(['--listen', `127.0.0.1:${await freePort()}`, '--metrics-listen', `127.0.0.1:${port}`]);
+    const up = localUp([
+      '--listen',
+      `127.0.0.1:${await freePort()}`,
+      '--metrics-listen',
+      `127.0.0.1:${port}`,
+      '--tls-listen',
+      'off',
+    ]);
     const url = await waitFor(() => metricsUrl(up), {
       timeoutMs: 20_000,
       what: 'the controller-manager to serve metrics',
     });
     expect(url).toBe(`http://127.0.0.1:${port}`);
+    expect(httpsLine(up)).toBeUndefined();
+    expect(up.lines().find((l) => l.msg === 'apiserver listening')?.secureUrl).toBeUndefined();
   });
 
   describe('HTTPS beside plain HTTP (the default of make run)', () => {
@@ -171,13 +181,6 @@ describe('local-up (make run)', () => {
       expect(readFileSync(caFile).equals(ca)).toBe(true);
       expect(second.lines().some((l) => l.msg === 'made a self-signed certificate')).toBe(false);
       expect(await kubectlOk(kubeconfig, 'get', 'person', 'ada', '-o', 'jsonpath={.spec.name}')).toBe('Ada Lovelace');
-    });
-
-    it('--tls-listen off serves plain HTTP only, and says nothing about HTTPS', async () => {
-      const up = localUp(['--listen', `127.0.0.1:${await freePort()}`, '--tls-listen', 'off']);
-      await waitFor(() => metricsUrl(up), { timeoutMs: 20_000, what: 'the controller-manager to serve metrics' });
-      expect(httpsLine(up)).toBeUndefined();
-      expect(up.lines().find((l) => l.msg === 'apiserver listening')?.secureUrl).toBeUndefined();
     });
   });
 

@@ -13,6 +13,7 @@ import {
 import { applyPersonModel, person } from './person';
 import { ApiClient } from '../../pkg/client';
 import { client as rawClient, startTestApiServer } from './apiserver';
+import { stopControllerManagers, trackControllerManager } from './running-controller-managers';
 
 /**
  * Lease timings short enough for tests (a standby takes over within 3 s), yet
@@ -20,8 +21,6 @@ import { client as rawClient, startTestApiServer } from './apiserver';
  * to a slow renewal.
  */
 export const TEST_LEASE = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 250 };
-
-const running = new Set<RunningControllerManager>();
 
 /**
  * The controller-manager's token in a file of its own (mode 0600), for the apiserver's
@@ -48,15 +47,12 @@ export async function startTestControllerManager(
   const log = pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' });
   const leaderElection = config.leaderElection === false ? false : { ...TEST_LEASE, ...config.leaderElection };
   const cm = await startControllerManager({ ...config, server, leaderElection }, log);
-  running.add(cm);
-  void cm.done.catch(() => undefined).finally(() => running.delete(cm));
+  trackControllerManager(cm, server);
   return cm;
 }
 
 /** Stops every controller-manager `startTestControllerManager` started that is still running (for `afterEach`). */
-export async function stopTestControllerManagers(): Promise<void> {
-  await Promise.all([...running].map((cm) => cm.stop()));
-}
+export const stopTestControllerManagers = (): Promise<void> => stopControllerManagers();
 
 /** Where `npm run build` puts the controller-manager. */
 export const CONTROLLER_MANAGER_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'controller-manager', 'main.js');

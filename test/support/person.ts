@@ -4,6 +4,7 @@ import yaml from 'js-yaml';
 import { client, startTestApiServer, type ApiClient } from './apiserver';
 import type { ApiServerConfig, RunningApiServer } from '../../pkg/server/app';
 import type { ResourceRef } from '../../pkg/client';
+import { stopControllerManagers } from './running-controller-managers';
 import { waitFor } from './wait-for';
 
 export const PERSONS = '/apis/example.com/v1alpha1/persons';
@@ -53,6 +54,9 @@ export function usePersonsApi(config: Partial<ApiServerConfig> = {}): PersonsApi
     suite.api = client(suite.server.url);
     await applyPersonModel(suite.api);
   });
-  afterAll(() => suite.server.stop());
+  afterAll(async () => {
+    await stopControllerManagers(suite.server.url);
+    await suite.server.stop();
+  });
   return suite;
 }

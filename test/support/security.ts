@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { client, startTestApiServer, TEST_ADMIN_PASSWORD, type ApiClient } from './apiserver';
 import { applyPersonModel } from './person';
+import { stopControllerManagers } from './running-controller-managers';
 import type { ApiServerConfig, RunningApiServer } from '../../pkg/server/app';
 
 export const ROLES = '/api/v1alpha1/roles';
@@ -36,7 +37,10 @@ export function useRbacApi(config: Partial<ApiServerConfig> = {}): RbacApi {
     Object.assign(suite, rbacApi(server, server.caFile ? readFileSync(server.caFile) : undefined));
     await applyPersonModel(suite.admin);
   });
-  afterAll(() => suite.server.stop());
+  afterAll(async () => {
+    await stopControllerManagers(suite.server.url);
+    await suite.server.stop();
+  });
   return suite;
 }
 

@@ -29,3 +29,23 @@ export async function waitForDrain(
     }
   }
 }
+
+/**
+ * Polls `probe` for `forMs` and fails at once when it answers false: for what
+ * must not happen during a window, when the thing watched gives no signal that
+ * it has made up its mind (a process that must keep waiting). The window is
+ * a bound on its decision time, not a measure of speed.
+ *
+ * @example await holdsFor(() => !exited, { forMs: 1000, what: 'kubectl to keep waiting' });
+ */
+export async function holdsFor(
+  probe: () => boolean | Promise<boolean>,
+  { forMs, intervalMs = 20, what = 'condition' }: { forMs: number; intervalMs?: number; what?: string },
+): Promise<void> {
+  const end = Date.now() + forMs;
+  for (;;) {
+    if (!(await probe())) throw new Error(`${what} stopped holding before ${forMs} ms`);
+    if (Date.now() >= end) return;
+    await sleep(intervalMs);
+  }
+}
