@@ -1,8 +1,7 @@
-import type Redis from 'ioredis';
 import { StorageError, expired, isStorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
-import { redisRetryBackoff, translateError } from './connection';
+import { redisRetryBackoff, translateError, type RedisClient } from './connection';
 import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
@@ -32,9 +31,9 @@ export interface StreamReaderOptions {
   type: ResourceType;
   keys: TypeKeys;
   /** The storage's command connection, for start revisions and catch-up reads (XRANGE). */
-  client: Redis;
+  client: RedisClient;
   /** Opens the reader's own connection for its blocking XREAD. */
-  openConnection: () => Redis;
+  openConnection: () => RedisClient;
   /** Events a watcher may have queued (`watchBuffer`). */
   watchBuffer: number;
   /** Where the loop reports losing Redis and having it back (logged once per outage). */
@@ -61,7 +60,7 @@ export class StreamReader {
   /** The last revision the live loop has read (and served); undefined until the loop has started. */
   private position: number | undefined;
   private positionWaiters: (() => void)[] = [];
-  private connection: Redis | undefined;
+  private connection: RedisClient | undefined;
   private stopped = false;
   private readonly abort = new AbortController();
   private readonly pacer = new FanOutPacer({ share: FAN_OUT_SHARE, minPauseMs: FAN_OUT_MIN_PAUSE_MS });
@@ -232,7 +231,7 @@ export class StreamReader {
   }
 
   /** Reads the type's revision: the position to start from, or, if it went back, the end of the live watches. */
-  private async syncPosition(connection: Redis): Promise<void> {
+  private async syncPosition(connection: RedisClient): Promise<void> {
     const revision = Number((await connection.get(this.options.keys.revision)) ?? 0);
     if (this.stopped) return;
     if (this.position !== undefined && revision < this.position) {
