@@ -28,6 +28,8 @@ export interface RedisProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port, directory and arguments. */
   start(): Promise<void>;
+  /** Sends it a signal without waiting (SIGSTOP and SIGCONT freeze and thaw it). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** A primary, its replicas and the Sentinels that watch them. */
@@ -212,6 +214,9 @@ async function startProcess(dirs: string[], args: string[], sentinelConfig?: str
       const exited = new Promise((resolve) => proc.once('exit', resolve));
       proc.kill(signal);
       await exited;
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
     async start() {
       const proc = spawn('redis-server', argv, { stdio: 'ignore' });
