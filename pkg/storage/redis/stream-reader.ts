@@ -59,6 +59,8 @@ export class StreamReader {
   private readonly subscriptions = new Set<Subscription>();
   /** The last revision the live loop has read (and served); undefined until the loop has started. */
   private position: number | undefined;
+  /** The stream entry at `position` as it was read (undefined when there is none, e.g. at revision 0). */
+  private positionEntry: StreamEntry | undefined;
   private positionWaiters: (() => void)[] = [];
   private connection: RedisClient | undefined;
   private stopped = false;
@@ -82,7 +84,14 @@ export class StreamReader {
     if (fromRevision === undefined) {
       start = this.options.client.get(this.options.keys.revision).then((rev) => Number(rev ?? 0));
     } else if (REVISION.test(fromRevision)) {
-      start = Promise.resolve(Number(fromRevision));
+      start = this.options.client.get(this.options.keys.revision).then((rev) => {
+        // Ahead of the type: a revision of a primary that failed over and lost it (or of other data).
+        // Waiting for the counter to reach it would skip the events numbered up to it.
+        if (Number(fromRevision) > Number(rev ?? 0)) {
+          throw expired(`too large resource version: ${fromRevision}, the current one of ${type} is ${rev ?? 0}`);
+        }
+        return Number(fromRevision);
+      });
     } else {
       start = Promise.reject(new StorageError('Invalid', `"${fromRevision}" is not a revision of ${type}`, { type }));
     }
@@ -121,15 +130,18 @@ export class StreamReader {
       // What the live loop's position was when the range was asked for: an empty answer means "trimmed"
       // only if the loop had already read past the cursor then, not if its position arrived meanwhile.
       const positionAtRead = this.position;
-      const entries = await this.readAfter(subscription, room, backoff);
+      const read = await this.readAfter(subscription, room, backoff);
+      const entries = read && this.withoutLastServed(subscription, read);
       if (entries === undefined || !(await this.follows(subscription, entries, positionAtRead))) continue;
-      for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]));
+      for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]), entry);
     }
   }
 
   /**
-   * Up to `room` entries after the watcher's cursor; undefined when Redis is
-   * unreachable (after a backoff) or the read failed otherwise (the watcher is failed).
+   * Up to `room` entries after the watcher's cursor, preceded by the entry at
+   * the cursor when the watcher was served it (to check it is still there);
+   * undefined when Redis is unreachable (after a backoff) or the read failed
+   * otherwise (the watcher is failed).
    */
   private async readAfter(
     subscription: Subscription,
@@ -138,12 +150,13 @@ export class StreamReader {
   ): Promise<StreamEntry[] | undefined> {
     const { client, keys, type } = this.options;
     try {
+      const served = subscription.lastEntry === undefined ? 0 : 1;
       const entries = await client.xrange(
         keys.stream,
-        `${subscription.cursor + 1}-0`,
+        `${subscription.cursor + 1 - served}-0`,
         '+',
         'COUNT',
-        Math.min(room, READ_COUNT),
+        Math.min(room, READ_COUNT) + served,
       );
       backoff.reset();
       return entries;
@@ -153,6 +166,20 @@ export class StreamReader {
       else subscription.fail(error);
       return undefined;
     }
+  }
+
+  /**
+   * The entries after the one the watcher was served last, once that one is
+   * found unchanged; undefined (the watcher failed with Expired) when it is
+   * gone or different: Redis failed over to a replica that did not have it,
+   * and a later write may have taken its revision.
+   */
+  private withoutLastServed(subscription: Subscription, entries: StreamEntry[]): StreamEntry[] | undefined {
+    const last = subscription.lastEntry;
+    if (last === undefined) return entries;
+    if (entries.length > 0 && sameEntry(entries[0], last)) return entries.slice(1);
+    subscription.fail(lostEntry(this.options.type, subscription.cursor));
+    return undefined;
   }
 
   /**
@@ -230,18 +257,32 @@ export class StreamReader {
     if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
   }
 
-  /** Reads the type's revision: the position to start from, or, if it went back, the end of the live watches. */
+  /**
+   * Reads the type's revision: the position to start from; after a lost
+   * connection, the end of the live watches if the revision went back or the
+   * entry they were served last is no longer there as it was.
+   */
   private async syncPosition(connection: RedisClient): Promise<void> {
-    const revision = Number((await connection.get(this.options.keys.revision)) ?? 0);
+    const { keys, type } = this.options;
+    const revision = Number((await connection.get(keys.revision)) ?? 0);
     if (this.stopped) return;
     if (this.position !== undefined && revision < this.position) {
-      // Redis came back without the data (no persistence): what the watchers have is gone.
-      this.failLive(
-        expired(`the revisions of ${this.options.type} went back from ${this.position} to ${revision}; watch again`),
-      );
+      // Redis came back without the data (no persistence), or failed over to a replica that lagged.
+      this.failLive(expired(`the revisions of ${type} went back from ${this.position} to ${revision}; watch again`));
       this.position = undefined;
+    } else if (this.position !== undefined && this.positionEntry !== undefined) {
+      const [now] = await connection.xrange(keys.stream, `${this.position}-0`, `${this.position}-0`);
+      if (this.stopped) return;
+      if (now === undefined || !sameEntry(now, this.positionEntry)) {
+        this.failLive(lostEntry(type, this.position));
+        this.position = undefined;
+      }
     }
-    if (this.position === undefined) this.setPosition(revision);
+    if (this.position !== undefined) return;
+    const [entry] = revision === 0 ? [] : await connection.xrange(keys.stream, `${revision}-0`, `${revision}-0`);
+    if (this.stopped) return;
+    this.positionEntry = entry;
+    this.setPosition(revision);
   }
 
   /** Serves entries the live loop read to every live watcher that has not had them. */
@@ -257,6 +298,7 @@ export class StreamReader {
         );
       }
       this.setPosition(revision);
+      this.positionEntry = entry;
       this.pushToLive(entry, revision);
     }
   }
@@ -267,7 +309,7 @@ export class StreamReader {
     for (const subscription of this.subscriptions) {
       if (!subscription.live || revision <= subscription.cursor) continue;
       event ??= decodeEvent(entry);
-      subscription.push(event, revision);
+      subscription.push(event, revision, entry);
     }
   }
 
@@ -303,3 +345,14 @@ export class StreamReader {
     this.options.onStopped(this);
   }
 }
+
+/** Whether two reads of a stream entry are the same entry: same id, same fields. */
+function sameEntry([id, fields]: StreamEntry, [otherId, otherFields]: StreamEntry): boolean {
+  return id === otherId && fields.length === otherFields.length && fields.every((f, i) => f === otherFields[i]);
+}
+
+/** Expired: the stream no longer has the entry a watcher was served at `revision` (a failover lost it). */
+const lostEntry = (type: ResourceType, revision: number): StorageError =>
+  expired(
+    `the change stream of ${type} no longer has revision ${revision} as it was served (Redis failed over); watch again`,
+  );
