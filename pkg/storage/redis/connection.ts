@@ -90,7 +90,9 @@ function choice<T extends string>(url: URL, name: string, given: T | undefined, 
  * A new client of `topology` with `options` (not connected when they say
  * `lazyConnect`). Through Sentinel it asks for the primary again on every
  * reconnect and drops a connection whose server answers READONLY (an old
- * primary that came back as a replica). A Cluster client follows MOVED
+ * primary that came back as a replica); it does not also listen to the
+ * Sentinels (ioredis's `failoverDetector` leaves a socket open after `quit`).
+ * A Cluster client follows MOVED
  * redirections (the command did not run) but never re-sends a command whose
  * connection closed (it may have run).
  */
@@ -108,7 +110,6 @@ export function newRedisClient(topology: RedisTopology, options: RedisOptions): 
         db: topology.db,
         username: topology.username,
         password: topology.password,
-        failoverDetector: true,
         reconnectOnError: (err) => err.message.startsWith('READONLY'),
       });
     }
