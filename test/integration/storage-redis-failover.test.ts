@@ -12,7 +12,7 @@ import {
   counterOf,
   verifyFailover,
   type SurvivingEntry,
-} from '../support/failover-workload';
+} from '../../bench/drill/failover-workload';
 import { uniqueKeyPrefix } from '../support/redis';
 
 // The smaller form of the failover drill: a primary, two replicas and three Sentinels; writers incrementing
@@ -53,7 +53,7 @@ it('loses no acknowledged write and skips or repeats no watch event when the pri
   await writer.defineType(WIDGETS, TEST_INDEXES);
   await watching.defineType(WIDGETS, TEST_INDEXES);
   const watchers = [0, 1].map(() => new RecordingWatcher(watching, WIDGETS, 0));
-  const writers = new CounterWriters(writer, WIDGETS, 4);
+  const writers = new CounterWriters(writer, WIDGETS, ['c0', 'c1', 'c2', 'c3']);
   await writers.start();
   await waitFor(() => writers.acknowledged.length >= 100, { timeoutMs: 20_000, what: '100 writes' });
 

@@ -31,30 +31,34 @@ export type SurvivingEntry = { name: string; value: number };
 
 export const counterOf = (object: ApiObject): number => Number((object.spec as { counter?: number }).counter ?? 0);
 
-/** Writers of `counters` counters of `type` (created first) until `stop()`; failures are retried with backoff. */
+/** One writer per counter of `type` (created first) until `stop()`; failures are retried with backoff. */
 export class CounterWriters {
   readonly acknowledged: AcknowledgedWrite[] = [];
   /** Writes that failed with Unavailable (outcome unknown or not written), with when they failed. */
   readonly failures: { at: number; message: string }[] = [];
+  /** How long each writer went without a successful write, from its first failure to its next success (ms). */
+  readonly outages: number[] = [];
   private stopped = false;
   private readonly done: Promise<void>[] = [];
 
   constructor(
     private readonly storage: Storage,
     private readonly type: ResourceType,
-    private readonly counters: number,
+    /** The counters' names, one writer each. */
+    private readonly names: readonly string[],
   ) {}
 
+  /** Creates the counters and starts their writers. */
   async start(): Promise<void> {
-    for (let i = 0; i < this.counters; i++) {
+    for (const name of this.names) {
       await this.storage.create(this.type, {
         apiVersion: 'v1',
         kind: 'Counter',
-        metadata: { name: `c${i}` },
+        metadata: { name },
         spec: { counter: 0 },
       });
     }
-    for (let i = 0; i < this.counters; i++) this.done.push(this.loop(`c${i}`));
+    for (const name of this.names) this.done.push(this.loop(name));
   }
 
   async stop(): Promise<void> {
@@ -64,6 +68,7 @@ export class CounterWriters {
 
   private async loop(name: string): Promise<void> {
     const backoff = new Backoff(20, 200);
+    let failingSince: number | undefined;
     while (!this.stopped) {
       try {
         const written = await this.storage.update(this.type, name, (o) => ({
@@ -71,10 +76,14 @@ export class CounterWriters {
           spec: { counter: counterOf(o) + 1 },
         }));
         const revision = Number(written.metadata.resourceVersion);
-        this.acknowledged.push({ name, value: counterOf(written), revision, at: Date.now() });
+        const at = Date.now();
+        this.acknowledged.push({ name, value: counterOf(written), revision, at });
+        if (failingSince !== undefined) this.outages.push(at - failingSince);
+        failingSince = undefined;
         backoff.reset();
       } catch (err) {
         if (!isStorageError(err, 'Unavailable')) throw err;
+        failingSince ??= Date.now();
         this.failures.push({ at: Date.now(), message: err.message });
         await backoff.wait();
       }
