@@ -28,6 +28,20 @@ async function keysOn(port: number, prefix: string): Promise<{ key: string; slot
   return Promise.all(keys.map(async (key) => ({ key, slot: Number(await redisCli(port, 'CLUSTER', 'KEYSLOT', key)) })));
 }
 
+/** For every type under `prefix`: the slots and the masters its keys are on. */
+async function whereTypesAre(prefix: string) {
+  const slotsOfType = new Map<string, Set<number>>();
+  const nodesOfType = new Map<string, Set<number>>();
+  for (const node of cluster.servers.slice(0, 3)) {
+    for (const { key, slot } of await keysOn(node.port, prefix)) {
+      const type = /\{([^}]*)\}/.exec(key)?.[1] ?? '';
+      slotsOfType.set(type, (slotsOfType.get(type) ?? new Set()).add(slot));
+      nodesOfType.set(type, (nodesOfType.get(type) ?? new Set()).add(node.port));
+    }
+  }
+  return { slotsOfType, nodesOfType };
+}
+
 describe('the key layout on a Redis Cluster', () => {
   const opened: Storage[] = [];
   afterEach(async () => {
@@ -43,16 +57,7 @@ describe('the key layout on a Redis Cluster', () => {
       for (let i = 0; i < 3; i++) await storage.create(type, widget(`w${i}`, { color: 'red', rank: String(i) }));
       await storage.delete(type, 'w0');
     }
-    const slotsOfType = new Map<string, Set<number>>();
-    const nodesOfType = new Map<string, Set<number>>();
-    const masters = cluster.servers.slice(0, 3);
-    for (const node of masters) {
-      for (const { key, slot } of await keysOn(node.port, keyPrefix)) {
-        const type = /\{([^}]*)\}/.exec(key)?.[1] ?? '';
-        slotsOfType.set(type, (slotsOfType.get(type) ?? new Set()).add(slot));
-        nodesOfType.set(type, (nodesOfType.get(type) ?? new Set()).add(node.port));
-      }
-    }
+    const { slotsOfType, nodesOfType } = await whereTypesAre(keyPrefix);
     expect([...slotsOfType.keys()].sort()).toEqual([...TYPES].sort());
     for (const type of TYPES) {
       expect(slotsOfType.get(type)?.size).toBe(1);

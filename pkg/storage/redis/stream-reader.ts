@@ -263,26 +263,29 @@ export class StreamReader {
    * entry they were served last is no longer there as it was.
    */
   private async syncPosition(connection: RedisClient): Promise<void> {
-    const { keys, type } = this.options;
-    const revision = Number((await connection.get(keys.revision)) ?? 0);
+    const revision = Number((await connection.get(this.options.keys.revision)) ?? 0);
     if (this.stopped) return;
-    if (this.position !== undefined && revision < this.position) {
-      // Redis came back without the data (no persistence), or failed over to a replica that lagged.
-      this.failLive(expired(`the revisions of ${type} went back from ${this.position} to ${revision}; watch again`));
+    const lost = this.position === undefined ? undefined : await this.lostSince(connection, this.position, revision);
+    if (this.stopped) return;
+    if (lost) {
+      this.failLive(lost);
       this.position = undefined;
-    } else if (this.position !== undefined && this.positionEntry !== undefined) {
-      const [now] = await connection.xrange(keys.stream, `${this.position}-0`, `${this.position}-0`);
-      if (this.stopped) return;
-      if (now === undefined || !sameEntry(now, this.positionEntry)) {
-        this.failLive(lostEntry(type, this.position));
-        this.position = undefined;
-      }
     }
     if (this.position !== undefined) return;
-    const [entry] = revision === 0 ? [] : await connection.xrange(keys.stream, `${revision}-0`, `${revision}-0`);
+    this.positionEntry = await entryAt(connection, this.options.keys.stream, revision);
     if (this.stopped) return;
-    this.positionEntry = entry;
     this.setPosition(revision);
+  }
+
+  /** Why the live watches at `position` cannot go on now that the type is at `revision`, if they cannot. */
+  private async lostSince(connection: RedisClient, position: number, revision: number): Promise<Error | undefined> {
+    const { keys, type } = this.options;
+    // Redis came back without the data (no persistence), or failed over to a replica that lagged.
+    if (revision < position)
+      return expired(`the revisions of ${type} went back from ${position} to ${revision}; watch again`);
+    if (this.positionEntry === undefined) return undefined;
+    const now = await entryAt(connection, keys.stream, position);
+    return now !== undefined && sameEntry(now, this.positionEntry) ? undefined : lostEntry(type, position);
   }
 
   /** Serves entries the live loop read to every live watcher that has not had them. */
@@ -344,6 +347,13 @@ export class StreamReader {
     for (const wake of this.positionWaiters.splice(0)) wake();
     this.options.onStopped(this);
   }
+}
+
+/** The stream's entry at `revision`, if it has one. */
+async function entryAt(connection: RedisClient, stream: string, revision: number): Promise<StreamEntry | undefined> {
+  if (revision === 0) return undefined;
+  const [entry] = await connection.xrange(stream, `${revision}-0`, `${revision}-0`);
+  return entry;
 }
 
 /** Whether two reads of a stream entry are the same entry: same id, same fields. */

@@ -46,26 +46,35 @@ export function redisTopology(url: URL, hosts: readonly string[]): RedisTopology
   if (scheme === 'redis' || scheme === 'rediss') return { kind: 'single', url: url.href };
   const match = /^(rediss?)\+(sentinel|cluster)$/.exec(scheme);
   if (!match) throw new Error(`"${scheme}" is not a Redis URL scheme`);
-  const tls = match[1] === 'rediss';
   const kind = match[2] as 'sentinel' | 'cluster';
   const leftover = [...url.searchParams.keys()];
   if (leftover.length > 0) throw new Error(`${scheme}:// URLs take no query parameter "${leftover[0]}"`);
-  const credentials = {
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-  };
   const endpoints = hosts.map((h) => endpoint(h, DEFAULT_PORT[kind]));
   if (endpoints.length === 0) throw new Error(`a ${scheme}:// URL needs at least one host:port`);
+  const common = { tls: match[1] === 'rediss', ...credentials(url) };
   const path = url.pathname.split('/').filter((part) => part !== '');
   if (kind === 'cluster') {
     if (path.length > 0) throw new Error('a redis+cluster:// URL has no path: Redis Cluster has database 0 only');
-    return { kind, nodes: endpoints, tls, ...credentials };
+    return { kind, nodes: endpoints, ...common };
   }
+  return { kind, sentinels: endpoints, ...masterOf(path), ...common };
+}
+
+/** The user and password of a URL, decoded, when it has them. */
+function credentials(url: URL): { username?: string; password?: string } {
+  return {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+  };
+}
+
+/** The master name and db of a Sentinel URL's path `/<name>[/<db>]`. */
+function masterOf(path: string[]): { name: string; db: number } {
   const [name, db = '0', ...rest] = path;
   if (name === undefined || !MASTER_NAME.test(name) || rest.length > 0 || !/^(0|[1-9][0-9]?)$/.test(db)) {
     throw new Error('a redis+sentinel:// URL ends with /<master name>[/<db>], e.g. /svc-primary/0');
   }
-  return { kind, sentinels: endpoints, name, db: Number(db), tls, ...credentials };
+  return { name, db: Number(db) };
 }
 
 /** `host:port` (or `[v6]:port`, or a host alone, which gets `fallbackPort`). */
