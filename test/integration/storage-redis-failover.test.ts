@@ -3,7 +3,7 @@ import '../../pkg/storage/redis';
 import { openStorage } from '../../pkg/storage/backends';
 import type { Storage } from '../../pkg/storage/interface';
 import { typeKeys } from '../../pkg/storage/redis';
-import { TEST_INDEXES, WIDGETS } from '../../pkg/storage/testing/fixtures';
+import { TEST_INDEXES, WIDGETS, widget } from '../../pkg/storage/testing/fixtures';
 import { startSentinelSet, type SentinelSet } from '../../pkg/util/redis-topologies';
 import { waitFor } from '../../pkg/util/wait-for';
 import {
@@ -44,6 +44,27 @@ async function survivingStream(port: number, keyPrefix: string): Promise<Map<num
     redis.disconnect();
   }
 }
+
+it('never hands out a revision twice when Redis comes back without the last writes', async () => {
+  const keyPrefix = uniqueKeyPrefix('floor');
+  const storage = await openStorage(`${set.url}?keyPrefix=${keyPrefix}`);
+  opened.push(storage);
+  await storage.defineType(WIDGETS, TEST_INDEXES);
+  for (const name of ['a', 'b', 'c']) await storage.create(WIDGETS, widget(name));
+  // What a primary that lost its last two writes holds: the counter at 1 and the stream ending at 1.
+  const keys = typeKeys(keyPrefix, WIDGETS);
+  const redis = new Redis({ host: '127.0.0.1', port: set.servers[0].port, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.set(keys.revision, '1');
+    await redis.xdel(keys.stream, '2-0', '3-0');
+    await redis.call('XSETID', keys.stream, '1-0');
+  } finally {
+    redis.disconnect();
+  }
+  const next = await storage.create(WIDGETS, widget('d'));
+  expect(next.metadata.resourceVersion).toBe('4');
+});
 
 it('loses no acknowledged write and skips or repeats no watch event when the primary is killed', async () => {
   const keyPrefix = uniqueKeyPrefix('failover');

@@ -214,6 +214,7 @@ export class RedisStorage implements Storage {
     if (reply[0] === 'BUILDING') throw building(type, reply);
     if (reply[0] === 'SLICE') return this.slicedPage(type, plan, call);
     const [, revision, total, position, ...items] = reply;
+    this.state(type).saw(revision);
     const at = position ? (JSON.parse(String(position)) as ListPosition) : undefined;
     const objects = await this.objects.read(type, items.map(String));
     return listResult(plan, { revision: String(revision), total: Number(total), position: at }, objects);
@@ -310,6 +311,7 @@ export class RedisStorage implements Storage {
 
   /** The last state a delete (or a dry run of one: at the revision it would have had) answered. */
   private async deleted(type: ResourceType, reply: string[]): Promise<ApiObject> {
+    this.state(type).saw(reply[1]);
     const revision = reply[0] === 'DRY' ? String(Number(reply[1]) + 1) : reply[1];
     return this.objects.readOne(type, reply[2], revision);
   }
@@ -347,6 +349,7 @@ export class RedisStorage implements Storage {
       options.dryRun ? 1 : 0,
       JSON.stringify(scriptIndexList(specs)),
       input.json,
+      this.state(type).highestRevision,
     ]);
   }
 
@@ -358,6 +361,7 @@ export class RedisStorage implements Storage {
   async currentRevision(type: ResourceType): Promise<string> {
     this.checkOpen();
     const revision = await redisCall(`revision of ${type}`, () => this.client.get(this.keys(type).revision));
+    this.state(type).saw(revision ?? undefined);
     return revision ?? '0';
   }
 
@@ -422,7 +426,9 @@ export class RedisStorage implements Storage {
       JSON.stringify(scriptIndexList(specs)),
       orderMember(values[CREATION_INDEX]?.[0], name),
       ...stored,
+      this.state(type).highestRevision,
     ]);
+    this.state(type).saw(reply[0] === 'OK' || reply[0] === 'DRY' ? reply[1] : undefined);
     // A dry run reports the revision now: the one it would have written is the next.
     if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
     if (reply[0] === 'DRY') object.metadata.resourceVersion = String(Number(reply[1]) + 1);
