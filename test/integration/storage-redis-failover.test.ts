@@ -13,6 +13,7 @@ import {
   verifyFailover,
   type SurvivingEntry,
 } from '../../bench/drill/failover-workload';
+import { client, startTestApiServer } from '../support/apiserver';
 import { uniqueKeyPrefix } from '../support/redis';
 
 // The smaller form of the failover drill: a primary, two replicas and three Sentinels; writers incrementing
@@ -74,6 +75,13 @@ it('loses no acknowledged write and skips or repeats no watch event when the pri
   await writer.defineType(WIDGETS, TEST_INDEXES);
   await watching.defineType(WIDGETS, TEST_INDEXES);
   const watchers = [0, 1].map(() => new RecordingWatcher(watching, WIDGETS, 0));
+  const apiserver = await startTestApiServer({
+    store: `${set.url}?ack=replica&keyPrefix=${uniqueKeyPrefix('failover-api')}`,
+    requestTimeoutSeconds: 2,
+  });
+  const api = client(apiserver.url);
+  const leases = '/apis/coordination.svc.run/v1alpha1/leases';
+  expect((await api('GET', leases)).status).toBe(200);
   const writers = new CounterWriters(writer, WIDGETS, ['c0', 'c1', 'c2', 'c3']);
   await writers.start();
   await waitFor(() => writers.acknowledged.length >= 100, { timeoutMs: 20_000, what: '100 writes' });
@@ -81,6 +89,21 @@ it('loses no acknowledged write and skips or repeats no watch event when the pri
   const primary = set.servers[0];
   const killedAt = Date.now();
   await primary.kill('SIGKILL');
+  // While no primary is reachable the apiserver answers 503 with Retry-After, then serves again.
+  const refused = await waitFor(
+    async () => {
+      const response = await api('GET', leases);
+      return response.status === 503 ? response : undefined;
+    },
+    { timeoutMs: 10_000, what: 'a 503 from the apiserver' },
+  );
+  expect(refused.headers.get('retry-after')).toBe('1');
+  expect(refused.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
+  await waitFor(async () => (await api('GET', leases)).status === 200, {
+    timeoutMs: 30_000,
+    what: 'the apiserver to serve again',
+  });
+  await apiserver.stop();
   const after = () => writers.acknowledged.filter((w) => w.at > killedAt).length;
   // Writes acknowledged after the kill and before the Sentinels noticed it are fine too: 100 more after the
   // first failure show that writes go on on the new primary.
