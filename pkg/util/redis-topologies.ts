@@ -139,7 +139,8 @@ export async function startSentinelSet({
 
 /**
  * Starts a Redis Cluster of `masters` masters (3 at least) with `replicas`
- * replicas each, and waits until every node sees every slot served.
+ * replicas each, and waits until every node sees every slot served and every
+ * replica is in sync.
  */
 export async function startRedisCluster({
   masters = 3,
@@ -171,6 +172,16 @@ export async function startRedisCluster({
         return true;
       },
       { timeoutMs: FORM_DEADLINE_MS, intervalMs: 100, what: 'the cluster to serve every slot' },
+    );
+    await waitFor(
+      async () => {
+        let online = 0;
+        for (const node of processes) {
+          online += ((await redisCli(node.port, 'INFO', 'replication')).match(/state=online/g) ?? []).length;
+        }
+        return online === masters * replicas;
+      },
+      { timeoutMs: FORM_DEADLINE_MS, intervalMs: 100, what: 'the replicas to be in sync' },
     );
     return {
       servers: processes,
