@@ -2,7 +2,8 @@
  * `make drill`: the failover drill and the topology figures (see bench/README.md).
  *
  * 1. For `ack=replica`, then `ack=primary`: a primary, two replicas and three
- *    Sentinels; three storage clients (as three apiservers would hold) with
+ *    Sentinels; then `ack=replica` on a 3-master Cluster with two replicas per
+ *    master (its type's master killed); three storage clients (as three apiservers would hold) with
  *    read-modify-write writers and watchers; the primary killed with SIGKILL
  *    under load. Prints requests failed and for how long, acknowledged writes
  *    lost, events skipped, repeated or lost on every watcher, time to the new primary.
@@ -17,12 +18,19 @@ import { openStorage } from '../../pkg/storage/backends';
 import type { ResourceType, Storage } from '../../pkg/storage/interface';
 import { typeKeys } from '../../pkg/storage/redis';
 import { startRedisServer } from '../../pkg/util/redis-server';
-import { startRedisCluster, startSentinelSet } from '../../pkg/util/redis-topologies';
+import { redisCli, startRedisCluster, startSentinelSet } from '../../pkg/util/redis-topologies';
 import { waitFor } from '../../pkg/util/wait-for';
 import { summarizeLatencies } from '../support/latency-stats';
 import { withProgress } from '../support/progress';
 import { runBench } from '../support/run-bench';
-import { CounterWriters, RecordingWatcher, counterOf, verifyFailover, type SurvivingEntry } from './failover-workload';
+import {
+  CounterWriters,
+  RecordingWatcher,
+  counterOf,
+  verifyFailover,
+  type FailoverVerdict,
+  type SurvivingEntry,
+} from './failover-workload';
 
 const TYPE: ResourceType = 'counters.drill.svc.run';
 const CLIENTS = 3;
@@ -51,14 +59,70 @@ async function loadFor(label: string, ms: number): Promise<void> {
   );
 }
 
-async function failoverDrill(ack: 'replica' | 'primary', loadMs: number): Promise<void> {
-  console.log(`\n== failover drill, ack=${ack}: primary + 2 replicas + 3 Sentinels, ${CLIENTS} clients ==`);
+/** A topology under the drill: its store URL, and how to kill the primary of the drill's type and see a new one. */
+interface DrillTopology {
+  label: string;
+  url: string;
+  /** Kills (SIGKILL) the primary that holds the drill's type; resolves to its port. */
+  killPrimary(): Promise<number>;
+  /** The port of the primary that holds the drill's type now. */
+  primaryPort(): Promise<number>;
+  destroy(): Promise<void>;
+}
+
+async function sentinelTopology(): Promise<DrillTopology> {
   const set = await startSentinelSet({ replicas: 2, sentinels: 3, downAfterMs: 1_000 });
+  return {
+    label: 'primary + 2 replicas + 3 Sentinels',
+    url: set.url,
+    async killPrimary() {
+      await set.servers[0].kill('SIGKILL');
+      return set.servers[0].port;
+    },
+    primaryPort: () => set.primaryPort(),
+    destroy: () => set.destroy(),
+  };
+}
+
+async function clusterTopology(keyPrefix: string): Promise<DrillTopology> {
+  const cluster = await startRedisCluster({ masters: 3, replicas: 2 });
+  const survivor = () => cluster.servers.find((s) => s.running) ?? cluster.servers[0];
+  const primaryPort = async () => {
+    const slot = Number(await redisCli(survivor().port, 'CLUSTER', 'KEYSLOT', typeKeys(keyPrefix, TYPE).revision));
+    return masterOfSlot(await redisCli(survivor().port, 'CLUSTER', 'NODES'), slot);
+  };
+  return {
+    label: '3 masters with 2 replicas each (Redis Cluster)',
+    url: cluster.url,
+    async killPrimary() {
+      const port = await primaryPort();
+      await cluster.servers.find((s) => s.port === port)?.kill('SIGKILL');
+      return port;
+    },
+    primaryPort,
+    destroy: () => cluster.destroy(),
+  };
+}
+
+/** The port of the master `CLUSTER NODES` says serves `slot` (0 when none is up). */
+function masterOfSlot(nodes: string, slot: number): number {
+  for (const line of nodes.split('\n')) {
+    const [, address, flags, , , , , , ...ranges] = line.split(' ');
+    if (!flags?.includes('master') || flags.includes('fail')) continue;
+    for (const range of ranges) {
+      const [from, to = from] = range.split('-').map(Number);
+      if (slot >= from && slot <= to) return Number(address.split('@')[0].split(':').pop());
+    }
+  }
+  return 0;
+}
+
+async function failoverDrill(topology: DrillTopology, ack: 'replica' | 'primary', keyPrefix: string, loadMs: number) {
+  console.log(`\n== failover drill, ack=${ack}: ${topology.label}, ${CLIENTS} clients ==`);
   const storages: Storage[] = [];
   try {
-    const keyPrefix = `drill-${ack}`;
     for (let i = 0; i < CLIENTS; i++) {
-      storages.push(await openStorage(`${set.url}?ack=${ack}&keyPrefix=${keyPrefix}`, { ackTimeoutMs: 5_000 }));
+      storages.push(await openStorage(`${topology.url}?ack=${ack}&keyPrefix=${keyPrefix}`, { ackTimeoutMs: 5_000 }));
       await storages[i].defineType(TYPE, []);
     }
     const writers = storages.map(
@@ -74,15 +138,14 @@ async function failoverDrill(ack: 'replica' | 'primary', loadMs: number): Promis
       Array.from({ length: WATCHERS_PER_CLIENT }, () => new RecordingWatcher(storage, TYPE, 0)),
     );
     await loadFor('load before the kill', loadMs);
-    const primary = set.servers[0];
     const killedAt = Date.now();
-    await primary.kill('SIGKILL');
+    const killed = await topology.killPrimary();
     const newPrimary = await waitFor(
       async () => {
-        const port = await set.primaryPort();
-        return port !== primary.port ? port : undefined;
+        const port = await topology.primaryPort();
+        return port !== killed && port !== 0 ? port : undefined;
       },
-      { timeoutMs: 60_000, intervalMs: 50, what: 'the Sentinels to promote a replica' },
+      { timeoutMs: 60_000, intervalMs: 50, what: 'a replica to be promoted' },
     );
     const promotedMs = Date.now() - killedAt;
     await loadFor('load after the kill', loadMs);
@@ -90,26 +153,39 @@ async function failoverDrill(ack: 'replica' | 'primary', loadMs: number): Promis
     const final = Number(await storages[0].currentRevision(TYPE));
     await waitFor(() => watchers.every((w) => w.position >= final), { timeoutMs: 30_000, what: 'the watchers' });
     await Promise.all(watchers.map((w) => w.stop()));
-
     const acknowledged = writers.flatMap((w) => w.acknowledged);
     const verdict = verifyFailover(acknowledged, watchers, await survivingStream(newPrimary, keyPrefix));
-    const failures = writers.flatMap((w) => w.failures);
-    const outages = summarizeLatencies(writers.flatMap((w) => w.outages));
-    console.log(`time to the new primary (Sentinels, down-after 1 s): ${promotedMs} ms`);
-    console.log(`writes acknowledged: ${verdict.acknowledged}; failed with 503: ${failures.length}`);
-    console.log(
-      `writers without a successful write: p50 ${outages.p50} ms, max ${outages.max} ms (${outages.count} writers)`,
-    );
-    console.log(`acknowledged writes lost: ${verdict.lost.length}`);
-    console.log(
-      `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}`,
-    );
-    console.log(
-      `watches ended with 410 Expired: ${verdict.expiredWatches} (events they had been handed that Redis lost: ${verdict.retractedEvents})`,
-    );
+    printVerdict(verdict, promotedMs, writers);
   } finally {
     await Promise.all(storages.map((s) => s.close()));
-    await set.destroy();
+  }
+}
+
+function printVerdict(verdict: FailoverVerdict, promotedMs: number, writers: CounterWriters[]): void {
+  const failures = writers.flatMap((w) => w.failures);
+  const outages = summarizeLatencies(writers.flatMap((w) => w.outages));
+  console.log(`time to the new primary (down-after / node timeout 1 s): ${promotedMs} ms`);
+  console.log(`writes acknowledged: ${verdict.acknowledged}; failed with 503: ${failures.length}`);
+  console.log(
+    `writers without a successful write: p50 ${outages.p50} ms, max ${outages.max} ms (${outages.count} writers)`,
+  );
+  console.log(`acknowledged writes lost: ${verdict.lost.length}`);
+  console.log(
+    `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}`,
+  );
+  console.log(
+    `watches ended with 410 Expired: ${verdict.expiredWatches} (events they had been handed that Redis lost: ${verdict.retractedEvents})`,
+  );
+}
+
+/** Runs the drill with `ack` on a fresh topology, destroyed afterwards. */
+async function drillOn(start: (keyPrefix: string) => Promise<DrillTopology>, ack: 'replica' | 'primary', ms: number) {
+  const keyPrefix = `drill-${ack}`;
+  const topology = await start(keyPrefix);
+  try {
+    await failoverDrill(topology, ack, keyPrefix, ms);
+  } finally {
+    await topology.destroy();
   }
 }
 
@@ -208,8 +284,9 @@ async function shardThroughput(ms: number): Promise<void> {
 
 runBench('drill', async () => {
   const ms = seconds(process.argv.slice(2)) * 1000;
-  await failoverDrill('replica', ms);
-  await failoverDrill('primary', ms);
+  await drillOn(sentinelTopology, 'replica', ms);
+  await drillOn(sentinelTopology, 'primary', ms);
+  await drillOn(clusterTopology, 'replica', ms);
   await ackThroughput(ms);
   await shardThroughput(ms);
 });
