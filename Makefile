@@ -13,7 +13,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # tokens only over HTTPS); TLS_LISTEN=off for none.
 TLS_LISTEN ?= 127.0.0.1:8443
 
-.PHONY: install build run test test-scale bench bench-scale lint format clean console-build console-install chromium
+.PHONY: install build run test test-scale bench bench-scale drill lint format clean console-build console-install chromium
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
@@ -82,6 +82,10 @@ bench: build chromium
 
 bench-scale: build
 	node dist/bench/scale/main.js
+
+# The Redis failover drill and the Sentinel/Cluster figures (bench/README.md); starts its own Redis processes.
+drill: build
+	node dist/bench/drill/main.js
 
 lint: install
 	npx tsc -p tsconfig.json --noEmit

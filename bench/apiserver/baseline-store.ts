@@ -49,7 +49,7 @@ export class BaselineStore {
 
   /** Connects with the backend's client options and scripts. */
   static async open(config: BaselineStoreConfig): Promise<BaselineStore> {
-    const client = await connectClient(config.redisUrl, 'svc-bench-baseline');
+    const client = await connectClient({ kind: 'single', url: config.redisUrl }, 'svc-bench-baseline');
     return new BaselineStore(defineScripts(client, 'plain'), config);
   }
 

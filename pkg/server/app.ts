@@ -87,6 +87,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   const { secure, tls } = await servingTls(config, host, log);
   const storage = await openStorage(config.store, {
     watchRetention: config.watchRetention,
+    // A write waiting for a replica (?ack=replica) is answered 503 within the request timeout.
+    ackTimeoutMs: config.requestTimeoutSeconds === undefined ? undefined : config.requestTimeoutSeconds * 1000,
     log: log.child({ component: 'storage' }),
   });
   const schemes = new SchemeManager(storage, log.child({ component: 'schemes' }));

@@ -197,6 +197,12 @@ export interface StorageOptions {
    * microseconds per object read and written. Objects in either form read back in either setting.
    */
   compression?: 'none' | 'deflate';
+  /**
+   * Redis only: how long a write waits for a replica (`?ack=replica`) or the append-only file (`?ack=aof`) to
+   * have it before it is Unavailable with its outcome unknown (the apiserver passes its `--request-timeout`),
+   * default 60000 ms.
+   */
+  ackTimeoutMs?: number;
   /** Where the storage logs (e.g. a lost Redis); default the process's logger. */
   log?: Logger;
 }

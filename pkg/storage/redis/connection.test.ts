@@ -4,17 +4,24 @@ import { StorageError, isStorageError } from '../errors';
 describe('redisTarget', () => {
   it('keeps host, port and db for ioredis and takes the key prefix and index layout out of the query', () => {
     expect(redisTarget(new URL('redis://h:6380/2?keyPrefix=t1&indexLayout=bucketed'), { keyPrefix: 'opt' })).toEqual({
-      url: 'redis://h:6380/2',
+      topology: { kind: 'single', url: 'redis://h:6380/2' },
       keyPrefix: 't1',
       indexLayout: 'bucketed',
       compression: 'none',
+      ack: 'primary',
     });
     expect(
       redisTarget(new URL('rediss://:secret@h:6380/0?compression=deflate'), {
         keyPrefix: 'opt',
         indexLayout: 'bucketed',
       }),
-    ).toEqual({ url: 'rediss://:secret@h:6380/0', keyPrefix: 'opt', indexLayout: 'bucketed', compression: 'deflate' });
+    ).toEqual({
+      topology: { kind: 'single', url: 'rediss://:secret@h:6380/0' },
+      keyPrefix: 'opt',
+      indexLayout: 'bucketed',
+      compression: 'deflate',
+      ack: 'primary',
+    });
     expect(redisTarget(new URL('redis://h:6379/0'), {})).toMatchObject({
       keyPrefix: 'svc',
       indexLayout: 'plain',
@@ -30,6 +37,22 @@ describe('redisTarget', () => {
     expect(() => redisTarget(new URL('redis://h:6379/0?compression=zstd'), {})).toThrow(
       'compression "zstd" must be none or deflate',
     );
+    expect(() => redisTarget(new URL('redis://h:6379/0?ack=disk'), {})).toThrow(
+      'ack "disk" must be primary or replica or aof',
+    );
+  });
+
+  it('takes ack out of the query for every topology', () => {
+    const target = redisTarget(new URL('redis+cluster://a:7000?ack=replica&keyPrefix=p'), {}, ['a:7000', 'b:7001']);
+    expect(target).toMatchObject({ ack: 'replica', keyPrefix: 'p' });
+    expect(target.topology).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: 'a', port: 7000 },
+        { host: 'b', port: 7001 },
+      ],
+      tls: false,
+    });
   });
 });
 

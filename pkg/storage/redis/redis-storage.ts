@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import type { ApiObject } from '../../api/object';
 import { StorageError, alreadyExists, notFound, staleConflict, uniqueConflict, unavailable } from '../errors';
 import { CREATION_INDEX, DEFAULT_INDEXES, type IndexSpec } from '../indexes';
@@ -19,7 +18,9 @@ import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import type { ListOptions, ListResult } from '../query';
 import type { WatchEvent, Watcher } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
-import { failFastOptions, redisCall } from './connection';
+import { failFastOptions, newRedisClient, redisCall, type RedisClient, type WriteAck } from './connection';
+import type { AcknowledgedWrites } from './acknowledged-writes';
+import type { RedisTopology } from './topology';
 import { encodeContinue, type ListPosition } from '../continue-token';
 import { buildIndex } from './index-builder';
 import { isOrdered, orderMember, scriptIndexList, typeKeys, type IndexLayout, type TypeKeys } from './keys';
@@ -43,8 +44,12 @@ const DEFAULT_INDEX_NAMES: ReadonlySet<string> = new Set(DEFAULT_INDEXES.map((s)
 
 /** The settings a RedisStorage runs with (StorageOptions with defaults applied, plus where Redis is). */
 export interface RedisStorageSettings {
-  /** The Redis URL as ioredis takes it (without our own query parameters). */
-  url: string;
+  /** Where Redis is (the URL without our own query parameters). */
+  topology: RedisTopology;
+  /** When a write is answered (ADR 0034). */
+  ack: WriteAck;
+  /** How long a write waits for its acknowledgement (`replica`, `aof`) before it is Unavailable. */
+  ackTimeoutMs: number;
   keyPrefix: string;
   /** How index sets are kept (StorageOptions.indexLayout). */
   indexLayout: IndexLayout;
@@ -61,7 +66,7 @@ export interface RedisStorageSettings {
 
 /** The settings for StorageOptions, with the defaults of the interface. */
 export function redisSettings(
-  target: Pick<RedisStorageSettings, 'url' | 'keyPrefix' | 'indexLayout' | 'compression'>,
+  target: Pick<RedisStorageSettings, 'topology' | 'keyPrefix' | 'indexLayout' | 'compression' | 'ack'>,
   options: StorageOptions,
 ): RedisStorageSettings {
   return {
@@ -70,6 +75,7 @@ export function redisSettings(
     watchBuffer: positive(options.watchBuffer, 10_000, 'watchBuffer'),
     indexBuildBatch: positive(options.indexBuildBatch, 500, 'indexBuildBatch'),
     listSlice: positive(options.listSlice, 2000, 'listSlice'),
+    ackTimeoutMs: positive(options.ackTimeoutMs, 60_000, 'ackTimeoutMs'),
     outages: new RedisOutageLog(options.log ?? logger.child({ component: 'redis-storage' })),
   };
 }
@@ -99,6 +105,7 @@ export class RedisStorage implements Storage {
   constructor(
     private readonly client: ScriptedRedis,
     private readonly settings: RedisStorageSettings,
+    private readonly writes: AcknowledgedWrites,
   ) {
     this.objects = new StoredObjects(client, (type) => this.keys(type), settings.compression);
     this.hub = new WatchHub({
@@ -207,6 +214,7 @@ export class RedisStorage implements Storage {
     if (reply[0] === 'BUILDING') throw building(type, reply);
     if (reply[0] === 'SLICE') return this.slicedPage(type, plan, call);
     const [, revision, total, position, ...items] = reply;
+    this.state(type).saw(revision);
     const at = position ? (JSON.parse(String(position)) as ListPosition) : undefined;
     const objects = await this.objects.read(type, items.map(String));
     return listResult(plan, { revision: String(revision), total: Number(total), position: at }, objects);
@@ -303,6 +311,7 @@ export class RedisStorage implements Storage {
 
   /** The last state a delete (or a dry run of one: at the revision it would have had) answered. */
   private async deleted(type: ResourceType, reply: string[]): Promise<ApiObject> {
+    this.state(type).saw(reply[1]);
     const revision = reply[0] === 'DRY' ? String(Number(reply[1]) + 1) : reply[1];
     return this.objects.readOne(type, reply[2], revision);
   }
@@ -327,22 +336,21 @@ export class RedisStorage implements Storage {
   ): Promise<string[]> {
     const keys = this.keys(type);
     const specs = this.state(type).specs;
-    return (await redisCall(`delete ${type} "${name}"`, () =>
-      this.client.svcDelete(
-        4 + specs.length,
-        keys.objects,
-        keys.indexValues,
-        keys.revision,
-        keys.stream,
-        ...specs.map((s) => keys.index(s.name)),
-        name,
-        input.expected,
-        this.settings.watchRetention,
-        options.dryRun ? 1 : 0,
-        JSON.stringify(scriptIndexList(specs)),
-        input.json,
-      ),
-    )) as string[];
+    return this.writes.run(`delete ${type} "${name}"`, 'svcDelete', [
+      4 + specs.length,
+      keys.objects,
+      keys.indexValues,
+      keys.revision,
+      keys.stream,
+      ...specs.map((s) => keys.index(s.name)),
+      name,
+      input.expected,
+      this.settings.watchRetention,
+      options.dryRun ? 1 : 0,
+      JSON.stringify(scriptIndexList(specs)),
+      input.json,
+      this.state(type).highestRevision,
+    ]);
   }
 
   watch(type: ResourceType, options: { fromRevision?: string } = {}): Watcher {
@@ -353,6 +361,7 @@ export class RedisStorage implements Storage {
   async currentRevision(type: ResourceType): Promise<string> {
     this.checkOpen();
     const revision = await redisCall(`revision of ${type}`, () => this.client.get(this.keys(type).revision));
+    this.state(type).saw(revision ?? undefined);
     return revision ?? '0';
   }
 
@@ -371,6 +380,7 @@ export class RedisStorage implements Storage {
     this.closing.abort();
     this.settings.outages.stop();
     this.hub.close();
+    this.writes.close();
     try {
       await this.client.quit();
     } catch {
@@ -397,28 +407,28 @@ export class RedisStorage implements Storage {
     const { head, tail } = splitAtRevision(object);
     const parts = this.objects.writeParts(type, object);
     const stored = Array.isArray(parts) ? parts : await parts;
-    const reply = (await redisCall(`${mode} ${type} "${name}"`, () =>
-      this.client.svcWrite(
-        5 + specs.length,
-        keys.objects,
-        keys.indexValues,
-        keys.revision,
-        keys.stream,
-        ...specs.map((s) => keys.index(s.name)),
-        keys.indexStates,
-        mode,
-        name,
-        expected,
-        head,
-        tail,
-        storedIndexValues(values),
-        this.settings.watchRetention,
-        options.dryRun ? 1 : 0,
-        JSON.stringify(scriptIndexList(specs)),
-        orderMember(values[CREATION_INDEX]?.[0], name),
-        ...stored,
-      ),
-    )) as string[];
+    const reply = await this.writes.run(`${mode} ${type} "${name}"`, 'svcWrite', [
+      5 + specs.length,
+      keys.objects,
+      keys.indexValues,
+      keys.revision,
+      keys.stream,
+      ...specs.map((s) => keys.index(s.name)),
+      keys.indexStates,
+      mode,
+      name,
+      expected,
+      head,
+      tail,
+      storedIndexValues(values),
+      this.settings.watchRetention,
+      options.dryRun ? 1 : 0,
+      JSON.stringify(scriptIndexList(specs)),
+      orderMember(values[CREATION_INDEX]?.[0], name),
+      ...stored,
+      this.state(type).highestRevision,
+    ]);
+    this.state(type).saw(reply[0] === 'OK' || reply[0] === 'DRY' ? reply[1] : undefined);
     // A dry run reports the revision now: the one it would have written is the next.
     if (reply[0] === 'OK') object.metadata.resourceVersion = reply[1];
     if (reply[0] === 'DRY') object.metadata.resourceVersion = String(Number(reply[1]) + 1);
@@ -472,8 +482,8 @@ export class RedisStorage implements Storage {
    * and ioredis leaves a 2 s timer behind when a connection is closed during
    * its ready check (a watch stopped at once), which holds the process open.
    */
-  private openReaderConnection(type: ResourceType): Redis {
-    const connection = new Redis(this.settings.url, {
+  private openReaderConnection(type: ResourceType): RedisClient {
+    const connection = newRedisClient(this.settings.topology, {
       ...failFastOptions(),
       lazyConnect: false,
       enableOfflineQueue: true,

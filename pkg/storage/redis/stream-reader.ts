@@ -1,8 +1,7 @@
-import type Redis from 'ioredis';
 import { StorageError, expired, isStorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
-import { redisRetryBackoff, translateError } from './connection';
+import { redisRetryBackoff, translateError, type RedisClient } from './connection';
 import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
@@ -32,9 +31,9 @@ export interface StreamReaderOptions {
   type: ResourceType;
   keys: TypeKeys;
   /** The storage's command connection, for start revisions and catch-up reads (XRANGE). */
-  client: Redis;
+  client: RedisClient;
   /** Opens the reader's own connection for its blocking XREAD. */
-  openConnection: () => Redis;
+  openConnection: () => RedisClient;
   /** Events a watcher may have queued (`watchBuffer`). */
   watchBuffer: number;
   /** Where the loop reports losing Redis and having it back (logged once per outage). */
@@ -60,8 +59,10 @@ export class StreamReader {
   private readonly subscriptions = new Set<Subscription>();
   /** The last revision the live loop has read (and served); undefined until the loop has started. */
   private position: number | undefined;
+  /** The stream entry at `position` as it was read (undefined when there is none, e.g. at revision 0). */
+  private positionEntry: StreamEntry | undefined;
   private positionWaiters: (() => void)[] = [];
-  private connection: Redis | undefined;
+  private connection: RedisClient | undefined;
   private stopped = false;
   private readonly abort = new AbortController();
   private readonly pacer = new FanOutPacer({ share: FAN_OUT_SHARE, minPauseMs: FAN_OUT_MIN_PAUSE_MS });
@@ -83,7 +84,14 @@ export class StreamReader {
     if (fromRevision === undefined) {
       start = this.options.client.get(this.options.keys.revision).then((rev) => Number(rev ?? 0));
     } else if (REVISION.test(fromRevision)) {
-      start = Promise.resolve(Number(fromRevision));
+      start = this.options.client.get(this.options.keys.revision).then((rev) => {
+        // Ahead of the type: a revision of a primary that failed over and lost it (or of other data).
+        // Waiting for the counter to reach it would skip the events numbered up to it.
+        if (Number(fromRevision) > Number(rev ?? 0)) {
+          throw expired(`too large resource version: ${fromRevision}, the current one of ${type} is ${rev ?? 0}`);
+        }
+        return Number(fromRevision);
+      });
     } else {
       start = Promise.reject(new StorageError('Invalid', `"${fromRevision}" is not a revision of ${type}`, { type }));
     }
@@ -122,15 +130,18 @@ export class StreamReader {
       // What the live loop's position was when the range was asked for: an empty answer means "trimmed"
       // only if the loop had already read past the cursor then, not if its position arrived meanwhile.
       const positionAtRead = this.position;
-      const entries = await this.readAfter(subscription, room, backoff);
+      const read = await this.readAfter(subscription, room, backoff);
+      const entries = read && this.withoutLastServed(subscription, read);
       if (entries === undefined || !(await this.follows(subscription, entries, positionAtRead))) continue;
-      for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]));
+      for (const entry of entries) subscription.push(decodeEvent(entry), revisionOfId(entry[0]), entry);
     }
   }
 
   /**
-   * Up to `room` entries after the watcher's cursor; undefined when Redis is
-   * unreachable (after a backoff) or the read failed otherwise (the watcher is failed).
+   * Up to `room` entries after the watcher's cursor, preceded by the entry at
+   * the cursor when the watcher was served it (to check it is still there);
+   * undefined when Redis is unreachable (after a backoff) or the read failed
+   * otherwise (the watcher is failed).
    */
   private async readAfter(
     subscription: Subscription,
@@ -139,12 +150,13 @@ export class StreamReader {
   ): Promise<StreamEntry[] | undefined> {
     const { client, keys, type } = this.options;
     try {
+      const served = subscription.lastEntry === undefined ? 0 : 1;
       const entries = await client.xrange(
         keys.stream,
-        `${subscription.cursor + 1}-0`,
+        `${subscription.cursor + 1 - served}-0`,
         '+',
         'COUNT',
-        Math.min(room, READ_COUNT),
+        Math.min(room, READ_COUNT) + served,
       );
       backoff.reset();
       return entries;
@@ -154,6 +166,20 @@ export class StreamReader {
       else subscription.fail(error);
       return undefined;
     }
+  }
+
+  /**
+   * The entries after the one the watcher was served last, once that one is
+   * found unchanged; undefined (the watcher failed with Expired) when it is
+   * gone or different: Redis failed over to a replica that did not have it,
+   * and a later write may have taken its revision.
+   */
+  private withoutLastServed(subscription: Subscription, entries: StreamEntry[]): StreamEntry[] | undefined {
+    const last = subscription.lastEntry;
+    if (last === undefined) return entries;
+    if (entries.length > 0 && sameEntry(entries[0], last)) return entries.slice(1);
+    subscription.fail(lostEntry(this.options.type, subscription.cursor));
+    return undefined;
   }
 
   /**
@@ -231,18 +257,35 @@ export class StreamReader {
     if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
   }
 
-  /** Reads the type's revision: the position to start from, or, if it went back, the end of the live watches. */
-  private async syncPosition(connection: Redis): Promise<void> {
+  /**
+   * Reads the type's revision: the position to start from; after a lost
+   * connection, the end of the live watches if the revision went back or the
+   * entry they were served last is no longer there as it was.
+   */
+  private async syncPosition(connection: RedisClient): Promise<void> {
     const revision = Number((await connection.get(this.options.keys.revision)) ?? 0);
     if (this.stopped) return;
-    if (this.position !== undefined && revision < this.position) {
-      // Redis came back without the data (no persistence): what the watchers have is gone.
-      this.failLive(
-        expired(`the revisions of ${this.options.type} went back from ${this.position} to ${revision}; watch again`),
-      );
+    const lost = this.position === undefined ? undefined : await this.lostSince(connection, this.position, revision);
+    if (this.stopped) return;
+    if (lost) {
+      this.failLive(lost);
       this.position = undefined;
     }
-    if (this.position === undefined) this.setPosition(revision);
+    if (this.position !== undefined) return;
+    this.positionEntry = await entryAt(connection, this.options.keys.stream, revision);
+    if (this.stopped) return;
+    this.setPosition(revision);
+  }
+
+  /** Why the live watches at `position` cannot go on now that the type is at `revision`, if they cannot. */
+  private async lostSince(connection: RedisClient, position: number, revision: number): Promise<Error | undefined> {
+    const { keys, type } = this.options;
+    // Redis came back without the data (no persistence), or failed over to a replica that lagged.
+    if (revision < position)
+      return expired(`the revisions of ${type} went back from ${position} to ${revision}; watch again`);
+    if (this.positionEntry === undefined) return undefined;
+    const now = await entryAt(connection, keys.stream, position);
+    return now !== undefined && sameEntry(now, this.positionEntry) ? undefined : lostEntry(type, position);
   }
 
   /** Serves entries the live loop read to every live watcher that has not had them. */
@@ -258,6 +301,7 @@ export class StreamReader {
         );
       }
       this.setPosition(revision);
+      this.positionEntry = entry;
       this.pushToLive(entry, revision);
     }
   }
@@ -268,7 +312,7 @@ export class StreamReader {
     for (const subscription of this.subscriptions) {
       if (!subscription.live || revision <= subscription.cursor) continue;
       event ??= decodeEvent(entry);
-      subscription.push(event, revision);
+      subscription.push(event, revision, entry);
     }
   }
 
@@ -304,3 +348,21 @@ export class StreamReader {
     this.options.onStopped(this);
   }
 }
+
+/** The stream's entry at `revision`, if it has one. */
+async function entryAt(connection: RedisClient, stream: string, revision: number): Promise<StreamEntry | undefined> {
+  if (revision === 0) return undefined;
+  const [entry] = await connection.xrange(stream, `${revision}-0`, `${revision}-0`);
+  return entry;
+}
+
+/** Whether two reads of a stream entry are the same entry: same id, same fields. */
+function sameEntry([id, fields]: StreamEntry, [otherId, otherFields]: StreamEntry): boolean {
+  return id === otherId && fields.length === otherFields.length && fields.every((f, i) => f === otherFields[i]);
+}
+
+/** Expired: the stream no longer has the entry a watcher was served at `revision` (a failover lost it). */
+const lostEntry = (type: ResourceType, revision: number): StorageError =>
+  expired(
+    `the change stream of ${type} no longer has revision ${revision} as it was served (Redis failed over); watch again`,
+  );

@@ -1,6 +1,7 @@
 import { expired } from '../errors';
 import type { WatchEvent, Watcher, WatchListener } from '../watch';
 import { WatcherQueue } from '../watcher-queue';
+import type { StreamEntry } from './stream-events';
 
 /**
  * One watcher of a type's change stream: its queue (bounded while iterated)
@@ -11,6 +12,8 @@ import { WatcherQueue } from '../watcher-queue';
 export class Subscription {
   /** The last revision handed to the watcher (its start revision until the first event). */
   cursor = -1;
+  /** The stream entry of the last event handed over, to check after a failover that Redis still has it. */
+  lastEntry: StreamEntry | undefined;
   /** Whether the stream reader's live feed serves it (it has caught up). */
   live = false;
   /** What the consumer iterates. */
@@ -48,9 +51,10 @@ export class Subscription {
   }
 
   /** Hands over the event of `revision`; overflowing the buffer ends the watcher with Expired. */
-  push(event: WatchEvent, revision: number): void {
+  push(event: WatchEvent, revision: number, entry: StreamEntry): void {
     this.queue.push(event);
     this.cursor = revision;
+    this.lastEntry = entry;
   }
 
   /** Ends the watcher with an error its next read throws. */

@@ -11,6 +11,18 @@ export class TypeState {
   specs: readonly IndexSpec[] = DEFAULT_INDEXES;
   /** Whether `defineType` was called (otherwise the type has the default indexes only). */
   defined = false;
+  /**
+   * The highest revision of the type this process has seen (written, listed, read): its writes raise the
+   * type's counter to it first, so that a failover to a replica that lagged never makes them hand out a
+   * revision number a client already holds for another change.
+   */
+  highestRevision = 0;
+
+  /** Records a revision seen (a decimal string or number; anything else is ignored). */
+  saw(revision: string | number | undefined): void {
+    const value = Number(revision);
+    if (Number.isSafeInteger(value) && value > this.highestRevision) this.highestRevision = value;
+  }
 
   private readonly builds = new Map<string, { done: number; total: number }>();
   private readyWaiters: (() => void)[] = [];

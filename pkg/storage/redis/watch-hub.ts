@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from './connection';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
 import type { TypeKeys } from './keys';
@@ -7,10 +7,10 @@ import { StreamReader } from './stream-reader';
 
 /** What the hub needs from the storage. */
 export interface WatchHubOptions {
-  client: Redis;
+  client: RedisClient;
   keysOf: (type: ResourceType) => TypeKeys;
   /** Opens a dedicated connection for one type's blocking reads. */
-  openConnection: (type: ResourceType) => Redis;
+  openConnection: (type: ResourceType) => RedisClient;
   watchBuffer: number;
   outages: RedisOutageLog;
 }

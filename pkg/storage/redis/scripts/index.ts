@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../connection';
 import type { IndexLayout } from '../keys';
 import { buildBatchScript, DEFINE_INDEXES_SCRIPT, FINISH_BUILD_SCRIPT } from './index-scripts';
 import { listScript } from './list-script';
@@ -23,7 +23,7 @@ export interface ScriptCommands {
 }
 
 /** A client with the storage's scripts defined on it. */
-export type ScriptedRedis = Redis & ScriptCommands;
+export type ScriptedRedis = RedisClient & ScriptCommands;
 
 /** The scripts of a store whose index sets are in `layout` (ADR 0025). */
 const sources = (layout: IndexLayout): Record<keyof ScriptCommands, string> => ({
@@ -36,7 +36,7 @@ const sources = (layout: IndexLayout): Record<keyof ScriptCommands, string> => (
 });
 
 /** Defines every script of `layout` on `client` (with a variable number of keys) and returns it typed. */
-export function defineScripts(client: Redis, layout: IndexLayout): ScriptedRedis {
+export function defineScripts(client: RedisClient, layout: IndexLayout): ScriptedRedis {
   for (const [name, lua] of Object.entries(sources(layout))) client.defineCommand(name, { lua });
   return client as ScriptedRedis;
 }

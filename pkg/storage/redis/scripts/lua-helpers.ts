@@ -12,6 +12,14 @@ export const luaHelpers = (layout: IndexLayout): string => `
 local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
 ${indexSetsLua(layout)}
 
+-- Raises the type's revision counter to floor (a decimal string, or nil or '' for none) when it is below.
+local function raise_revision(revkey, floor)
+  local at_least = tonumber(floor)
+  if at_least and at_least > tonumber(redis.call('GET', revkey) or '0') then
+    redis.call('SET', revkey, string.format('%d', at_least))
+  end
+end
+
 -- The name in an index member: "<value>NUL<name>", or "<value>NUL<order member>" in an ordered index
 -- (see order_member). Values and names hold neither NUL nor HIGH.
 local function member_name(member)

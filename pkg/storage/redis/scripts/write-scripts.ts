@@ -13,7 +13,10 @@ import { luaHelpers } from './lua-helpers';
  * `[[name, unique (1 | 0), ordered (1 | 0), sparse (1 | 0)], ...]`, the object's order member
  * (`orderMember` in ../keys.ts: the tail of its members in ordered indexes),
  * then the stored form's parts before and after the revision when it is not
- * the JSON (ADR 0026: compressed; the stream still gets the JSON).
+ * the JSON (ADR 0026: compressed; the stream still gets the JSON; `''` and
+ * `''` when it is), then the revision floor: the highest revision of the type
+ * the caller has seen, which the counter is raised to first if it is below
+ * (a failover to a replica that lagged must not hand out a revision twice).
  *
  * Returns `{'OK', revision}`, `{'DRY', current revision}`, `{'EXISTS'}`,
  * `{'NOTFOUND'}`, `{'STALE'}` or `{'UNIQUE', index, value}`.
@@ -52,6 +55,7 @@ for i, index in ipairs(indexes) do
 end
 if ARGV[8] == '1' then return {'DRY', redis.call('GET', revkey) or '0'} end
 
+raise_revision(revkey, ARGV[13])
 local rev = tostring(redis.call('INCR', revkey))
 local json = ARGV[4] .. rev .. ARGV[5]
 local stored = json
@@ -86,8 +90,8 @@ return {'OK', rev}
  * KEYS: objects, index values, revision, stream, then the bucketed set of every
  * index, in the order of ARGV[5]. ARGV: name, expected revision (`''` for any),
  * stream retention, dry run (`1` | `0`), the indexes as JSON (as for
- * writeScript), optionally the object's JSON for the change stream (`''`: what is stored, which is JSON
- * unless compressed).
+ * writeScript), the object's JSON for the change stream (`''`: what is stored, which is JSON
+ * unless compressed), then the revision floor (as for writeScript).
  *
  * Returns `{'OK', revision, last JSON}`, `{'DRY', current revision, JSON}`,
  * `{'COMPRESSED'}` (the stored object is not JSON and none was given),
@@ -109,6 +113,7 @@ end
 if ARGV[4] == '1' then return {'DRY', redis.call('GET', revkey) or '0', json} end
 
 local values = decode_values(values_json, name)
+raise_revision(revkey, ARGV[7])
 local next_rev = tostring(redis.call('INCR', revkey))
 redis.call('HDEL', objects, name)
 redis.call('HDEL', ixv, name)
