@@ -9,6 +9,7 @@ import { ObjectPage } from './pages/object';
 import { PluginsPage } from './pages/plugins';
 import { POSTS, PostsPage } from './pages/posts';
 import { RolePage } from './pages/role';
+import { EditRolePage, NewRolePage } from './pages/role-editor';
 import { RolesPage } from './pages/roles';
 import { UserPage } from './pages/user';
 import { UsersPage } from './pages/users';
@@ -16,6 +17,7 @@ import { UsersPage } from './pages/users';
 const MODELS = ['system:models:view'];
 const USERS = ['system:users:view'];
 const ROLES = ['system:roles:view'];
+const MANAGE_ROLES = ['system:roles:manage'];
 
 /**
  * Every page of the console. `meta.permissions`: the UI permissions (any one)
@@ -46,7 +48,9 @@ export const ROUTES: RouteDefinition[] = [
   { path: '/users', title: 'Users', component: UsersPage, menu: true, meta: { permissions: USERS } },
   { path: '/users/:name', title: 'User', component: UserPage, meta: { permissions: USERS } },
   { path: '/roles', title: 'Roles', component: RolesPage, menu: true, meta: { permissions: ROLES } },
+  { path: '/roles/+new', title: 'New role', component: NewRolePage, meta: { permissions: MANAGE_ROLES } },
   { path: '/roles/:name', title: 'Role', component: RolePage, meta: { permissions: ROLES } },
+  { path: '/roles/:name/edit', title: 'Edit role', component: EditRolePage, meta: { permissions: MANAGE_ROLES } },
   { path: '/access', title: 'Access', component: AccessPage, menu: true, meta: { permissions: [] } },
   {
     path: '/plugins',
