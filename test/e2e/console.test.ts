@@ -5,6 +5,8 @@ import type { Browser, Page } from '../../console/node_modules/playwright-core';
 import { startTestApiServer } from '../support/apiserver';
 import {
   launchChromium,
+  logIn,
+  mainMenu,
   openPage,
   screenshot,
   seriousAccessibilityViolations,
@@ -105,14 +107,7 @@ async function open(path = '/console/', expectedFailures: string[] = []): Promis
   return watched.page;
 }
 
-async function logIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByText(`Signed in as ${username}`).waitFor();
-}
-
-const menu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+const menu = mainMenu;
 
 async function menuTitles(page: Page, expectedCount: number): Promise<string[]> {
   await waitFor(async () => (await menu(page).count()) === expectedCount, { what: `${expectedCount} menu entries` });

@@ -64,6 +64,17 @@ export async function openPage(browser: Browser, expectedFailures: string[] = []
   return watched;
 }
 
+/** Logs in on the console's login form and waits until the page says who is signed in. */
+export async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText(`Signed in as ${username}`).waitFor();
+}
+
+/** The links of the console's main menu. */
+export const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+
 /** Saves a full-page screenshot as `<SCREENSHOTS>/<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

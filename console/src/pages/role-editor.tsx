@@ -11,7 +11,7 @@ import { navigate } from '../router/router';
 import { buildingBlocks, draftOf, resultingGrants, roleFromDraft, type RoleDraft } from '../roles/compose';
 import { includedBy, type Role } from '../roles/roles';
 
-const EMPTY: RoleDraft = { name: '', displayName: '', chosen: [] };
+const EMPTY: RoleDraft = { name: '', displayName: '', module: '', chosen: [] };
 
 /** A new role, built from templates (`/roles/+new`). */
 export function NewRolePage() {
@@ -111,6 +111,14 @@ function DraftFields(props: {
         value={draft.displayName}
         onInput={(displayName) => onChange({ ...draft, displayName })}
         hint="how role lists name it, e.g. News editor"
+        causes={props.causes}
+      />
+      <TextField
+        label="Module"
+        name="module"
+        value={draft.module}
+        onInput={(module) => onChange({ ...draft, module })}
+        hint="where role lists group it, e.g. Posts; empty: Other"
         causes={props.causes}
       />
       <TemplateChoices roles={props.roles} editing={props.own?.metadata.name} chosen={draft.chosen} onToggle={toggle} />

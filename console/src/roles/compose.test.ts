@@ -62,29 +62,38 @@ describe('resultingGrants', () => {
 
 describe('roleFromDraft', () => {
   it('makes a new role of its name, display name and dependencies, with no rules of its own', () => {
-    const role = roleFromDraft({ name: 'editor', displayName: ' Editor ', chosen: ['roles-manage'] });
+    const role = roleFromDraft({ name: 'editor', displayName: ' Editor ', module: 'News', chosen: ['roles-manage'] });
     expect(role).toEqual({
       metadata: {
         name: 'editor',
-        annotations: { [`${A}display-name`]: 'Editor', [`${A}dependencies`]: '["roles-manage"]' },
+        annotations: {
+          [`${A}display-name`]: 'Editor',
+          [`${A}module`]: 'News',
+          [`${A}dependencies`]: '["roles-manage"]',
+        },
       },
       rules: [],
     });
   });
 
-  it("changes an existing role's display name and dependencies only, keeping its version and dropping its status", () => {
+  it("changes an existing role's display name, module and dependencies only, keeping its version and dropping its status", () => {
     const base = {
       metadata: {
         name: 'editor',
         version: 7,
         labels: { team: 'news' },
-        annotations: { [`${A}display-name`]: 'Old', [`${A}dependencies`]: '["roles-view"]', note: 'kept' },
+        annotations: {
+          [`${A}display-name`]: 'Old',
+          [`${A}module`]: 'News',
+          [`${A}dependencies`]: '["roles-view"]',
+          note: 'kept',
+        },
       },
       rules: [read],
       status: { rules: [read] },
     } as Role;
-    const draft = { ...draftOf(base), displayName: '', chosen: [] };
-    expect(draftOf(base)).toEqual({ name: 'editor', displayName: 'Old', chosen: ['roles-view'] });
+    const draft = { ...draftOf(base), displayName: '', module: '', chosen: [] };
+    expect(draftOf(base)).toEqual({ name: 'editor', displayName: 'Old', module: 'News', chosen: ['roles-view'] });
     expect(roleFromDraft({ ...draft, name: 'renamed' }, base)).toEqual({
       metadata: { name: 'editor', version: 7, labels: { team: 'news' }, annotations: { note: 'kept' } },
       rules: [read],

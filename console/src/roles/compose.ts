@@ -8,6 +8,8 @@ export const SUPER_ROLE = 'super-role';
 export interface RoleDraft {
   name: string;
   displayName: string;
+  /** Where role lists group it (empty: "Other"). */
+  module: string;
   /** The roles (templates mostly) it is built from: its `dependencies`. */
   chosen: string[];
 }
@@ -56,21 +58,25 @@ export function draftOf(role: Role): RoleDraft {
   return {
     name: role.metadata.name,
     displayName: role.metadata.annotations?.[`${ANNOTATION}display-name`] ?? '',
+    module: role.metadata.annotations?.[`${ANNOTATION}module`] ?? '',
     chosen: listAnnotation(role, 'dependencies'),
   };
 }
 
 /**
  * The role to save: `base` (the role as read, so its version, own rules, labels
- * and other annotations go back unchanged) with the draft's display name and
- * dependencies; a new role has no rules of its own.
+ * and other annotations go back unchanged) with the draft's display name, module
+ * and dependencies; a new role has no rules of its own.
  */
 export function roleFromDraft(draft: RoleDraft, base?: Role): Role {
   const annotations = { ...base?.metadata.annotations };
-  if (draft.displayName.trim()) annotations[`${ANNOTATION}display-name`] = draft.displayName.trim();
-  else delete annotations[`${ANNOTATION}display-name`];
-  if (draft.chosen.length) annotations[`${ANNOTATION}dependencies`] = JSON.stringify(draft.chosen);
-  else delete annotations[`${ANNOTATION}dependencies`];
+  const set = (key: string, value: string) => {
+    if (value) annotations[ANNOTATION + key] = value;
+    else delete annotations[ANNOTATION + key];
+  };
+  set('display-name', draft.displayName.trim());
+  set('module', draft.module.trim());
+  set('dependencies', draft.chosen.length ? JSON.stringify(draft.chosen) : '');
   const { status: _status, ...rest } = base ?? { metadata: { name: draft.name }, rules: [] };
   return { ...rest, metadata: { ...rest.metadata, name: base?.metadata.name ?? draft.name, annotations } };
 }
