@@ -31,14 +31,17 @@ export function UserPage(props: { params: Record<string, string> }) {
       </p>
       <ErrorBox error={user.error} />
       {user.value && <UserFacts user={user.value} />}
-      <HasPermission permissions={['system:users:manage']}>
-        <ErrorBox error={toggle.error} />
-        <button type="button" onClick={onToggle} disabled={!user.value || toggle.busy}>
-          {disabled ? 'Enable' : 'Disable'}
-        </button>
-        <SetPassword path={`${path}/password`} />
-        <AssignRoles user={props.params.name} />
-      </HasPermission>
+      {/* Only for a user who exists: a missing one (404) gets the error alone, no forms that would fail. */}
+      {user.value && (
+        <HasPermission permissions={['system:users:manage']}>
+          <ErrorBox error={toggle.error} />
+          <button type="button" onClick={onToggle} disabled={toggle.busy}>
+            {disabled ? 'Enable' : 'Disable'}
+          </button>
+          <SetPassword path={`${path}/password`} />
+          <AssignRoles user={props.params.name} />
+        </HasPermission>
+      )}
     </>
   );
 }
