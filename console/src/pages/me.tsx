@@ -130,14 +130,26 @@ function Tokens() {
   );
 }
 
+/** How long a new token may live: the choices offered, in days (0: never expires, chosen deliberately). */
+const TOKEN_LIFETIMES = [
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: '1 year' },
+  { days: 0, label: 'never' },
+];
+const DEFAULT_LIFETIME_DAYS = 30;
+
 function NewToken(props: { onCreated: () => void }) {
   const [displayName, setDisplayName] = useState('');
+  const [days, setDays] = useState(DEFAULT_LIFETIME_DAYS);
   const [secret, setSecret] = useState<string | undefined>();
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const created = await api<Token>('POST', MY_TOKENS, { body: { spec: { displayName } } });
+      const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : undefined;
+      const created = await api<Token>('POST', MY_TOKENS, { body: { spec: { displayName, expiresAt } } });
       setSecret(created.metadata.annotations?.[TOKEN_ANNOTATION]);
       setDisplayName('');
       props.onCreated();
@@ -147,6 +159,20 @@ function NewToken(props: { onCreated: () => void }) {
     <form onSubmit={submit} aria-labelledby="new-token">
       <h3 id="new-token">New token</h3>
       <TextField label="Token name" name="displayName" value={displayName} onInput={setDisplayName} required />
+      <div class="field">
+        <label for="field-expiresAt">Expires after</label>
+        <select
+          id="field-expiresAt"
+          value={String(days)}
+          onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}
+        >
+          {TOKEN_LIFETIMES.map((l) => (
+            <option key={l.days} value={String(l.days)}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+      </div>
       <ErrorBox error={action.error} />
       {secret && (
         <p role="status">
