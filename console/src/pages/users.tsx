@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
+import { ApiError } from '../api/errors';
 import { USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
@@ -53,6 +54,34 @@ export function UsersPage() {
   );
 }
 
+/** What the server accepts as a password (8 to 1,024 characters): checked before anything is created. */
+const PASSWORD_LENGTH = { min: 8, max: 1024 };
+
+/**
+ * Creates a user and sets their first password as one step: a password the
+ * server would refuse is refused before the user is created, and should the
+ * server refuse it anyway, the user just created is deleted again.
+ */
+async function createUser(form: { name: string; displayName: string; email: string; password: string }) {
+  const { password } = form;
+  if (password && (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max)) {
+    const message = `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`;
+    throw new ApiError(422, 'Invalid', 'The password was refused: nothing was created.', [
+      { field: 'password', message },
+    ]);
+  }
+  const path = `${USERS}/${encodeURIComponent(form.name)}`;
+  const spec = { displayName: form.displayName || undefined, email: form.email || undefined };
+  await api('POST', USERS, { body: { metadata: { name: form.name }, spec } });
+  if (!password) return;
+  try {
+    await api('PUT', `${path}/password`, { body: { password } });
+  } catch (err) {
+    await api('DELETE', path).catch(() => undefined);
+    throw err;
+  }
+}
+
 function CreateUser() {
   const [form, setForm] = useState({ name: '', displayName: '', email: '', password: '' });
   const action = useAction();
@@ -60,10 +89,7 @@ function CreateUser() {
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const spec = { displayName: form.displayName || undefined, email: form.email || undefined };
-      await api('POST', USERS, { body: { metadata: { name: form.name }, spec } });
-      if (form.password)
-        await api('PUT', `${USERS}/${encodeURIComponent(form.name)}/password`, { body: { password: form.password } });
+      await createUser(form);
       navigate(`/users/${encodeURIComponent(form.name)}`);
     });
   };
