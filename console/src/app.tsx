@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { setApiToken } from './api/client';
 import { logout } from './api/auth';
-import { loadSession, saveSession, type Session } from './api/session';
+import { loadSession, saveSession, sessionEndReason, type Session } from './api/session';
 import { Layout } from './components/layout';
 import { LoginPage } from './pages/login';
 import { NO_PERMISSIONS, PermissionsContext, type Permissions } from './permissions/permissions';
@@ -15,6 +15,7 @@ export function App() {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
   const [permissions, setPermissions] = useState<Permissions | undefined>();
   const [pluginRoutes, setPluginRoutes] = useState<RouteDefinition[] | undefined>();
+  const [ended, setEnded] = useState<string | undefined>();
 
   const end = useCallback(() => {
     saveSession(undefined);
@@ -23,7 +24,11 @@ export function App() {
     setPluginRoutes(undefined);
     setSession(undefined);
   }, []);
-  setApiToken(session?.token, end);
+  // A 401 for the session's token: the session is over; the login says why.
+  setApiToken(session?.token, () => {
+    if (session) setEnded(sessionEndReason(session));
+    end();
+  });
 
   useEffect(() => {
     if (!session) return undefined;
@@ -48,8 +53,10 @@ export function App() {
   if (!session) {
     return (
       <LoginPage
+        ended={ended}
         onLogin={(s) => {
           saveSession(s);
+          setEnded(undefined);
           setSession(s);
         }}
       />
