@@ -5,8 +5,8 @@ import { loadSession, saveSession, sessionEndReason, type Session } from './api/
 import { Layout } from './components/layout';
 import { LoginPage } from './pages/login';
 import { NO_PERMISSIONS, PermissionsContext, type Permissions } from './permissions/permissions';
-import { keepPermissionsFresh, permissionsReader } from './permissions/refresh';
-import { loadPluginRoutes } from './plugins/load';
+import { keepPermissionsFresh, permissionsReader, type RefreshCause } from './permissions/refresh';
+import { loadPluginRoutes, sameRoutes } from './plugins/load';
 import { PluginPage } from './plugins/plugin-page';
 import type { RouteDefinition } from './router/router';
 
@@ -33,21 +33,25 @@ export function App() {
   useEffect(() => {
     if (!session) return undefined;
     const read = permissionsReader();
-    const refresh = () =>
+    const page = (route: Parameters<typeof PluginPage>[0]['route']) => (props: { params: Record<string, string> }) => (
+      <PluginPage route={route} params={props.params} username={session.username} />
+    );
+    // Plugins' pages are read again on every event (not on the poll), so a plugin disabled or enabled meanwhile
+    // leaves or joins the menu. Without them (an older server, a failure), the console's own pages still work.
+    const loadPlugins = () =>
+      void loadPluginRoutes(page).then(
+        (read) => setPluginRoutes((shown) => (sameRoutes(shown, read) ? shown : read)),
+        () => setPluginRoutes((shown) => shown ?? []),
+      );
+    const refresh = (cause: RefreshCause) => {
       void read().then(
         (p) => p && setPermissions(p),
         () => undefined,
       );
-    refresh();
+      if (cause === 'event') loadPlugins();
+    };
+    refresh('event');
     return keepPermissionsFresh(refresh);
-  }, [session]);
-  useEffect(() => {
-    if (!session) return;
-    const page = (route: Parameters<typeof PluginPage>[0]['route']) => (props: { params: Record<string, string> }) => (
-      <PluginPage route={route} params={props.params} username={session.username} />
-    );
-    // Without them (an older server, a failure), the console's own pages still work.
-    void loadPluginRoutes(page).then(setPluginRoutes, () => setPluginRoutes([]));
   }, [session]);
 
   if (!session) {

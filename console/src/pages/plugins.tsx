@@ -1,9 +1,11 @@
+import { useEffect } from 'preact/hooks';
 import { api } from '../api/client';
 import { PLUGINS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { useLiveReload } from '../components/use-live-reload';
 import { HasPermission } from '../permissions/permissions';
+import { PLUGINS_CHANGED } from '../permissions/refresh';
 
 interface Plugin {
   metadata: { name: string };
@@ -24,6 +26,10 @@ export function PluginsPage() {
   );
   // Phases move on their own (STARTING, STARTED, STOPPED): the page follows them.
   useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  // A phase seen changing here: the menu reads plugins' pages again (a stopped plugin's pages leave it).
+  useEffect(() => {
+    if (plugins.value) window.dispatchEvent(new Event(PLUGINS_CHANGED));
+  }, [plugins.value]);
   return (
     <>
       <h1>Plugins</h1>
