@@ -97,33 +97,35 @@ function Tokens() {
       <h2 id="tokens">Personal access tokens</h2>
       <ErrorBox error={tokens.error ?? action.error} />
       {tokens.value && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
-            {tokens.value.items
-              .filter((t) => !t.metadata.deletionTimestamp)
-              .map((t) => (
-                <tr key={t.metadata.name}>
-                  <td>{t.spec.displayName ?? t.metadata.name}</td>
-                  <td>{t.metadata.creationTimestamp}</td>
-                  <td>{t.spec.expiresAt ?? 'never'}</td>
-                  <td>
-                    <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
-                      Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
+              {tokens.value.items
+                .filter((t) => !t.metadata.deletionTimestamp)
+                .map((t) => (
+                  <tr key={t.metadata.name}>
+                    <td>{t.spec.displayName ?? t.metadata.name}</td>
+                    <td>{t.metadata.creationTimestamp}</td>
+                    <td>{t.spec.expiresAt ?? 'never'}</td>
+                    <td>
+                      <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
+                        Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <NewToken onCreated={tokens.reload} />
     </section>

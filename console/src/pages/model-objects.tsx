@@ -96,35 +96,37 @@ function ObjectsTable(props: { table: Table; route: string }) {
   const { columnDefinitions, rows } = props.table;
   if (rows.length === 0) return <p>No objects.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          {columnDefinitions.map((c) => (
-            <th scope="col" key={c.name} title={c.description}>
-              {c.name}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => {
-          const name = row.object?.metadata?.name ?? cellText(row.cells[0]);
-          return (
-            <tr key={name || i}>
-              {row.cells.map((cell, j) => (
-                <td key={j}>
-                  {j === 0 ? (
-                    <Link to={`${props.route}/${encodeURIComponent(name)}`}>{cellText(cell)}</Link>
-                  ) : (
-                    cellText(cell)
-                  )}
-                  {j === 0 && row.object?.metadata?.deletionTimestamp ? <span class="badge"> deleting</span> : null}
-                </td>
-              ))}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div class="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            {columnDefinitions.map((c) => (
+              <th scope="col" key={c.name} title={c.description}>
+                {c.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => {
+            const name = row.object?.metadata?.name ?? cellText(row.cells[0]);
+            return (
+              <tr key={name || i}>
+                {row.cells.map((cell, j) => (
+                  <td key={j}>
+                    {j === 0 ? (
+                      <Link to={`${props.route}/${encodeURIComponent(name)}`}>{cellText(cell)}</Link>
+                    ) : (
+                      cellText(cell)
+                    )}
+                    {j === 0 && row.object?.metadata?.deletionTimestamp ? <span class="badge"> deleting</span> : null}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

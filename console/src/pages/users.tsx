@@ -23,29 +23,31 @@ export function UsersPage() {
       <h1>Users</h1>
       <ErrorBox error={users.error} />
       {users.value && (
-        <table>
-          <caption>Users ({users.value.items.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Display name</th>
-              <th scope="col">Email</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.value.items.map((u) => (
-              <tr key={u.metadata.name}>
-                <td>
-                  <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
-                </td>
-                <td>{u.spec?.displayName}</td>
-                <td>{u.spec?.email}</td>
-                <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
+        <div class="table-scroll">
+          <table>
+            <caption>Users ({users.value.items.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Display name</th>
+                <th scope="col">Email</th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {users.value.items.map((u) => (
+                <tr key={u.metadata.name}>
+                  <td>
+                    <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
+                  </td>
+                  <td>{u.spec?.displayName}</td>
+                  <td>{u.spec?.email}</td>
+                  <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <HasPermission permissions={['system:users:manage']}>
         <CreateUser />
