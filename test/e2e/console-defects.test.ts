@@ -1,0 +1,152 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from '../../console/node_modules/playwright-core';
+import { startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import {
+  launchChromium,
+  logIn,
+  mainMenu,
+  openPage,
+  screenshot,
+  seriousAccessibilityViolations,
+  type WatchedPage,
+} from '../support/browser';
+import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
+import { waitFor } from '../support/wait-for';
+
+// Defects found in the browser, each checked where it showed: in headless Chromium against a real apiserver (RBAC)
+// and controller-manager, with the example plugin (People) installed.
+
+const CM_TOKEN = 'controller-manager-token-for-the-console-defects-test';
+const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
+
+jest.setTimeout(60_000);
+
+let api: RbacApi;
+let browser: Browser;
+let dir: string;
+const pages: WatchedPage[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-console-defects-'));
+  const tokenFile = join(dir, 'token');
+  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
+  cpSync(join(__dirname, '..', '..', 'manifests', 'examples', 'plugins', 'people'), join(dir, 'plugins', 'people'), {
+    recursive: true,
+  });
+  const server = await startTestApiServer({
+    authorizationMode: 'RBAC',
+    controllerManagerTokenFile: tokenFile,
+    pluginsDir: join(dir, 'plugins'),
+  });
+  api = rbacApi(server);
+  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
+  await waitFor(async () => (await api.admin('GET', `${PLUGINS}/people`)).body?.status?.phase === 'STARTED', {
+    what: 'the people plugin to start',
+    timeoutMs: 30_000,
+  });
+  await createUser(api, 'dave', 'dave-password');
+  browser = await launchChromium();
+}, 60_000);
+
+afterEach(async () => {
+  const problems = pages.flatMap((p) => p.problems);
+  await Promise.all(pages.splice(0).map((p) => p.context.close()));
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopTestControllerManagers();
+  await api?.server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path: string, expectedFailures: string[] = []): Promise<Page> {
+  const watched = await openPage(browser, expectedFailures);
+  pages.push(watched);
+  await watched.page.goto(api.server.url + path);
+  return watched.page;
+}
+
+it('says why a session ended when an administrator disables the user', async () => {
+  const page = await open('/console/', ['/users/-/permissions']);
+  await logIn(page, 'dave', 'dave-password');
+  const disabled = await api.admin(
+    'PATCH',
+    '/api/v1alpha1/users/dave',
+    { spec: { disabled: true } },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
+  expectStatus(disabled, 200, 'disabling dave');
+  // The next permissions poll gets a 401: the login page says the session ended, and why it can have.
+  await page.getByText('Your session ended').waitFor();
+  expect(await page.getByRole('alert').textContent()).toMatch(/disabled/);
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await screenshot(page, 'session-ended');
+});
+
+it('draws disabled buttons unlike enabled ones', async () => {
+  const page = await open('/console/me');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByRole('heading', { name: 'New token' }).waitFor();
+  const looks = await page.evaluate(() => {
+    const enabled = document.createElement('button');
+    const disabled = document.createElement('button');
+    disabled.disabled = true;
+    document.querySelector('main')?.append(enabled, disabled);
+    const look = (b: HTMLButtonElement) => {
+      const style = getComputedStyle(b);
+      return { color: style.color, background: style.backgroundColor, cursor: style.cursor };
+    };
+    return { enabled: look(enabled), disabled: look(disabled) };
+  });
+  expect(looks.disabled.cursor).toBe('not-allowed');
+  expect(looks.disabled.color).not.toBe(looks.enabled.color);
+  expect(looks.disabled.background).not.toBe(looks.enabled.background);
+});
+
+it('fits every page into a 390 px wide screen: tables scroll in their box, nothing widens the page', async () => {
+  const page = await open('/console/');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const visits: [string, string][] = [
+    ['/console/users', 'Users'],
+    ['/console/roles/super-role', 'Effective rules'],
+    ['/console/roles/+new', 'What this role will grant'],
+    ['/console/models', 'Models'],
+    ['/console/models/core/v1alpha1/roles', 'roles'],
+    ['/console/me', 'Personal access tokens'],
+    ['/console/plugins', 'Plugins'],
+  ];
+  for (const [path, heading] of visits) {
+    await page.goto(api.server.url + path);
+    await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(`${path}: ${width}`).toBe(`${path}: 390`);
+    await screenshot(page, `phone${path.replace(/[/+]+/g, '-')}`);
+  }
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it("takes a disabled plugin's pages out of the menu without a reload, and brings them back when enabled", async () => {
+  const page = await open('/console/plugins');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await waitFor(async () => (await mainMenu(page).allTextContents()).includes('People'), {
+    what: 'People in the menu',
+  });
+  const card = page.getByRole('region', { name: /People/ });
+  await card.getByRole('button', { name: 'Disable people' }).click();
+  await card.getByText('Phase: STOPPED').waitFor();
+  await waitFor(async () => !(await mainMenu(page).allTextContents()).includes('People'), {
+    what: 'People to leave the menu',
+  });
+  await screenshot(page, 'plugin-disabled-menu');
+  await card.getByRole('button', { name: 'Enable people' }).click();
+  await card.getByText('Phase: STARTED').waitFor();
+  await waitFor(async () => (await mainMenu(page).allTextContents()).includes('People'), {
+    what: 'People back in the menu',
+  });
+});
