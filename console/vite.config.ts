@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
-import { precompress } from './precompress';
+import { precompress } from './precompress.ts';
 
 // Served by the apiserver at /console/ (pkg/apiserver/console.ts); hashed file names under assets/, each with
 // its brotli and gzip forms beside it.

@@ -13,10 +13,12 @@ import {
   type WatchedPage,
 } from '../support/browser';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import { applyPersonModel, PERSONS, person } from '../support/person';
 import { createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// Defects found in the browser, each checked where it showed: in headless Chromium against a real apiserver (RBAC)
+// Defects found in the browser (and the YAML editor under the real Content-Security-Policy), each checked where it
+// showed: in headless Chromium against a real apiserver (RBAC)
 // and controller-manager, with the example plugin (People) installed.
 
 const CM_TOKEN = 'controller-manager-token-for-the-console-defects-test';
@@ -64,8 +66,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(path: string, expectedFailures: string[] = []): Promise<Page> {
-  const watched = await openPage(browser, expectedFailures);
+async function open(path: string, expectedFailures: string[] = [], enforceCSP = false): Promise<Page> {
+  const watched = await openPage(browser, expectedFailures, { enforceCSP });
   pages.push(watched);
   await watched.page.goto(api.server.url + path);
   return watched.page;
@@ -149,4 +151,22 @@ it("takes a disabled plugin's pages out of the menu without a reload, and brings
   await waitFor(async () => (await mainMenu(page).allTextContents()).includes('People'), {
     what: 'People back in the menu',
   });
+});
+
+it("edits YAML in CodeMirror under the console's own Content-Security-Policy, marking a syntax error where it is", async () => {
+  await applyPersonModel(api.admin);
+  expectStatus(await api.admin('POST', PERSONS, person('ada', { age: 36 })), 201, 'creating ada');
+  // No CSP bypass: a style or script the policy refuses is a console error, which fails the test.
+  const page = await open('/console/models/example.com/v1alpha1/persons/ada', [], true);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Edit YAML' }).click();
+  const editor = page.locator('.cm-editor .cm-content[aria-label="YAML"]');
+  await editor.waitFor();
+  // CodeMirror's own styles apply (its gutter is a flex box), though the policy refuses inline <style> elements.
+  expect(await page.locator('.cm-gutters').evaluate((g) => getComputedStyle(g).display)).toBe('flex');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\nbroken: a: b');
+  await page.locator('.cm-lint-marker-error').waitFor();
+  await screenshot(page, 'yaml-editor-error');
 });

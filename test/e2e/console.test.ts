@@ -116,9 +116,9 @@ async function menuTitles(page: Page, expectedCount: number): Promise<string[]> 
 
 /**
  * With an edit open on the page, changes the person's age through the API, saves, and checks that the console says
- * the object changed meanwhile and that Reload shows the new age.
+ * the object changed meanwhile, shows their change, and that Reload shows the new age.
  */
-async function saveAfterChangeMeanwhile(page: Page, name: string, age: number): Promise<void> {
+async function saveAfterChangeMeanwhile(page: Page, name: string, age: number, review = false): Promise<void> {
   const patched = await api.admin(
     'PATCH',
     `${PERSONS}/${name}`,
@@ -128,8 +128,12 @@ async function saveAfterChangeMeanwhile(page: Page, name: string, age: number): 
     },
   );
   expectStatus(patched, 200, `changing ${name} meanwhile`);
+  // A YAML edit shows the changes first (none here), then saves.
+  if (review) await page.getByRole('button', { name: 'Review changes' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByText('Changed meanwhile —').waitFor();
+  // What they changed: their age against the one read.
+  expect(await page.getByLabel('Their changes').textContent()).toContain(`+   age: ${age}`);
   await page.getByRole('button', { name: 'Reload' }).click();
   await page.getByText(`age: ${age}`).waitFor();
 }
@@ -187,7 +191,11 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
   await page.getByRole('button', { name: 'Edit YAML' }).click();
-  await saveAfterChangeMeanwhile(page, 'ada', 37);
+  // The YAML editor is CodeMirror, loaded on this page only.
+  await page.locator('.cm-editor .cm-content[aria-label="YAML"]').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'yaml-editor');
+  await saveAfterChangeMeanwhile(page, 'ada', 37, true);
 
   // Delete: marked, then gone once the gc controller removes it; the list follows live.
   page.once('dialog', (dialog) => void dialog.accept());

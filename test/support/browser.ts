@@ -45,9 +45,14 @@ export interface WatchedPage {
  * as a failed load, also those the app shows the user: those of URLs
  * containing one of `expectedFailures` are expected, any other is a problem.
  */
-export async function openPage(browser: Browser, expectedFailures: string[] = []): Promise<WatchedPage> {
-  // The page's CSP allows its own scripts only; axe-core is injected by the test.
-  const context = await browser.newContext({ bypassCSP: true });
+export async function openPage(
+  browser: Browser,
+  expectedFailures: string[] = [],
+  { enforceCSP = false } = {},
+): Promise<WatchedPage> {
+  // The page's CSP allows its own scripts only; axe-core is injected by the test, so the CSP is bypassed unless
+  // the test checks the page under it (and then runs no axe).
+  const context = await browser.newContext({ bypassCSP: !enforceCSP });
   // A step that cannot happen fails with its own message before the test's timeout.
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
