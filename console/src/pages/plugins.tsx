@@ -25,7 +25,7 @@ export function PluginsPage() {
     [],
   );
   // Phases move on their own (STARTING, STARTED, STOPPED): the page follows them.
-  useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  const { live, resume } = useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
   // A phase seen changing here: the menu reads plugins' pages again (a stopped plugin's pages leave it).
   useEffect(() => {
     if (plugins.value) window.dispatchEvent(new Event(PLUGINS_CHANGED));
@@ -34,6 +34,14 @@ export function PluginsPage() {
     <>
       <h1>Plugins</h1>
       <ErrorBox error={plugins.error} />
+      {!live && (
+        <p role="status">
+          <strong>Paused:</strong> phases shown may be out of date.{' '}
+          <button type="button" onClick={resume}>
+            Resume
+          </button>
+        </p>
+      )}
       {plugins.value?.items.length === 0 && <p>No plugins are installed (the apiserver's --plugins-dir).</p>}
       {plugins.value?.items.map((p) => (
         <PluginCard key={p.metadata.name} plugin={p} onChange={plugins.reload} />
