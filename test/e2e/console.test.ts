@@ -212,6 +212,31 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
+it("narrows a model's list with selector chips and sorts it by one of its indexes", async () => {
+  for (const [name, team] of [
+    ['chip-a', 'red'],
+    ['chip-b', 'blue'],
+    ['chip-c', 'red'],
+  ])
+    expectStatus(await api.admin('POST', PERSONS, person(name, {}, { team, chips: 'yes' })), 201, `creating ${name}`);
+  const page = await open('/console/models/example.com/v1alpha1/persons');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByLabel('Label selector').fill('chips=yes,team=red');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const names = page.getByRole('row').getByRole('link');
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-c,chip-a', {
+    what: 'the red ones, newest first',
+  });
+  await page.getByLabel('Sort by').selectOption('spec.name,asc');
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-a,chip-c', { what: 'sorted by name' });
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'model-filter-chips');
+  await page.getByRole('button', { name: 'Remove label filter team=red' }).click();
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-a,chip-b,chip-c', {
+    what: 'every chip person once team=red is removed',
+  });
+});
+
 it('edits an existing object with the generated form: a list and a nested object, causes on their fields, a stale version refused', async () => {
   expectStatus(await api.admin('POST', PERSONS, person('hopper', { tags: ['navy'] })), 201, 'creating hopper');
   const page = await open('/console/models/example.com/v1alpha1/persons/hopper', [PERSONS]);
