@@ -170,3 +170,17 @@ it("edits YAML in CodeMirror under the console's own Content-Security-Policy, ma
   await page.locator('.cm-lint-marker-error').waitFor();
   await screenshot(page, 'yaml-editor-error');
 });
+
+it("follows the system's dark scheme with the same tokens, and stays readable (axe's contrast included)", async () => {
+  const page = await open('/console/');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  for (const path of ['/console/roles/+new', '/console/models/core/v1alpha1/roles', '/console/me']) {
+    await page.goto(api.server.url + path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(background).toBe('rgb(27, 28, 29)');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  }
+  await screenshot(page, 'dark-me');
+});

@@ -10,6 +10,8 @@ const ALWAYS = ['metadata.name', 'metadata.creationTimestamp'];
  * Model object, and a caller may not read it: then the first ones only.
  */
 export async function sortableIndexes(group: string, plural: string): Promise<string[]> {
+  // Model objects never have the core group or a platform group (`….svc.run`): no need to ask.
+  if (!group || group.endsWith('.svc.run')) return ALWAYS;
   const model = await api<{ spec?: { indexes?: { name?: string }[] } }>(
     'GET',
     `${MODELS}/${encodeURIComponent(`${plural}.${group}`)}`,
