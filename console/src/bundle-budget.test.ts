@@ -27,10 +27,13 @@ describe('the bundle', () => {
     expect(size).toBeLessThan(FIRST_PAGE_BUDGET_BYTES);
   });
 
-  it('leaves the YAML editor (CodeMirror) out of the first page: it loads where YAML is edited', () => {
-    const editor = readdirSync(assets).filter((f) => /^codemirror-yaml-.*\.js$/.test(f));
-    expect(editor).toHaveLength(1);
-    expect(firstPageScripts()).not.toContain(editor[0]);
-    console.log(`YAML editor, loaded on demand: ${(gzipped(editor[0]) / 1024).toFixed(1)} KB gzipped`);
+  it.each([
+    ['the YAML editor (CodeMirror)', 'codemirror-yaml'],
+    ['the charts (uPlot)', 'uplot-chart'],
+  ])('leaves %s out of the first page: it loads on the pages that use it', (what, chunk) => {
+    const files = readdirSync(assets).filter((f) => f.startsWith(`${chunk}-`) && f.endsWith('.js'));
+    expect(files).toHaveLength(1);
+    expect(firstPageScripts()).not.toContain(files[0]);
+    console.log(`${what}, loaded on demand: ${(gzipped(files[0]) / 1024).toFixed(1)} KB gzipped`);
   });
 });

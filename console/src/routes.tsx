@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './router/router';
 import { AccessPage } from './pages/access';
+import { DashboardPage } from './pages/dashboard';
 import { HomePage } from './pages/home';
 import { MePage } from './pages/me';
 import { ModelObjectsPage } from './pages/model-objects';
@@ -26,6 +27,14 @@ const MANAGE_ROLES = ['system:roles:manage'];
  */
 export const ROUTES: RouteDefinition[] = [
   { path: '/', title: 'Home', component: HomePage, menu: true, meta: { permissions: [] } },
+  // The super administrator's (`*`): no built-in template grants it; /metrics is the administrators' own.
+  {
+    path: '/dashboard',
+    title: 'Dashboard',
+    component: DashboardPage,
+    menu: true,
+    meta: { permissions: ['system:dashboard:view'] },
+  },
   { path: '/models', title: 'Models', component: ModelsPage, menu: true, meta: { permissions: MODELS } },
   {
     path: '/models/:group/:version/:plural',

@@ -184,3 +184,28 @@ it("follows the system's dark scheme with the same tokens, and stays readable (a
   }
   await screenshot(page, 'dark-me');
 });
+
+it("draws the super administrator's dashboard from /metrics with uPlot, under the console's own CSP", async () => {
+  const page = await open('/console/dashboard', [], true);
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  const requests = page.getByText('Requests per second:');
+  // The first figure needs two scrapes (2 s apart); the chart is a canvas drawn by uPlot, loaded on this page only,
+  // with its stylesheet (.u-wrap is positioned by it).
+  await waitFor(async () => !(await requests.textContent())?.includes('…'), { what: 'a requests-per-second figure' });
+  expect(await page.locator('.chart canvas').count()).toBe(4);
+  await waitFor(
+    async () =>
+      (await page
+        .locator('.u-wrap')
+        .first()
+        .evaluate((e) => getComputedStyle(e).position)) === 'relative',
+    { what: "uPlot's stylesheet to apply" },
+  );
+  await page.getByText('people: STARTED').or(page.getByText('People: STARTED')).first().waitFor();
+  await screenshot(page, 'dashboard');
+
+  const checked = await open('/console/dashboard');
+  await logIn(checked, 'admin', TEST_ADMIN_PASSWORD);
+  await checked.locator('.chart canvas').first().waitFor();
+  expect(await seriousAccessibilityViolations(checked)).toEqual([]);
+});

@@ -23,7 +23,7 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 
 const CM_TOKEN = 'controller-manager-token-for-the-console-test';
 // The console's own pages, then the example plugin's (People).
-const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
+const ALL_MENUS = ['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
 const PEOPLE_PERSONS = '/apis/people.example.com/v1alpha1/persons';
 const MY_POSTS = '/apis/uc.api.content.svc.run/v1alpha1/posts';
 

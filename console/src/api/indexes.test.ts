@@ -5,7 +5,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('sortableIndexes', () => {
   it("adds the indexes a Model object declares to every model's own", async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ spec: { indexes: [{ name: 'spec.name' }] } })));
+    const fetch = vi.fn(
+      async (_url: string) => new Response(JSON.stringify({ spec: { indexes: [{ name: 'spec.name' }] } })),
+    );
     vi.stubGlobal('fetch', fetch);
     expect(await sortableIndexes('example.com', 'persons')).toEqual([
       'metadata.name',
