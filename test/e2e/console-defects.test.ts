@@ -94,17 +94,18 @@ it('draws disabled buttons unlike enabled ones', async () => {
   const page = await open('/console/me');
   await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
   await page.getByRole('heading', { name: 'New token' }).waitFor();
-  const looks = await page.evaluate(() => {
+  // (Runs in the page: written as a string, the test's TypeScript has no DOM types.)
+  const looks = await page.evaluate<{ enabled: Record<string, string>; disabled: Record<string, string> }>(`(() => {
     const enabled = document.createElement('button');
     const disabled = document.createElement('button');
     disabled.disabled = true;
-    document.querySelector('main')?.append(enabled, disabled);
-    const look = (b: HTMLButtonElement) => {
+    document.querySelector('main').append(enabled, disabled);
+    const look = (b) => {
       const style = getComputedStyle(b);
       return { color: style.color, background: style.backgroundColor, cursor: style.cursor };
     };
     return { enabled: look(enabled), disabled: look(disabled) };
-  });
+  })()`);
   expect(looks.disabled.cursor).toBe('not-allowed');
   expect(looks.disabled.color).not.toBe(looks.enabled.color);
   expect(looks.disabled.background).not.toBe(looks.enabled.background);
@@ -126,7 +127,7 @@ it('fits every page into a 390 px wide screen: tables scroll in their box, nothi
   for (const [path, heading] of visits) {
     await page.goto(api.server.url + path);
     await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(`${path}: ${width}`).toBe(`${path}: 390`);
     await screenshot(page, `phone${path.replace(/[/+]+/g, '-')}`);
   }
@@ -163,7 +164,9 @@ it("edits YAML in CodeMirror under the console's own Content-Security-Policy, ma
   const editor = page.locator('.cm-editor .cm-content[aria-label="YAML"]');
   await editor.waitFor();
   // CodeMirror's own styles apply (its gutter is a flex box), though the policy refuses inline <style> elements.
-  expect(await page.locator('.cm-gutters').evaluate((g) => getComputedStyle(g).display)).toBe('flex');
+  expect(await page.locator('.cm-gutters').evaluate((g) => (globalThis as any).getComputedStyle(g).display)).toBe(
+    'flex',
+  );
   await editor.click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nbroken: a: b');
@@ -178,7 +181,7 @@ it("follows the system's dark scheme with the same tokens, and stays readable (a
   for (const path of ['/console/roles/+new', '/console/models/core/v1alpha1/roles', '/console/me']) {
     await page.goto(api.server.url + path);
     await page.getByRole('heading', { level: 1 }).waitFor();
-    const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const background = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
     expect(background).toBe('rgb(27, 28, 29)');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   }
@@ -198,7 +201,7 @@ it("draws the super administrator's dashboard from /metrics with uPlot, under th
       (await page
         .locator('.u-wrap')
         .first()
-        .evaluate((e) => getComputedStyle(e).position)) === 'relative',
+        .evaluate((e) => (globalThis as any).getComputedStyle(e).position)) === 'relative',
     { what: "uPlot's stylesheet to apply" },
   );
   await page.getByText('people: STARTED').or(page.getByText('People: STARTED')).first().waitFor();
