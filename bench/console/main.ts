@@ -21,8 +21,8 @@ import { startApiserverProcess } from '../support/svc-processes';
  * - a model's table with 1,000 objects until its first page is drawn, beside
  *   the same table with 20 objects (it is paged: the two should be alike);
  * - a logged-in console showing the 1,000-object table while its objects change
- *   100 times a second: the longest main-thread task (a PerformanceObserver of
- *   long tasks in the page), beside the same page with nothing changing;
+ *   100 times a second: the longest gap between animation frames in the page
+ *   (a blocking task shows as one), beside the same page with nothing changing;
  * - the JavaScript the first page loads, gzipped (and the parts loaded on demand).
  *
  * @example npm run build && (cd console && npx vite build) && node dist/bench/console/main.js
@@ -161,7 +161,12 @@ const CHANGES_PER_SECOND = 100;
  * 1,000-object table for CHANGE_SECONDS, while `call` (when given) changes
  * CHANGES_PER_SECOND persons a second (merge patches, paced), else idle.
  */
-async function longestTask(browser: Browser, url: string, token: string, call?: Call): Promise<number> {
+async function longestTask(
+  browser: Browser,
+  url: string,
+  token: string,
+  call?: Call,
+): Promise<{ longest: number; changesPerSecond: number }> {
   const context = await browser.newContext();
   const session = JSON.stringify({ token, username: 'admin' });
   await context.addInitScript(`sessionStorage.setItem('svc.console.session', ${JSON.stringify(session)})`);
@@ -170,29 +175,39 @@ async function longestTask(browser: Browser, url: string, token: string, call?: 
   await page.locator('tbody tr').nth(19).waitFor();
   await page.getByText('Live:').waitFor();
   // (Runs in the page: a string, as the benchmark's TypeScript has no DOM types.)
+  // The longest gap between two animation frames: a task that blocks the page for 50 ms shows as a gap of at least
+  // that (long-task entries alone report only tasks over 50 ms).
   await page.evaluate(`(() => {
     window.longest = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
-    }).observe({ type: 'longtask' });
+    let last = performance.now();
+    const frame = (now) => {
+      window.longest = Math.max(window.longest, now - last);
+      last = now;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
   })()`);
   const started = performance.now();
+  const patches: Promise<boolean>[] = [];
   for (let n = 0; performance.now() - started < CHANGE_SECONDS * 1000; n++) {
     const due = started + (n * 1000) / CHANGES_PER_SECOND;
     await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-    if (call) void patchAge(call, n);
+    if (call) patches.push(patchAge(call, n));
   }
   // Let the last changes arrive and be drawn.
   await new Promise((r) => setTimeout(r, 1000));
   const longest = await page.evaluate<number>('window.longest');
   await context.close();
-  return longest;
+  const applied = (await Promise.all(patches)).filter(Boolean).length;
+  return { longest, changesPerSecond: applied / CHANGE_SECONDS };
 }
 
-function patchAge(call: Call, n: number): Promise<unknown> {
+/** Changes one person's age; whether the server took it. */
+function patchAge(call: Call, n: number): Promise<boolean> {
   const name = `p-${String(n % 1000).padStart(4, '0')}`;
-  return call('PATCH', `${PERSONS}/${name}`, { spec: { age: n % 100 } }, 'application/merge-patch+json').catch(
-    () => undefined,
+  return call('PATCH', `${PERSONS}/${name}`, { spec: { age: (n + 1) % 100 } }, 'application/merge-patch+json').then(
+    () => true,
+    () => false,
   );
 }
 
@@ -205,7 +220,7 @@ function consoleJsGzip(): { firstPage: number; onDemand: Record<string, number> 
   const rest = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js') && !first.includes(f));
   return {
     firstPage: first.reduce((sum, f) => sum + gz(f), 0),
-    onDemand: Object.fromEntries(rest.map((f) => [f.replace(/-[\w-]+\.js$/, ''), gz(f)])),
+    onDemand: Object.fromEntries(rest.map((f) => [f.replace(/-[\w-]{8}\.js$/, ''), gz(f)])),
   };
 }
 
@@ -214,8 +229,8 @@ function report(r: {
   login: number[];
   table20: number[];
   table1000: number[];
-  idle: number;
-  busy: number;
+  idle: { longest: number };
+  busy: { longest: number; changesPerSecond: number };
   js: ReturnType<typeof consoleJsGzip>;
 }): void {
   const row = (what: string, samples: number[]) => [
@@ -239,8 +254,8 @@ function report(r: {
   const ratio = median(r.table1000) / median(r.table20);
   say(`Table 1,000 / 20 objects: ${ratio.toFixed(2)}x (paged: 20 rows a page whatever the collection's size)`);
   say(
-    `1,000-object table, ${CHANGES_PER_SECOND} changes/s for ${CHANGE_SECONDS} s: longest task ${formatMs(r.busy)} ms ` +
-      `(same page, nothing changing: ${formatMs(r.idle)} ms)`,
+    `1,000-object table, ${r.busy.changesPerSecond.toFixed(0)} changes/s applied for ${CHANGE_SECONDS} s: longest ` +
+      `gap between frames ${formatMs(r.busy.longest)} (same page, nothing changing: ${formatMs(r.idle.longest)})`,
   );
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const parts = Object.entries(r.js.onDemand).map(([name, bytes]) => `${name} ${kb(bytes)}`);
@@ -250,8 +265,8 @@ function report(r: {
       verdict(median(r.login) < 1000),
       verdict(r.js.firstPage < 120 * 1024),
       verdict(median(r.table1000) < 1000 && ratio < 1.5),
-      verdict(r.busy < 50),
+      verdict(r.busy.longest < 50 && r.busy.changesPerSecond >= CHANGES_PER_SECOND * 0.9),
     ])}  (first load < 1 s; first page's JavaScript < 120 KB gzipped; 1,000-object table as fast as 20, < 1 s; ` +
-      `longest task under 100 changes/s < 50 ms)`,
+      `longest frame gap under 100 changes/s < 50 ms)`,
   );
 }
