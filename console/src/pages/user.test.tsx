@@ -18,9 +18,9 @@ function fakeServer(existing: string) {
   );
 }
 
-const renderAs = (name: string) =>
+const renderAs = (name: string, uiPermissions = ['*']) =>
   render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions: ['*'] }}>
+    <PermissionsContext.Provider value={{ roles: [], uiPermissions }}>
       <UserPage params={{ name }} />
     </PermissionsContext.Provider>,
   );
@@ -33,6 +33,13 @@ describe('a user page', () => {
     renderAs('ada');
     await screen.findByRole('button', { name: 'Disable' });
     expect(screen.getByRole('heading', { name: 'Set a password' })).toBeTruthy();
+  });
+
+  it('offers setting a password only with system:users:password, not with system:users:manage alone', async () => {
+    fakeServer('ada');
+    renderAs('ada', ['system:users:manage']);
+    await screen.findByRole('button', { name: 'Disable' });
+    expect(screen.queryByRole('heading', { name: 'Set a password' })).toBeNull();
   });
 
   it('shows only "not found" for a user who does not exist, no management forms', async () => {

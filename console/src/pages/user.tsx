@@ -7,7 +7,7 @@ import { useAction, useAsync } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { AssignRoles } from './assign-roles';
-import type { User } from './users';
+import { SET_PASSWORDS, type User } from './users';
 
 /** One user: who they are, enable or disable, set a password, and the roles they hold. */
 export function UserPage(props: { params: Record<string, string> }) {
@@ -38,7 +38,9 @@ export function UserPage(props: { params: Record<string, string> }) {
           <button type="button" onClick={onToggle} disabled={toggle.busy}>
             {disabled ? 'Enable' : 'Disable'}
           </button>
-          <SetPassword path={`${path}/password`} />
+          <HasPermission permissions={[SET_PASSWORDS]}>
+            <SetPassword path={`${path}/password`} />
+          </HasPermission>
           <AssignRoles user={props.params.name} />
         </HasPermission>
       )}

@@ -23,7 +23,7 @@ function fakeServer(password = () => new Response('{}')) {
 
 async function createErin(password: string) {
   render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions: ['system:users:manage'] }}>
+    <PermissionsContext.Provider value={{ roles: [], uiPermissions: ['system:users:manage', 'system:users:password'] }}>
       <UsersPage />
     </PermissionsContext.Provider>,
   );
@@ -53,5 +53,18 @@ describe('creating a user with a password', () => {
       { method: 'PUT', url: '/api/v1alpha1/users/erin/password' },
       { method: 'DELETE', url: '/api/v1alpha1/users/erin' },
     ]);
+  });
+});
+
+describe('creating a user without system:users:password', () => {
+  it('offers no password field (setting one is for super administrators)', async () => {
+    fakeServer();
+    render(
+      <PermissionsContext.Provider value={{ roles: [], uiPermissions: ['system:users:manage'] }}>
+        <UsersPage />
+      </PermissionsContext.Provider>,
+    );
+    await screen.findByLabelText('Name');
+    expect(screen.queryByLabelText('Password')).toBeNull();
   });
 });

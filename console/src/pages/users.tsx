@@ -56,6 +56,13 @@ export function UsersPage() {
   );
 }
 
+/**
+ * The UI permission that offers setting other users' passwords. No built-in
+ * template carries it (setting a password is logging in as that user): the
+ * super administrator's `*` does.
+ */
+export const SET_PASSWORDS = 'system:users:password';
+
 /** What the server accepts as a password (8 to 1,024 characters): checked before anything is created. */
 const PASSWORD_LENGTH = { min: 8, max: 1024 };
 
@@ -108,16 +115,18 @@ function CreateUser() {
         causes={causes}
       />
       <TextField label="Email" name="email" type="email" value={form.email} onInput={set('email')} causes={causes} />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        value={form.password}
-        onInput={set('password')}
-        autocomplete="new-password"
-        hint="8 characters or more; leave empty to set it later"
-        causes={causes}
-      />
+      <HasPermission permissions={[SET_PASSWORDS]}>
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          value={form.password}
+          onInput={set('password')}
+          autocomplete="new-password"
+          hint="8 characters or more; leave empty to set it later"
+          causes={causes}
+        />
+      </HasPermission>
       <ErrorBox error={action.error} />
       <button type="submit" disabled={action.busy}>
         Create user
