@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { setApiToken } from './api/client';
 import { logout } from './api/auth';
-import { loadSession, saveSession, type Session } from './api/session';
+import { loadSession, saveSession, sessionEndReason, type Session } from './api/session';
 import { Layout } from './components/layout';
 import { LoginPage } from './pages/login';
 import { NO_PERMISSIONS, PermissionsContext, type Permissions } from './permissions/permissions';
-import { keepPermissionsFresh, permissionsReader } from './permissions/refresh';
-import { loadPluginRoutes } from './plugins/load';
+import { keepPermissionsFresh, permissionsReader, type RefreshCause } from './permissions/refresh';
+import { loadPluginRoutes, sameRoutes } from './plugins/load';
 import { PluginPage } from './plugins/plugin-page';
 import type { RouteDefinition } from './router/router';
 
@@ -15,6 +15,7 @@ export function App() {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
   const [permissions, setPermissions] = useState<Permissions | undefined>();
   const [pluginRoutes, setPluginRoutes] = useState<RouteDefinition[] | undefined>();
+  const [ended, setEnded] = useState<string | undefined>();
 
   const end = useCallback(() => {
     saveSession(undefined);
@@ -23,33 +24,43 @@ export function App() {
     setPluginRoutes(undefined);
     setSession(undefined);
   }, []);
-  setApiToken(session?.token, end);
+  // A 401 for the session's token: the session is over; the login says why.
+  setApiToken(session?.token, () => {
+    if (session) setEnded(sessionEndReason(session));
+    end();
+  });
 
   useEffect(() => {
     if (!session) return undefined;
     const read = permissionsReader();
-    const refresh = () =>
+    const page = (route: Parameters<typeof PluginPage>[0]['route']) => (props: { params: Record<string, string> }) => (
+      <PluginPage route={route} params={props.params} username={session.username} />
+    );
+    // Plugins' pages are read again on every event (not on the poll), so a plugin disabled or enabled meanwhile
+    // leaves or joins the menu. Without them (an older server, a failure), the console's own pages still work.
+    const loadPlugins = () =>
+      void loadPluginRoutes(page).then(
+        (read) => setPluginRoutes((shown) => (sameRoutes(shown, read) ? shown : read)),
+        () => setPluginRoutes((shown) => shown ?? []),
+      );
+    const refresh = (cause: RefreshCause) => {
       void read().then(
         (p) => p && setPermissions(p),
         () => undefined,
       );
-    refresh();
+      if (cause === 'event') loadPlugins();
+    };
+    refresh('event');
     return keepPermissionsFresh(refresh);
-  }, [session]);
-  useEffect(() => {
-    if (!session) return;
-    const page = (route: Parameters<typeof PluginPage>[0]['route']) => (props: { params: Record<string, string> }) => (
-      <PluginPage route={route} params={props.params} username={session.username} />
-    );
-    // Without them (an older server, a failure), the console's own pages still work.
-    void loadPluginRoutes(page).then(setPluginRoutes, () => setPluginRoutes([]));
   }, [session]);
 
   if (!session) {
     return (
       <LoginPage
+        ended={ended}
         onLogin={(s) => {
           saveSession(s);
+          setEnded(undefined);
           setSession(s);
         }}
       />

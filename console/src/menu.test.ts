@@ -5,7 +5,7 @@ const titles = (permissions: string[]) => menuFor(permissions).map((r) => r.titl
 
 describe('the menu', () => {
   it('shows every entry to the super administrator', () => {
-    expect(titles(['*'])).toEqual(['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts']);
+    expect(titles(['*'])).toEqual(['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts']);
   });
 
   it('shows a contributor Posts and the pages every user has, not Users', () => {

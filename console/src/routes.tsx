@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './router/router';
 import { AccessPage } from './pages/access';
+import { DashboardPage } from './pages/dashboard';
 import { HomePage } from './pages/home';
 import { MePage } from './pages/me';
 import { ModelObjectsPage } from './pages/model-objects';
@@ -9,6 +10,7 @@ import { ObjectPage } from './pages/object';
 import { PluginsPage } from './pages/plugins';
 import { POSTS, PostsPage } from './pages/posts';
 import { RolePage } from './pages/role';
+import { EditRolePage, NewRolePage } from './pages/role-editor';
 import { RolesPage } from './pages/roles';
 import { UserPage } from './pages/user';
 import { UsersPage } from './pages/users';
@@ -16,6 +18,7 @@ import { UsersPage } from './pages/users';
 const MODELS = ['system:models:view'];
 const USERS = ['system:users:view'];
 const ROLES = ['system:roles:view'];
+const MANAGE_ROLES = ['system:roles:manage'];
 
 /**
  * Every page of the console. `meta.permissions`: the UI permissions (any one)
@@ -24,6 +27,14 @@ const ROLES = ['system:roles:view'];
  */
 export const ROUTES: RouteDefinition[] = [
   { path: '/', title: 'Home', component: HomePage, menu: true, meta: { permissions: [] } },
+  // The super administrator's (`*`): no built-in template grants it; /metrics is the administrators' own.
+  {
+    path: '/dashboard',
+    title: 'Dashboard',
+    component: DashboardPage,
+    menu: true,
+    meta: { permissions: ['system:dashboard:view'] },
+  },
   { path: '/models', title: 'Models', component: ModelsPage, menu: true, meta: { permissions: MODELS } },
   {
     path: '/models/:group/:version/:plural',
@@ -46,7 +57,9 @@ export const ROUTES: RouteDefinition[] = [
   { path: '/users', title: 'Users', component: UsersPage, menu: true, meta: { permissions: USERS } },
   { path: '/users/:name', title: 'User', component: UserPage, meta: { permissions: USERS } },
   { path: '/roles', title: 'Roles', component: RolesPage, menu: true, meta: { permissions: ROLES } },
+  { path: '/roles/+new', title: 'New role', component: NewRolePage, meta: { permissions: MANAGE_ROLES } },
   { path: '/roles/:name', title: 'Role', component: RolePage, meta: { permissions: ROLES } },
+  { path: '/roles/:name/edit', title: 'Edit role', component: EditRolePage, meta: { permissions: MANAGE_ROLES } },
   { path: '/access', title: 'Access', component: AccessPage, menu: true, meta: { permissions: [] } },
   {
     path: '/plugins',

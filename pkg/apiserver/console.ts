@@ -54,7 +54,8 @@ export async function serveConsole(ctx: RequestContext, path: string, plugins?: 
   if (!root) throw new StatusError(404, 'NotFound', 'the console is not built: run `make build` (or `make run`)');
   const relative = decodedPath(ctx.url.pathname.slice(CONSOLE_PATH.length)).replace(/^\/+/, '');
   const file = await existingFile(root, relative);
-  if (file) return sendFile(ctx, file, relative.startsWith('assets/') ? IMMUTABLE : 'no-cache');
+  if (file && relative.startsWith('assets/')) return sendFile(ctx, file, IMMUTABLE, await precompressed(ctx, file));
+  if (file) return sendFile(ctx, file, 'no-cache');
   // A missing file is a 404; any other path is one of the app's routes, answered by the app.
   if (extname(relative)) throw new StatusError(404, 'NotFound', `the console has no file "${path}"`);
   return sendFile(ctx, join(root, 'index.html'), 'no-cache');
@@ -78,6 +79,39 @@ async function existingFile(root: string, relative: string): Promise<string | un
   return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
 }
 
+/** The encodings the build writes beside each asset (`<file>.br`, `<file>.gz`), best first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+
+/**
+ * The precompressed form of an asset the client accepts (`Accept-Encoding`,
+ * a `q=0` refuses), if the build wrote one.
+ */
+async function precompressed(
+  ctx: RequestContext,
+  file: string,
+): Promise<{ file: string; encoding: string } | undefined> {
+  const accepted = acceptedEncodings(ctx.req.headers['accept-encoding']);
+  for (const { name, suffix } of ENCODINGS) {
+    if (!accepted.has(name)) continue;
+    if ((await stat(file + suffix).catch(() => undefined))?.isFile()) return { file: file + suffix, encoding: name };
+  }
+  return undefined;
+}
+
+/** The codings an `Accept-Encoding` header accepts (those with q > 0), lower case. */
+function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of [header ?? ''].flat().join(',').split(',')) {
+    const [coding, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    if (coding && !(q && Number(q.slice(2)) === 0)) accepted.add(coding);
+  }
+  return accepted;
+}
+
 function decodedPath(path: string): string {
   try {
     return decodeURIComponent(path);
@@ -86,12 +120,22 @@ function decodedPath(path: string): string {
   }
 }
 
-async function sendFile(ctx: RequestContext, file: string, cacheControl: string): Promise<void> {
-  const { size } = await stat(file);
+/** Sends a file; `encoded`: its precompressed form to send instead, with its `Content-Encoding`. */
+async function sendFile(
+  ctx: RequestContext,
+  file: string,
+  cacheControl: string,
+  encoded?: { file: string; encoding: string },
+): Promise<void> {
+  const body = encoded?.file ?? file;
+  const { size } = await stat(body);
   ctx.res.writeHead(200, {
     'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'Content-Length': String(size),
     'Cache-Control': cacheControl,
+    // Assets differ by Accept-Encoding (a cache must not hand brotli to a client that asked for gzip).
+    ...(cacheControl === IMMUTABLE ? { Vary: 'Accept-Encoding' } : {}),
+    ...(encoded ? { 'Content-Encoding': encoded.encoding } : {}),
     'X-Content-Type-Options': 'nosniff',
     ...(file.endsWith('.html') ? { 'Content-Security-Policy': CSP } : {}),
   });
@@ -100,7 +144,7 @@ async function sendFile(ctx: RequestContext, file: string, cacheControl: string)
     return;
   }
   await new Promise<void>((resolve, reject) => {
-    const stream = createReadStream(file);
+    const stream = createReadStream(body);
     stream.on('error', reject);
     ctx.res.on('close', resolve);
     stream.pipe(ctx.res);

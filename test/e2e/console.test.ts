@@ -5,6 +5,8 @@ import type { Browser, Page } from '../../console/node_modules/playwright-core';
 import { startTestApiServer } from '../support/apiserver';
 import {
   launchChromium,
+  logIn,
+  mainMenu,
   openPage,
   screenshot,
   seriousAccessibilityViolations,
@@ -21,7 +23,7 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 
 const CM_TOKEN = 'controller-manager-token-for-the-console-test';
 // The console's own pages, then the example plugin's (People).
-const ALL_MENUS = ['Home', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
+const ALL_MENUS = ['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
 const PEOPLE_PERSONS = '/apis/people.example.com/v1alpha1/persons';
 const MY_POSTS = '/apis/uc.api.content.svc.run/v1alpha1/posts';
 
@@ -101,14 +103,7 @@ async function open(path = '/console/', expectedFailures: string[] = []): Promis
   return watched.page;
 }
 
-async function logIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByText(`Signed in as ${username}`).waitFor();
-}
-
-const menu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+const menu = mainMenu;
 
 async function menuTitles(page: Page, expectedCount: number): Promise<string[]> {
   await waitFor(async () => (await menu(page).count()) === expectedCount, { what: `${expectedCount} menu entries` });
@@ -117,9 +112,9 @@ async function menuTitles(page: Page, expectedCount: number): Promise<string[]> 
 
 /**
  * With an edit open on the page, changes the person's age through the API, saves, and checks that the console says
- * the object changed meanwhile and that Reload shows the new age.
+ * the object changed meanwhile, shows their change, and that Reload shows the new age.
  */
-async function saveAfterChangeMeanwhile(page: Page, name: string, age: number): Promise<void> {
+async function saveAfterChangeMeanwhile(page: Page, name: string, age: number, review = false): Promise<void> {
   const patched = await api.admin(
     'PATCH',
     `${PERSONS}/${name}`,
@@ -129,8 +124,12 @@ async function saveAfterChangeMeanwhile(page: Page, name: string, age: number): 
     },
   );
   expectStatus(patched, 200, `changing ${name} meanwhile`);
+  // A YAML edit shows the changes first (none here), then saves.
+  if (review) await page.getByRole('button', { name: 'Review changes' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Changed meanwhile').waitFor();
+  await page.getByText('Changed meanwhile —').waitFor();
+  // What they changed: their age against the one read.
+  expect(await page.getByLabel('Their changes').textContent()).toContain(`+   age: ${age}`);
   await page.getByRole('button', { name: 'Reload' }).click();
   await page.getByText(`age: ${age}`).waitFor();
 }
@@ -188,7 +187,11 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   // Edit: a version changed meanwhile is refused and said so; Reload shows the current one.
   await page.goto(`${api.server.url}/console/models/example.com/v1alpha1/persons/ada`);
   await page.getByRole('button', { name: 'Edit YAML' }).click();
-  await saveAfterChangeMeanwhile(page, 'ada', 37);
+  // The YAML editor is CodeMirror, loaded on this page only.
+  await page.locator('.cm-editor .cm-content[aria-label="YAML"]').waitFor();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'yaml-editor');
+  await saveAfterChangeMeanwhile(page, 'ada', 37, true);
 
   // Delete: marked, then gone once the gc controller removes it; the list follows live.
   page.once('dialog', (dialog) => void dialog.accept());
@@ -203,6 +206,31 @@ it('lists a model live, creates from a schema form with the cause on its field, 
   await page.getByRole('link', { name: 'Contributor' }).click();
   await page.getByRole('heading', { name: 'Effective rules' }).waitFor();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it("narrows a model's list with selector chips and sorts it by one of its indexes", async () => {
+  for (const [name, team] of [
+    ['chip-a', 'red'],
+    ['chip-b', 'blue'],
+    ['chip-c', 'red'],
+  ])
+    expectStatus(await api.admin('POST', PERSONS, person(name, {}, { team, chips: 'yes' })), 201, `creating ${name}`);
+  const page = await open('/console/models/example.com/v1alpha1/persons');
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByLabel('Label selector').fill('chips=yes,team=red');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const names = page.getByRole('row').getByRole('link');
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-c,chip-a', {
+    what: 'the red ones, newest first',
+  });
+  await page.getByLabel('Sort by').selectOption('spec.name,asc');
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-a,chip-c', { what: 'sorted by name' });
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await screenshot(page, 'model-filter-chips');
+  await page.getByRole('button', { name: 'Remove label filter team=red' }).click();
+  await waitFor(async () => (await names.allTextContents()).join() === 'chip-a,chip-b,chip-c', {
+    what: 'every chip person once team=red is removed',
+  });
 });
 
 it('edits an existing object with the generated form: a list and a nested object, causes on their fields, a stale version refused', async () => {

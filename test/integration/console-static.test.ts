@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { consoleDir } from '../../pkg/apiserver/console';
 import { basic, createToken, useRbacApi } from '../support/security';
@@ -45,6 +47,37 @@ it('redirects /console to /console/, serves hashed assets for a year, and 404s a
   expect(escape.body).toMatchObject({ kind: 'Status' });
   expect((await api.anonymous('POST', '/console/', '{}')).status).toBe(401);
   expect((await api.admin('POST', '/console/', '{}')).status).toBe(405);
+});
+
+/** A raw GET (fetch would add its own Accept-Encoding and decompress): status, headers and body bytes. */
+function rawGet(url: string, acceptEncoding?: string) {
+  return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    get(url, { headers: acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+it('sends the precompressed brotli or gzip form of an asset to a client that accepts it, and the plain file else', async () => {
+  const index = (await api.anonymous('GET', '/console/')).text;
+  const url = api.server.url + (/src="(\/console\/assets\/[^"]+\.js)"/.exec(index)?.[1] as string);
+  const plain = await rawGet(url);
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.headers.vary).toBe('Accept-Encoding');
+
+  const br = await rawGet(url, 'gzip, deflate, br');
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(br.headers['content-type']).toBe('text/javascript; charset=utf-8');
+  expect(Number(br.headers['content-length'])).toBe(br.body.length);
+  expect(br.body.length).toBeLessThan(plain.body.length / 2);
+  expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+
+  const gzip = await rawGet(url, 'br;q=0, gzip');
+  expect(gzip.headers['content-encoding']).toBe('gzip');
+  expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+  expect((await rawGet(url, 'identity')).headers['content-encoding']).toBeUndefined();
 });
 
 it('shadows no API path: the API under /api and /apis answers as before', async () => {

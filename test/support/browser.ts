@@ -45,9 +45,14 @@ export interface WatchedPage {
  * as a failed load, also those the app shows the user: those of URLs
  * containing one of `expectedFailures` are expected, any other is a problem.
  */
-export async function openPage(browser: Browser, expectedFailures: string[] = []): Promise<WatchedPage> {
-  // The page's CSP allows its own scripts only; axe-core is injected by the test.
-  const context = await browser.newContext({ bypassCSP: true });
+export async function openPage(
+  browser: Browser,
+  expectedFailures: string[] = [],
+  { enforceCSP = false } = {},
+): Promise<WatchedPage> {
+  // The page's CSP allows its own scripts only; axe-core is injected by the test, so the CSP is bypassed unless
+  // the test checks the page under it (and then runs no axe).
+  const context = await browser.newContext({ bypassCSP: !enforceCSP });
   // A step that cannot happen fails with its own message before the test's timeout.
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
@@ -63,6 +68,17 @@ export async function openPage(browser: Browser, expectedFailures: string[] = []
   });
   return watched;
 }
+
+/** Logs in on the console's login form and waits until the page says who is signed in. */
+export async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText(`Signed in as ${username}`).waitFor();
+}
+
+/** The links of the console's main menu. */
+export const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link');
 
 /** Saves a full-page screenshot as `<SCREENSHOTS>/<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -19,7 +19,7 @@ export async function loginWithPassword(username: string, password: string): Pro
   });
   const token = created.metadata.annotations?.[TOKEN_ANNOTATION];
   if (!token) throw new Error('the server made a token but did not return its secret');
-  return { token, username, tokenName: created.metadata.name };
+  return { token, username, tokenName: created.metadata.name, expiresAt };
 }
 
 /** Logs in with an existing token: checks it and learns whose it is. */

@@ -56,6 +56,17 @@ export async function api<T = unknown>(method: string, path: string, options: Re
 
 export { ApiError };
 
+/** A GET of a text answer (`/metrics`): its body as text, or the server's Status as an ApiError. */
+export async function getText(path: string): Promise<string> {
+  const res = await fetch(path, { method: 'GET', headers: headersFor({ accept: 'text/plain' }), credentials: 'omit' });
+  if (!res.ok) {
+    const error = await errorFromResponse(res);
+    if (res.status === 401 && currentToken) onUnauthorized();
+    throw error;
+  }
+  return res.text();
+}
+
 /**
  * A conditional GET (`If-None-Match: etag`): the answer and its `ETag`, or
  * undefined when the server says it is unchanged (304). For small answers a

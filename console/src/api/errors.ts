@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly reason: string,
     message: string,
     readonly causes: StatusCause[] = [],
+    /** How long the server asks to wait before trying again (a 429's or 503's `Retry-After`), in seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,12 +28,22 @@ export class ApiError extends Error {
 /** Reads a failed response's `Status` body; a body that is not one still gives a readable error. */
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
+  const retryAfter = retryAfterOf(res);
   try {
     const status = JSON.parse(text) as { reason?: string; message?: string; details?: { causes?: StatusCause[] } };
-    return new ApiError(res.status, status.reason ?? res.statusText, status.message ?? text, status.details?.causes);
+    const reason = status.reason ?? res.statusText;
+    return new ApiError(res.status, reason, status.message ?? text, status.details?.causes, retryAfter);
   } catch {
-    return new ApiError(res.status, res.statusText, text || `${res.status} ${res.statusText}`);
+    return new ApiError(res.status, res.statusText, text || `${res.status} ${res.statusText}`, [], retryAfter);
   }
+}
+
+/** `Retry-After` in seconds (the server sends seconds; an HTTP date is read too), if any. */
+function retryAfterOf(res: Response): number | undefined {
+  const header = res.headers.get('Retry-After');
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : Math.ceil((Date.parse(header) - Date.now()) / 1000);
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
 }
 
 /** Any thrown value as an ApiError (a fetch that never reached the server is code 0). */

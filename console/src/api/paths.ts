@@ -25,3 +25,6 @@ export const objectPath = (group: string, version: string, plural: string, name:
 
 /** The plugins with console pages, for every logged-in user. */
 export const CONSOLE_PLUGINS = '/apis/api.console.svc.run/v1alpha1/consoleplugins';
+
+/** Models defined as objects (their schema, indexes and printer columns); platform kinds are not among them. */
+export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';

@@ -19,7 +19,15 @@ export function TextField(props: {
   );
   return (
     <div class="field">
-      <label for={id}>{props.label}</label>
+      <span class="field-label">
+        <label for={id}>{props.label}</label>
+        {/* Seen beside the label; assistive technology hears the input's own "required". */}
+        {props.required && (
+          <span class="required-mark" aria-hidden="true">
+            required
+          </span>
+        )}
+      </span>
       <input
         id={id}
         name={props.name}

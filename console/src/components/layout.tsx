@@ -1,4 +1,4 @@
-import { useContext, useEffect } from 'preact/hooks';
+import { useContext, useEffect, useRef } from 'preact/hooks';
 import { PermissionsContext } from '../permissions/permissions';
 import { grants } from '../permissions/grants';
 import { Link } from '../router/link';
@@ -25,6 +25,7 @@ export function Layout(props: {
   useEffect(() => {
     document.title = matched ? `${matched.route.title} · svc console` : 'svc console';
   }, [matched?.route.title]);
+  useAnnounceNavigation(path);
   return (
     <>
       <a class="skip" href="#main">
@@ -58,6 +59,26 @@ export function Layout(props: {
       </main>
     </>
   );
+}
+
+/**
+ * After a client-side navigation (not the first page), moves the focus to the
+ * new page's heading, so a screen reader reads where the user is now and the
+ * keyboard starts from the top of the page.
+ */
+function useAnnounceNavigation(path: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus();
+    } else document.getElementById('main')?.focus();
+  }, [path]);
 }
 
 function Page(props: { matched: ReturnType<typeof matchRoute>; ready: boolean; uiPermissions: readonly string[] }) {

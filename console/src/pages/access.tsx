@@ -1,9 +1,14 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
-import { ACCESS_REVIEWS } from '../api/paths';
+import { ApiError } from '../api/errors';
+import { ACCESS_REVIEWS, USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
 import { useAction } from '../components/use-async';
+import { HasPermission } from '../permissions/permissions';
+
+/** The UI permission that offers reviewing other users (the API also wants `create` on accessreviews). */
+export const REVIEW_OTHERS = 'system:access:review';
 
 interface Review {
   status: { allowed: boolean; reason: string; trace?: { kind: string; name: string; message: string }[] };
@@ -12,7 +17,10 @@ interface Review {
 const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const EMPTY = { user: '', verb: 'get', group: '', resource: '', subresource: '', name: '', path: '' };
 
-/** "May this user do this?": an access review, with the trace that explains the answer. */
+/**
+ * "May this user do this?": an access review, with the trace that explains the
+ * answer. Only those who may review others are offered the User field.
+ */
 export function AccessPage() {
   const [form, setForm] = useState(EMPTY);
   const [review, setReview] = useState<Review | undefined>();
@@ -24,14 +32,27 @@ export function AccessPage() {
     const spec = path
       ? { user: form.user || undefined, verb: form.verb, path }
       : { ...resource, user: form.user || undefined };
-    void action.run(async () => setReview(await api<Review>('POST', ACCESS_REVIEWS, { body: { spec } })));
+    void action.run(async () => {
+      setReview(undefined);
+      if (form.user) await mustExist(form.user);
+      setReview(await api<Review>('POST', ACCESS_REVIEWS, { body: { spec } }));
+    });
   };
   return (
     <>
       <h1>Access</h1>
       <form onSubmit={submit} aria-labelledby="review-title">
         <h2 id="review-title">Can this user do this?</h2>
-        <TextField label="User" name="user" value={form.user} onInput={set('user')} hint="empty: yourself" />
+        <HasPermission permissions={[REVIEW_OTHERS]}>
+          <TextField
+            label="User"
+            name="user"
+            value={form.user}
+            onInput={set('user')}
+            hint="empty: yourself"
+            causes={action.error?.causes}
+          />
+        </HasPermission>
         <div class="field">
           <label for="field-verb">Verb</label>
           <select
@@ -69,6 +90,16 @@ export function AccessPage() {
       {review && <ReviewResult review={review} />}
     </>
   );
+}
+
+/** A review of a user who does not exist would read as a denial: say there is no such user instead. */
+async function mustExist(user: string): Promise<void> {
+  try {
+    await api('GET', `${USERS}/${encodeURIComponent(user)}`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 404) throw err;
+    throw new ApiError(404, 'NotFound', `there is no user "${user}"`, [{ field: 'user', message: 'no such user' }]);
+  }
 }
 
 function ReviewResult(props: { review: Review }) {

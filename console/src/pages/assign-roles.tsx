@@ -3,8 +3,8 @@ import { api } from '../api/client';
 import { ROLES, userPermissions } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
-import { Link } from '../router/link';
-import { displayName, groupByModule, includedBy, type Role } from '../roles/roles';
+import { RoleChoice } from '../components/role-choice';
+import { groupByModule, includedBy, type Role } from '../roles/roles';
 
 /**
  * A user's roles: every role that is not hidden, grouped by module and named
@@ -56,34 +56,5 @@ export function AssignRoles(props: { user: string }) {
         Save roles
       </button>
     </form>
-  );
-}
-
-function RoleChoice(props: {
-  role: Role;
-  checked: boolean;
-  includedThrough?: string;
-  onChange: (name: string, on: boolean) => void;
-}) {
-  const { name } = props.role.metadata;
-  const included = !props.checked && props.includedThrough !== undefined;
-  return (
-    <div class="choice">
-      <label>
-        <input
-          type="checkbox"
-          name="role"
-          value={name}
-          checked={props.checked || included}
-          disabled={included}
-          onChange={(e) => props.onChange(name, (e.target as HTMLInputElement).checked)}
-        />{' '}
-        {displayName(props.role)}
-      </label>{' '}
-      <Link to={`/roles/${encodeURIComponent(name)}`} class="muted">
-        {name}
-      </Link>
-      {included && <span class="muted"> — included through {props.includedThrough}</span>}
-    </div>
   );
 }

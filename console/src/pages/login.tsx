@@ -5,8 +5,11 @@ import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
 import { useAction } from '../components/use-async';
 
-/** Log in with a username and password (a personal access token is made for the session) or with a token. */
-export function LoginPage(props: { onLogin: (session: Session) => void }) {
+/**
+ * Log in with a username and password (a personal access token is made for
+ * the session) or with a token; `ended` says why the last session ended.
+ */
+export function LoginPage(props: { onLogin: (session: Session) => void; ended?: string }) {
   const [mode, setMode] = useState<'password' | 'token'>('password');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -21,6 +24,11 @@ export function LoginPage(props: { onLogin: (session: Session) => void }) {
   return (
     <main id="main" class="login">
       <h1>svc console</h1>
+      {props.ended && (
+        <p role="alert" class="notice">
+          {props.ended}
+        </p>
+      )}
       <form onSubmit={submit} aria-labelledby="login-title">
         <h2 id="login-title">Log in</h2>
         <fieldset>

@@ -97,47 +97,61 @@ function Tokens() {
       <h2 id="tokens">Personal access tokens</h2>
       <ErrorBox error={tokens.error ?? action.error} />
       {tokens.value && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
-            {tokens.value.items
-              .filter((t) => !t.metadata.deletionTimestamp)
-              .map((t) => (
-                <tr key={t.metadata.name}>
-                  <td>{t.spec.displayName ?? t.metadata.name}</td>
-                  <td>{t.metadata.creationTimestamp}</td>
-                  <td>{t.spec.expiresAt ?? 'never'}</td>
-                  <td>
-                    <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
-                      Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
+              {tokens.value.items
+                .filter((t) => !t.metadata.deletionTimestamp)
+                .map((t) => (
+                  <tr key={t.metadata.name}>
+                    <td>{t.spec.displayName ?? t.metadata.name}</td>
+                    <td>{t.metadata.creationTimestamp}</td>
+                    <td>{t.spec.expiresAt ?? 'never'}</td>
+                    <td>
+                      <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
+                        Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <NewToken onCreated={tokens.reload} />
     </section>
   );
 }
 
+/** How long a new token may live: the choices offered, in days (0: never expires, chosen deliberately). */
+const TOKEN_LIFETIMES = [
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: '1 year' },
+  { days: 0, label: 'never' },
+];
+const DEFAULT_LIFETIME_DAYS = 30;
+
 function NewToken(props: { onCreated: () => void }) {
   const [displayName, setDisplayName] = useState('');
+  const [days, setDays] = useState(DEFAULT_LIFETIME_DAYS);
   const [secret, setSecret] = useState<string | undefined>();
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const created = await api<Token>('POST', MY_TOKENS, { body: { spec: { displayName } } });
+      const expiresAt = days ? new Date(Date.now() + days * 86_400_000).toISOString() : undefined;
+      const created = await api<Token>('POST', MY_TOKENS, { body: { spec: { displayName, expiresAt } } });
       setSecret(created.metadata.annotations?.[TOKEN_ANNOTATION]);
       setDisplayName('');
       props.onCreated();
@@ -147,6 +161,20 @@ function NewToken(props: { onCreated: () => void }) {
     <form onSubmit={submit} aria-labelledby="new-token">
       <h3 id="new-token">New token</h3>
       <TextField label="Token name" name="displayName" value={displayName} onInput={setDisplayName} required />
+      <div class="field">
+        <label for="field-expiresAt">Expires after</label>
+        <select
+          id="field-expiresAt"
+          value={String(days)}
+          onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}
+        >
+          {TOKEN_LIFETIMES.map((l) => (
+            <option key={l.days} value={String(l.days)}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+      </div>
       <ErrorBox error={action.error} />
       {secret && (
         <p role="status">

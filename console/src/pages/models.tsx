@@ -11,29 +11,31 @@ export function ModelsPage() {
       <h1>Models</h1>
       <ErrorBox error={models.error} />
       {models.value && (
-        <table>
-          <caption>Served models ({models.value.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Resource</th>
-              <th scope="col">Group</th>
-              <th scope="col">Version</th>
-            </tr>
-          </thead>
-          <tbody>
-            {models.value.map((m) => (
-              <tr key={`${m.group}/${m.plural}`}>
-                <td>
-                  <Link to={`/models/${m.group || 'core'}/${m.version}/${m.plural}`}>{m.kind}</Link>
-                </td>
-                <td>{m.plural}</td>
-                <td>{m.group || '(core)'}</td>
-                <td>{m.version}</td>
+        <div class="table-scroll">
+          <table>
+            <caption>Served models ({models.value.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Group</th>
+                <th scope="col">Version</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {models.value.map((m) => (
+                <tr key={`${m.group}/${m.plural}`}>
+                  <td>
+                    <Link to={`/models/${m.group || 'core'}/${m.version}/${m.plural}`}>{m.kind}</Link>
+                  </td>
+                  <td>{m.plural}</td>
+                  <td>{m.group || '(core)'}</td>
+                  <td>{m.version}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

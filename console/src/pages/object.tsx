@@ -2,8 +2,10 @@ import { dump } from 'js-yaml';
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { StatusCause } from '../api/errors';
+import { DiffView } from '../components/diff-view';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
+import { YamlTextEditor } from '../components/yaml-editor';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { navigate } from '../router/router';
@@ -36,7 +38,7 @@ export function ObjectPage(props: { params: Record<string, string> }) {
     save.clear();
     object.reload();
   };
-  const text = object.value ? dump(object.value, { noRefs: true, lineWidth: 120 }) : '';
+  const text = object.value ? toYaml(object.value) : '';
   const onSave = (body = draft, contentType = YAML) =>
     void save.run(async () => {
       await api('PUT', path, { body, contentType });
@@ -63,6 +65,7 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         </p>
       )}
       <ErrorBox error={save.error} onReload={reload} />
+      {save.error?.isConflict && <ChangedMeanwhile path={path} asRead={text} />}
       {object.value && draft === undefined && !form && (
         <>
           <HasPermission permissions={['system:models:manage']}>
@@ -84,7 +87,14 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         </>
       )}
       {draft !== undefined && (
-        <YamlEditor value={draft} onInput={setDraft} busy={save.busy} onSave={() => onSave()} onCancel={reload} />
+        <YamlEditor
+          value={draft}
+          original={text}
+          onInput={setDraft}
+          busy={save.busy}
+          onSave={() => onSave()}
+          onCancel={reload}
+        />
       )}
       {form && object.value && (
         <EditForm
@@ -99,6 +109,20 @@ export function ObjectPage(props: { params: Record<string, string> }) {
     </>
   );
 }
+
+/** On a 409: what someone else changed since the object was read (theirs against the version being edited). */
+function ChangedMeanwhile(props: { path: string; asRead: string }) {
+  const current = useAsync(() => api<ApiObject>('GET', props.path), [props.path]);
+  return (
+    <section aria-labelledby="changed-meanwhile">
+      <h2 id="changed-meanwhile">Changed meanwhile</h2>
+      <ErrorBox error={current.error} />
+      {current.value && <DiffView label="Their changes" before={props.asRead} after={toYaml(current.value)} />}
+    </section>
+  );
+}
+
+const toYaml = (value: unknown) => dump(value, { noRefs: true, lineWidth: 120 });
 
 /** The object in a form generated from its model's schema; saved whole, with the version it was read at. */
 function EditForm(props: {
@@ -130,35 +154,43 @@ function EditForm(props: {
   );
 }
 
-/** A YAML text area with Save and Cancel. */
+/**
+ * The YAML editor with Save and Cancel. With `original` (an edit), Save first
+ * shows what changes against the object as read, then saves on a second Save.
+ */
 export function YamlEditor(props: {
   value: string;
+  original?: string;
   onInput: (v: string) => void;
   busy: boolean;
   onSave: () => void;
   onCancel: () => void;
 }) {
+  const [reviewing, setReviewing] = useState(false);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (props.original !== undefined && !reviewing) setReviewing(true);
+    else props.onSave();
+  };
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSave();
-      }}
-    >
-      <div class="field">
-        <label for="yaml">YAML</label>
-        <textarea
-          id="yaml"
-          rows={24}
-          spellcheck={false}
-          value={props.value}
-          onInput={(e) => props.onInput((e.target as HTMLTextAreaElement).value)}
-        />
-      </div>
+    <form onSubmit={submit} aria-label={reviewing ? 'Review changes' : 'Edit YAML'}>
+      {reviewing ? (
+        <>
+          <h2>Your changes</h2>
+          <DiffView label="Your changes" before={props.original ?? ''} after={props.value} />
+        </>
+      ) : (
+        <YamlTextEditor label="YAML" value={props.value} onInput={props.onInput} />
+      )}
       <div class="actions">
         <button type="submit" disabled={props.busy}>
-          Save
+          {props.original !== undefined && !reviewing ? 'Review changes' : 'Save'}
         </button>
+        {reviewing && (
+          <button type="button" onClick={() => setReviewing(false)}>
+            Back to editing
+          </button>
+        )}
         <button type="button" onClick={props.onCancel}>
           Cancel
         </button>

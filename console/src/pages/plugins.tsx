@@ -1,9 +1,11 @@
+import { useEffect } from 'preact/hooks';
 import { api } from '../api/client';
 import { PLUGINS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { useLiveReload } from '../components/use-live-reload';
 import { HasPermission } from '../permissions/permissions';
+import { PLUGINS_CHANGED } from '../permissions/refresh';
 
 interface Plugin {
   metadata: { name: string };
@@ -23,11 +25,23 @@ export function PluginsPage() {
     [],
   );
   // Phases move on their own (STARTING, STARTED, STOPPED): the page follows them.
-  useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  const { live, resume } = useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  // A phase seen changing here: the menu reads plugins' pages again (a stopped plugin's pages leave it).
+  useEffect(() => {
+    if (plugins.value) window.dispatchEvent(new Event(PLUGINS_CHANGED));
+  }, [plugins.value]);
   return (
     <>
       <h1>Plugins</h1>
       <ErrorBox error={plugins.error} />
+      {!live && (
+        <p role="status">
+          <strong>Paused:</strong> phases shown may be out of date.{' '}
+          <button type="button" onClick={resume}>
+            Resume
+          </button>
+        </p>
+      )}
       {plugins.value?.items.length === 0 && <p>No plugins are installed (the apiserver's --plugins-dir).</p>}
       {plugins.value?.items.map((p) => (
         <PluginCard key={p.metadata.name} plugin={p} onChange={plugins.reload} />

@@ -69,30 +69,32 @@ interface TableProps {
 function PostsTable(props: TableProps & { posts: Post[] }) {
   if (props.posts.length === 0) return <p>No posts yet.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Title</th>
-          <th scope="col">Slug</th>
-          {props.all && <th scope="col">Owner</th>}
-          <th scope="col">Phase</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.posts.map((post) => (
-          <tr key={post.metadata.name}>
-            <td>{post.spec.title}</td>
-            <td>{post.spec.slug}</td>
-            {props.all && <td>{post.spec.owner}</td>}
-            <td>{post.status?.phase ?? 'DRAFT'}</td>
-            <td>
-              <PostActions {...props} post={post} />
-            </td>
+    <div class="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Slug</th>
+            {props.all && <th scope="col">Owner</th>}
+            <th scope="col">Phase</th>
+            <th scope="col">Actions</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.posts.map((post) => (
+            <tr key={post.metadata.name}>
+              <td>{post.spec.title}</td>
+              <td>{post.spec.slug}</td>
+              {props.all && <td>{post.spec.owner}</td>}
+              <td>{post.status?.phase ?? 'DRAFT'}</td>
+              <td>
+                <PostActions {...props} post={post} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -1,9 +1,12 @@
 import { api } from '../api/client';
 import { ROLES } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
+import { RulesTable } from '../components/rules-table';
 import { useAsync } from '../components/use-async';
+import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
-import { displayName, listAnnotation, moduleOf, type Role, type Rule } from '../roles/roles';
+import { SUPER_ROLE } from '../roles/compose';
+import { displayName, listAnnotation, moduleOf, type Role } from '../roles/roles';
 
 /** One role: its own rules, and its effective rules, UI permissions and contributors from its `status`. */
 export function RolePage(props: { params: Record<string, string> }) {
@@ -17,6 +20,15 @@ export function RolePage(props: { params: Record<string, string> }) {
         <Link to="/roles">Roles</Link>
       </p>
       <ErrorBox error={role.error} />
+      {r && r.metadata.name !== SUPER_ROLE && (
+        <HasPermission permissions={['system:roles:manage']}>
+          <p>
+            <Link to={`/roles/${encodeURIComponent(r.metadata.name)}/edit`} class="button">
+              Edit role
+            </Link>
+          </p>
+        </HasPermission>
+      )}
       {r && (
         <>
           <dl>
@@ -28,10 +40,10 @@ export function RolePage(props: { params: Record<string, string> }) {
             <dd>{listAnnotation(r, 'dependencies').join(', ') || '—'}</dd>
           </dl>
           <h2>Own rules</h2>
-          <Rules rules={r.rules ?? []} />
+          <RulesTable rules={r.rules ?? []} />
           <h2>Effective rules</h2>
           {r.status ? (
-            <Rules rules={r.status.rules ?? []} />
+            <RulesTable rules={r.status.rules ?? []} />
           ) : (
             <p>Not computed yet (the controller-manager writes them).</p>
           )}
@@ -57,31 +69,5 @@ function Contributors(props: { role: Role }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-function Rules(props: { rules: Rule[] }) {
-  if (props.rules.length === 0) return <p>None.</p>;
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">API groups</th>
-          <th scope="col">Resources or paths</th>
-          <th scope="col">Names</th>
-          <th scope="col">Verbs</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rules.map((rule, i) => (
-          <tr key={i}>
-            <td>{(rule.apiGroups ?? []).map((g) => g || '(core)').join(', ')}</td>
-            <td>{[...(rule.resources ?? []), ...(rule.nonResourceURLs ?? [])].join(', ')}</td>
-            <td>{(rule.resourceNames ?? []).join(', ') || 'any'}</td>
-            <td>{rule.verbs.join(', ')}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

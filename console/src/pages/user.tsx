@@ -7,7 +7,7 @@ import { useAction, useAsync } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { AssignRoles } from './assign-roles';
-import type { User } from './users';
+import { SET_PASSWORDS, type User } from './users';
 
 /** One user: who they are, enable or disable, set a password, and the roles they hold. */
 export function UserPage(props: { params: Record<string, string> }) {
@@ -31,14 +31,19 @@ export function UserPage(props: { params: Record<string, string> }) {
       </p>
       <ErrorBox error={user.error} />
       {user.value && <UserFacts user={user.value} />}
-      <HasPermission permissions={['system:users:manage']}>
-        <ErrorBox error={toggle.error} />
-        <button type="button" onClick={onToggle} disabled={!user.value || toggle.busy}>
-          {disabled ? 'Enable' : 'Disable'}
-        </button>
-        <SetPassword path={`${path}/password`} />
-        <AssignRoles user={props.params.name} />
-      </HasPermission>
+      {/* Only for a user who exists: a missing one (404) gets the error alone, no forms that would fail. */}
+      {user.value && (
+        <HasPermission permissions={['system:users:manage']}>
+          <ErrorBox error={toggle.error} />
+          <button type="button" onClick={onToggle} disabled={toggle.busy}>
+            {disabled ? 'Enable' : 'Disable'}
+          </button>
+          <HasPermission permissions={[SET_PASSWORDS]}>
+            <SetPassword path={`${path}/password`} />
+          </HasPermission>
+          <AssignRoles user={props.params.name} />
+        </HasPermission>
+      )}
     </>
   );
 }

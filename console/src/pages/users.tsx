@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
+import { ApiError } from '../api/errors';
 import { USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
@@ -22,35 +23,72 @@ export function UsersPage() {
       <h1>Users</h1>
       <ErrorBox error={users.error} />
       {users.value && (
-        <table>
-          <caption>Users ({users.value.items.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Display name</th>
-              <th scope="col">Email</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.value.items.map((u) => (
-              <tr key={u.metadata.name}>
-                <td>
-                  <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
-                </td>
-                <td>{u.spec?.displayName}</td>
-                <td>{u.spec?.email}</td>
-                <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
+        <div class="table-scroll">
+          <table>
+            <caption>Users ({users.value.items.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Display name</th>
+                <th scope="col">Email</th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {users.value.items.map((u) => (
+                <tr key={u.metadata.name}>
+                  <td>
+                    <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
+                  </td>
+                  <td>{u.spec?.displayName}</td>
+                  <td>{u.spec?.email}</td>
+                  <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <HasPermission permissions={['system:users:manage']}>
         <CreateUser />
       </HasPermission>
     </>
   );
+}
+
+/**
+ * The UI permission that offers setting other users' passwords. No built-in
+ * template carries it (setting a password is logging in as that user): the
+ * super administrator's `*` does.
+ */
+export const SET_PASSWORDS = 'system:users:password';
+
+/** What the server accepts as a password (8 to 1,024 characters): checked before anything is created. */
+const PASSWORD_LENGTH = { min: 8, max: 1024 };
+
+/**
+ * Creates a user and sets their first password as one step: a password the
+ * server would refuse is refused before the user is created, and should the
+ * server refuse it anyway, the user just created is deleted again.
+ */
+async function createUser(form: { name: string; displayName: string; email: string; password: string }) {
+  const { password } = form;
+  if (password && (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max)) {
+    const message = `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`;
+    throw new ApiError(422, 'Invalid', 'The password was refused: nothing was created.', [
+      { field: 'password', message },
+    ]);
+  }
+  const path = `${USERS}/${encodeURIComponent(form.name)}`;
+  const spec = { displayName: form.displayName || undefined, email: form.email || undefined };
+  await api('POST', USERS, { body: { metadata: { name: form.name }, spec } });
+  if (!password) return;
+  try {
+    await api('PUT', `${path}/password`, { body: { password } });
+  } catch (err) {
+    await api('DELETE', path).catch(() => undefined);
+    throw err;
+  }
 }
 
 function CreateUser() {
@@ -60,10 +98,7 @@ function CreateUser() {
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const spec = { displayName: form.displayName || undefined, email: form.email || undefined };
-      await api('POST', USERS, { body: { metadata: { name: form.name }, spec } });
-      if (form.password)
-        await api('PUT', `${USERS}/${encodeURIComponent(form.name)}/password`, { body: { password: form.password } });
+      await createUser(form);
       navigate(`/users/${encodeURIComponent(form.name)}`);
     });
   };
@@ -80,16 +115,18 @@ function CreateUser() {
         causes={causes}
       />
       <TextField label="Email" name="email" type="email" value={form.email} onInput={set('email')} causes={causes} />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        value={form.password}
-        onInput={set('password')}
-        autocomplete="new-password"
-        hint="8 characters or more; leave empty to set it later"
-        causes={causes}
-      />
+      <HasPermission permissions={[SET_PASSWORDS]}>
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          value={form.password}
+          onInput={set('password')}
+          autocomplete="new-password"
+          hint="8 characters or more; leave empty to set it later"
+          causes={causes}
+        />
+      </HasPermission>
       <ErrorBox error={action.error} />
       <button type="submit" disabled={action.busy}>
         Create user

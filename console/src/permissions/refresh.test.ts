@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { keepPermissionsFresh, permissionsReader, POLL_MS } from './refresh';
+import { keepPermissionsFresh, permissionsReader, PLUGINS_CHANGED, POLL_MS } from './refresh';
 
 // A role change shows without a re-login also for users who may not watch roles: a conditional poll while the
 // tab is visible, which the server answers 304 without a body until something changed.
@@ -56,6 +56,24 @@ describe('keepPermissionsFresh', () => {
     expect(refresh).toHaveBeenCalledTimes(3);
     stop();
     await vi.advanceTimersByTimeAsync(POLL_MS * 2);
+    expect(refresh).toHaveBeenCalledTimes(3);
+  });
+
+  it('tells events (focus, a plugin change) from the poll, so plugin pages are read again on events only', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"status":{"allowed":false}}', { status: 201 })),
+    );
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    const refresh = vi.fn();
+    const stop = keepPermissionsFresh(refresh);
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    window.dispatchEvent(new Event('focus'));
+    window.dispatchEvent(new Event(PLUGINS_CHANGED));
+    expect(refresh.mock.calls).toEqual([['poll'], ['event'], ['event']]);
+    stop();
+    window.dispatchEvent(new Event(PLUGINS_CHANGED));
     expect(refresh).toHaveBeenCalledTimes(3);
   });
 });

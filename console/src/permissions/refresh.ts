@@ -28,30 +28,42 @@ export function permissionsReader(): () => Promise<Permissions | undefined> {
   };
 }
 
+/** Dispatched on `window` by a page that saw plugins change (the Plugins page): menus catch up at once. */
+export const PLUGINS_CHANGED = 'svc:plugins-changed';
+
+/**
+ * Why a refresh runs: an `event` (the window got the focus or became visible,
+ * a binding, role or plugin changed) or the `poll` of a user who may not watch.
+ */
+export type RefreshCause = 'event' | 'poll';
+
 /**
  * Keeps the caller's permissions fresh: read again when the window gets the
  * focus or becomes visible, on every change of a binding or role the caller
- * may watch, and every POLL_MS while the tab is visible when they may not
- * watch both. Returns what stops it.
+ * may watch or of plugins, and every POLL_MS while the tab is visible when
+ * they may not watch both. Returns what stops it.
  */
-export function keepPermissionsFresh(refresh: () => void): () => void {
+export function keepPermissionsFresh(refresh: (cause: RefreshCause) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const onEvent = () => refresh('event');
   const soon = () => {
     clearTimeout(timer);
-    timer = setTimeout(refresh, SETTLE_MS);
+    timer = setTimeout(onEvent, SETTLE_MS);
   };
-  const onVisible = () => document.visibilityState === 'visible' && refresh();
-  window.addEventListener('focus', refresh);
+  const onVisible = () => document.visibilityState === 'visible' && onEvent();
+  window.addEventListener('focus', onEvent);
+  window.addEventListener(PLUGINS_CHANGED, onEvent);
   document.addEventListener('visibilitychange', onVisible);
   const stops = ['rolebindings', 'roles'].map((resource) => watchChanges(resource, soon));
   const watchingAll = Promise.all(stops.map((s) => s.watching)).then((all) => !all.includes(false));
   const poll = setInterval(() => {
-    if (document.visibilityState === 'visible') void watchingAll.then((all) => all || refresh());
+    if (document.visibilityState === 'visible') void watchingAll.then((all) => all || refresh('poll'));
   }, POLL_MS);
   return () => {
     clearTimeout(timer);
     clearInterval(poll);
-    window.removeEventListener('focus', refresh);
+    window.removeEventListener('focus', onEvent);
+    window.removeEventListener(PLUGINS_CHANGED, onEvent);
     document.removeEventListener('visibilitychange', onVisible);
     for (const s of stops) s.stop();
   };

@@ -31,3 +31,14 @@ export async function loadPluginRoutes(
   );
   return loaded.flat();
 }
+
+/**
+ * Whether plugins' routes read again are those already shown (same paths,
+ * titles and permissions): then the shown ones are kept, so an open plugin
+ * page is not drawn anew (losing what was typed) each time they are read.
+ */
+export function sameRoutes(shown: readonly RouteDefinition[] | undefined, read: readonly RouteDefinition[]): boolean {
+  const key = (routes: readonly RouteDefinition[]) =>
+    JSON.stringify(routes.map((r) => [r.path, r.title, r.menu, r.meta.permissions]));
+  return shown !== undefined && key(shown) === key(read);
+}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PermissionsContext } from '../permissions/permissions';
 import { menuFor } from '../components/layout';
 import { pluginRoutes, type PluginRoute } from './contract';
-import { loadPluginRoutes } from './load';
+import { loadPluginRoutes, sameRoutes } from './load';
 import { PluginPage } from './plugin-page';
 
 // Console pages shipped by plugins: the module's routes join the menu under /plugins/<name>, gated by their
@@ -120,5 +120,23 @@ describe("a plugin's page", () => {
       ),
     );
     expect(screen.getByText('This page of a plugin failed: boom')).toBeTruthy();
+  });
+});
+
+describe('sameRoutes', () => {
+  const route = (path: string, permissions: string[]) => ({
+    path,
+    title: 'People',
+    menu: true,
+    component: () => null,
+    meta: { permissions },
+  });
+
+  it('keeps routes read again when nothing shown changed, and takes them when a plugin left or its routes changed', () => {
+    const shown = [route('/plugins/people', ['p:view'])];
+    expect(sameRoutes(shown, [route('/plugins/people', ['p:view'])])).toBe(true);
+    expect(sameRoutes(shown, [])).toBe(false);
+    expect(sameRoutes(shown, [route('/plugins/people', ['p:manage'])])).toBe(false);
+    expect(sameRoutes(undefined, [])).toBe(false);
   });
 });

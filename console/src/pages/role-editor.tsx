@@ -1,0 +1,174 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api/client';
+import { ROLES } from '../api/paths';
+import { ErrorBox } from '../components/error-box';
+import { TextField } from '../components/field';
+import { RoleChoice } from '../components/role-choice';
+import { RulesTable } from '../components/rules-table';
+import { useAction, useAsync } from '../components/use-async';
+import { Link } from '../router/link';
+import { navigate } from '../router/router';
+import { buildingBlocks, draftOf, resultingGrants, roleFromDraft, type RoleDraft } from '../roles/compose';
+import { includedBy, type Role } from '../roles/roles';
+
+const EMPTY: RoleDraft = { name: '', displayName: '', module: '', chosen: [] };
+
+/** A new role, built from templates (`/roles/+new`). */
+export function NewRolePage() {
+  return <RoleEditor />;
+}
+
+/** An existing role's name, display name and templates (`/roles/:name/edit`). */
+export function EditRolePage(props: { params: Record<string, string> }) {
+  return <RoleEditor name={props.params.name} />;
+}
+
+/**
+ * The role editor: name and display name, the roles it is built from grouped
+ * by module (their dependencies ticked and locked), and what the role will
+ * grant, shown before saving. Saving writes the `dependencies` annotation; the
+ * `rbac-aggregation` controller then computes the role's effective rules.
+ */
+function RoleEditor(props: { name?: string }) {
+  const path = props.name === undefined ? undefined : `${ROLES}/${encodeURIComponent(props.name)}`;
+  const roles = useAsync(() => api<{ items: Role[] }>('GET', ROLES), []);
+  const existing = useAsync(() => (path ? api<Role>('GET', path) : Promise.resolve(undefined)), [path]);
+  const [draft, setDraft] = useState<RoleDraft | undefined>(path ? undefined : EMPTY);
+  const save = useAction();
+  useEffect(() => {
+    if (existing.value) setDraft(draftOf(existing.value));
+  }, [existing.value]);
+  const reload = () => {
+    save.clear();
+    setDraft(undefined);
+    existing.reload();
+    roles.reload();
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (!draft) return;
+    void save.run(async () => {
+      const body = roleFromDraft(draft, existing.value);
+      await api(path ? 'PUT' : 'POST', path ?? ROLES, { body });
+      navigate(`/roles/${encodeURIComponent(body.metadata.name)}`);
+    });
+  };
+  const title = props.name === undefined ? 'New role' : `Edit role ${props.name}`;
+  return (
+    <>
+      <h1>{title}</h1>
+      <p class="muted">
+        <Link to="/roles">Roles</Link>
+      </p>
+      <ErrorBox error={roles.error ?? existing.error} />
+      {draft && roles.value && (
+        <form onSubmit={submit} aria-label={title}>
+          <DraftFields
+            draft={draft}
+            isNew={path === undefined}
+            onChange={setDraft}
+            causes={save.error?.causes}
+            roles={roles.value.items}
+            own={existing.value}
+          />
+          <ErrorBox error={save.error} onReload={reload} />
+          <button type="submit" disabled={save.busy}>
+            {path ? 'Save role' : 'Create role'}
+          </button>
+        </form>
+      )}
+    </>
+  );
+}
+
+function DraftFields(props: {
+  draft: RoleDraft;
+  isNew: boolean;
+  onChange: (draft: RoleDraft) => void;
+  causes: Parameters<typeof TextField>[0]['causes'];
+  roles: Role[];
+  own?: Role;
+}) {
+  const { draft, onChange } = props;
+  const toggle = (name: string, on: boolean) =>
+    onChange({ ...draft, chosen: on ? [...draft.chosen, name] : draft.chosen.filter((n) => n !== name) });
+  return (
+    <>
+      {props.isNew && (
+        <TextField
+          label="Name"
+          name="metadata.name"
+          value={draft.name}
+          onInput={(name) => onChange({ ...draft, name })}
+          required
+          hint="lower case letters, digits and '-', e.g. news-editor"
+          causes={props.causes}
+        />
+      )}
+      <TextField
+        label="Display name"
+        name="displayName"
+        value={draft.displayName}
+        onInput={(displayName) => onChange({ ...draft, displayName })}
+        hint="how role lists name it, e.g. News editor"
+        causes={props.causes}
+      />
+      <TextField
+        label="Module"
+        name="module"
+        value={draft.module}
+        onInput={(module) => onChange({ ...draft, module })}
+        hint="where role lists group it, e.g. Posts; empty: Other"
+        causes={props.causes}
+      />
+      <TemplateChoices roles={props.roles} editing={props.own?.metadata.name} chosen={draft.chosen} onToggle={toggle} />
+      <Preview chosen={draft.chosen} roles={props.roles} own={props.own} />
+    </>
+  );
+}
+
+function TemplateChoices(props: {
+  roles: Role[];
+  editing?: string;
+  chosen: string[];
+  onToggle: (name: string, on: boolean) => void;
+}) {
+  const included = includedBy(props.chosen, props.roles);
+  return (
+    <section aria-labelledby="templates">
+      <h2 id="templates">Built from</h2>
+      {buildingBlocks(props.roles, props.editing).map((group) => (
+        <fieldset key={group.module}>
+          <legend>{group.module}</legend>
+          {group.roles.map((role) => (
+            <RoleChoice
+              key={role.metadata.name}
+              role={role}
+              checked={props.chosen.includes(role.metadata.name)}
+              includedThrough={included.get(role.metadata.name)}
+              onChange={props.onToggle}
+            />
+          ))}
+        </fieldset>
+      ))}
+    </section>
+  );
+}
+
+/** What the role will grant once saved: computed here from the chosen roles, before anything is written. */
+function Preview(props: { chosen: string[]; roles: Role[]; own?: Role }) {
+  const own = props.own?.rules ?? [];
+  const result = resultingGrants(props.chosen, props.roles, props.own);
+  return (
+    <section aria-labelledby="preview" class="preview">
+      <h2 id="preview">What this role will grant</h2>
+      <h3>UI permissions</h3>
+      <p>{result.uiPermissions.join(', ') || 'None.'}</p>
+      <h3>Rules</h3>
+      {own.length > 0 && (
+        <p class="muted">Including the role's own rules and UI permissions, kept as they are ({own.length} rules).</p>
+      )}
+      <RulesTable rules={result.rules} />
+    </section>
+  );
+}
