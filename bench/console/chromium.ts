@@ -16,6 +16,9 @@ export interface Page {
   goto(url: string): Promise<unknown>;
   locator(selector: string): Locator;
   getByRole(role: 'button', options: { name: string }): Locator;
+  getByText(text: string): Locator;
+  /** Runs `script` (a string: the benchmark has no DOM types) in the page; answers its value. */
+  evaluate<T = unknown>(script: string): Promise<T>;
 }
 
 export interface BrowserContext {

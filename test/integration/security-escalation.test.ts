@@ -276,3 +276,31 @@ describe('the aggregation controller materialises only what the check admitted',
     expect((await mallory('GET', USERS)).status).toBe(403);
   });
 });
+
+describe('setting a password is acting as that user', () => {
+  it('lets a holder of users/password set the password only of users who hold no more than they do', async () => {
+    const setter = await createUser(api, 'pam');
+    await createRole(api, 'password-setter', [
+      { apiGroups: [''], resources: ['users/password'], verbs: ['update'] },
+      readPersons,
+    ]);
+    await bind(api, 'pam', 'password-setter');
+    await createUser(api, 'reader-rita');
+    await createRole(api, 'rita-reads', [readPersons]);
+    await bind(api, 'reader-rita', 'rita-reads');
+    await createUser(api, 'plain-paul');
+
+    const toAdmin = await setter('PUT', `${USERS}/admin/password`, { password: 'a-password-pam-chose' });
+    expect(toAdmin.status).toBe(403);
+    expect(toAdmin.body.message).toContain('cannot set the password of "admin"');
+    expect((await api.admin('GET', USERS)).status).toBe(200);
+    const toMallory = await setter('PUT', `${USERS}/mallory/password`, { password: 'a-password-pam-chose' });
+    expect(toMallory.status).toBe(403);
+    expect((await setter('PUT', `${USERS}/reader-rita/password`, { password: 'a-password-pam-chose' })).status).toBe(
+      200,
+    );
+    expect((await setter('PUT', `${USERS}/plain-paul/password`, { password: 'a-password-pam-chose' })).status).toBe(
+      200,
+    );
+  });
+});

@@ -19,6 +19,8 @@ export interface SecurityDeps {
   authorizer: RbacAuthorizer;
   /** What every request is judged by (RBAC, or AlwaysAllow): writes an endpoint makes on the caller's behalf are too. */
   requestAuthorizer: Authorizer;
+  /** Whether requests are judged by RBAC (not AlwaysAllow): checks of what a caller holds apply only then. */
+  enforcesRbac: boolean;
   /** Refuses a change that would leave no enabled super administrator. */
   superAdmins: LastSuperAdminGuard;
   /** Checks an old password (refused 429 while locked) without counting a failure (the endpoint counts it). */

@@ -1,4 +1,6 @@
-import { conflict, invalid, notFound } from '../../api/errors';
+import { conflict, forbidden, invalid, notFound } from '../../api/errors';
+import { enforcedUiPermissions, heldRoles, type PolicyRule } from '../../auth/rbac';
+import { LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import type { ApiObject } from '../../api/object';
 import { passwordCredentialName } from '../../registry/security/credentials';
 import { hashPassword, passwordProblem } from '../../auth/password';
@@ -28,6 +30,7 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
     if (ctx.info.verb === 'delete') return removePassword(ctx, deps);
     const body = await readObjectBody(ctx, deps);
     const user = await deps.users.get(ctx.info.name);
+    checkNoTakeover(ctx, deps, ctx.info.name);
     await setPassword(ctx, deps, user, body.password);
     deps.throttle.clearUser(ctx.info.name);
     sendJson(ctx.res, 200, user);
@@ -51,6 +54,38 @@ export function registerPasswordRoutes(routes: RouteTable, deps: SecurityDeps): 
       await setPassword(ctx, deps, user, body.password);
       sendJson(ctx.res, 200, user);
     },
+  );
+}
+
+/**
+ * Setting another user's password is logging in as them: 403 unless the caller holds every rule and UI permission
+ * that user holds (as binding their roles would need), so that `update` on `users/password` is no way to become a
+ * super administrator. Under AlwaysAllow nothing is checked, as nothing else is.
+ */
+function checkNoTakeover(ctx: RequestContext, deps: SecurityDeps, name: string): void {
+  if (!deps.enforcesRbac || name === ctx.user.name || holdsAllOf(deps, ctx.user, name)) return;
+  ctx.log.info({ user: name, by: ctx.user.name }, 'password change refused: the user holds more than the caller');
+  throw forbidden(
+    `users "${name}" is forbidden: User "${ctx.user.name}" cannot set the password of "${name}", who holds ` +
+      `rules or UI permissions that "${ctx.user.name}" does not (setting a password is acting as that user)`,
+    { group: '', resource: 'users', name },
+  );
+}
+
+/** Whether `caller` holds every rule and UI permission user `name` holds (super-role only if they hold it too). */
+function holdsAllOf(deps: SecurityDeps, caller: UserInfo, name: string): boolean {
+  const target = { name, groups: [...LOGGED_IN_GROUPS] };
+  if (deps.authorizer.isSuperAdmin(target)) return deps.authorizer.isSuperAdmin(caller);
+  const rules: PolicyRule[] = [];
+  const ui: string[] = [];
+  for (const held of heldRoles(deps.cache, target)) {
+    if (held.limited || held.enforced === undefined) continue;
+    rules.push(...held.enforced.ruleSet.rules);
+    ui.push(...enforcedUiPermissions(held.enforced));
+  }
+  return (
+    deps.authorizer.uncoveredRules(caller, rules).length === 0 &&
+    deps.authorizer.uncoveredUiPermissions(caller, ui).length === 0
   );
 }
 

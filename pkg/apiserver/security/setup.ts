@@ -171,6 +171,7 @@ export async function setupSecurity(
     credentials,
     authorizer: rbac,
     requestAuthorizer: authorizer,
+    enforcesRbac: isRbac,
     superAdmins,
     basic,
     throttle,
