@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../pkg/api/object';
+import { retryOnConflict } from '../../pkg/client/retry';
 import { controller, LeadershipLostError, LEASES, reconcilerFn, type Lease } from '../../pkg/controller';
 import { builtinControllers, type ControllerRegistration } from '../../pkg/controllermanager';
 import { startTestControllerManager, usePersonsApiServer } from '../support/controller-manager';
@@ -125,10 +126,13 @@ describe('startControllerManager', () => {
     expect(await (await fetch(`${cm.metricsUrl}/metrics`)).text()).toContain(
       'svc_controller_leader{lease="cm-lost"} 1',
     );
-    const lease = await shared.client.get<Lease>(LEASES, 'cm-lost');
-    await shared.client.update<Lease>(LEASES, {
-      ...lease,
-      spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+    // The holder renews the lease meanwhile: read it again on a conflict.
+    await retryOnConflict(async () => {
+      const lease = await shared.client.get<Lease>(LEASES, 'cm-lost');
+      await shared.client.update<Lease>(LEASES, {
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+      });
     });
     await expect(cm.done).rejects.toBeInstanceOf(LeadershipLostError);
     expect(cm.manager.has('gc/persons.example.com')).toBe(false);
