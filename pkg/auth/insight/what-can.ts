@@ -1,0 +1,67 @@
+import { ANY, enforcedUiPermissions, heldRoles, type PolicyRule, type RbacSource } from '../rbac';
+import type { UserInfo } from '../user';
+import { rolePaths, ruleKey, type Via } from './provenance';
+
+/**
+ * What can a user do (a subject rules review): every rule of every role the user holds, as the authoriser
+ * enforces it, each once with every way it is held. It reads the same enforced roles as the authoriser, so it
+ * is never incomplete.
+ */
+
+/** A rule with where it comes from. */
+export type RuleWithVia = PolicyRule & { via: Via[] };
+
+/** A subject rules review's status. */
+export interface SubjectRules {
+  resourceRules: RuleWithVia[];
+  nonResourceRules: RuleWithVia[];
+  uiPermissions: string[];
+  incomplete: false;
+}
+
+/** The rules and UI permissions `user` holds (bindings within a token's role limit, then `user.groups`). */
+export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
+  const resourceRules = new Map<string, RuleWithVia>();
+  const nonResourceRules = new Map<string, RuleWithVia>();
+  const ui = new Set<string>();
+  for (const held of heldRoles(source, user)) {
+    if (held.limited || held.enforced === undefined) continue;
+    for (const permission of enforcedUiPermissions(held.enforced)) ui.add(permission);
+    const origins = new Map<string, string[]>();
+    for (const { path, rules } of rolePaths(source, held.enforced).reverse()) {
+      for (const rule of rules) origins.set(ruleKey(rule), path);
+    }
+    for (const rule of held.enforced.ruleSet.rules) {
+      const via: Via = { role: held.name, path: origins.get(ruleKey(rule)) ?? [held.name] };
+      if (held.binding !== undefined) via.binding = held.binding;
+      const { resourcePart, urlPart } = split(rule);
+      if (resourcePart) add(resourceRules, resourcePart, via);
+      if (urlPart) add(nonResourceRules, urlPart, via);
+    }
+  }
+  return {
+    resourceRules: [...resourceRules.values()],
+    nonResourceRules: [...nonResourceRules.values()],
+    uiPermissions: ui.has(ANY) ? [ANY] : [...ui].sort(),
+    incomplete: false,
+  };
+}
+
+function add(rules: Map<string, RuleWithVia>, rule: PolicyRule, via: Via): void {
+  const key = ruleKey(rule);
+  const entry = rules.get(key);
+  if (entry === undefined) rules.set(key, { ...rule, via: [via] });
+  else if (!entry.via.some((v) => v.binding === via.binding && v.role === via.role)) entry.via.push(via);
+}
+
+/** A rule's resource part and its URL part (a rule may name both, as `super-role`'s does). */
+function split(rule: PolicyRule): { resourcePart?: PolicyRule; urlPart?: PolicyRule } {
+  const { nonResourceURLs, ...resourcePart } = rule;
+  const out: { resourcePart?: PolicyRule; urlPart?: PolicyRule } = {};
+  if (rule.resources !== undefined && rule.resources.length > 0) {
+    out.resourcePart = { ...resourcePart, apiGroups: rule.apiGroups ?? [] };
+    if (!rule.resourceNames?.length) delete out.resourcePart.resourceNames;
+  }
+  if (nonResourceURLs !== undefined && nonResourceURLs.length > 0) out.urlPart = { verbs: rule.verbs, nonResourceURLs };
+  return out;
+}
