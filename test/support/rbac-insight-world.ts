@@ -193,6 +193,17 @@ export class TestWorld implements RbacSource, ImpactWorld {
     return this.users.has(user);
   }
 
+  /** A copy to change without touching this world (roles are shared: never mutated). */
+  clone(): TestWorld {
+    const copy = new TestWorld();
+    for (const name of this.graph.names()) copy.graph.set(this.graph.role(name)!);
+    for (const [name, binding] of this.bindings) copy.bindings.set(name, binding);
+    for (const user of this.disabled) copy.disabled.add(user);
+    for (const user of this.users) copy.users.add(user);
+    copy.materialise();
+    return copy;
+  }
+
   /** An AccessIndex fed with the whole world. */
   index(): AccessIndex {
     const index = new AccessIndex();
