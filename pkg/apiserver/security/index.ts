@@ -1,6 +1,7 @@
 import type { RouteTable } from '../routes';
 import { registerAccessReviewRoutes } from './access-reviews';
 import type { SecurityDeps } from './deps';
+import { registerInsightRoutes } from './insight-reviews';
 import { registerPasswordRoutes } from './passwords';
 import { registerPermissionRoutes } from './permissions';
 import { registerSelfReviewRoutes } from './self-reviews';
@@ -15,4 +16,5 @@ export function registerSecurityRoutes(routes: RouteTable, deps: SecurityDeps): 
   registerPermissionRoutes(routes, deps);
   registerAccessReviewRoutes(routes, deps);
   registerSelfReviewRoutes(routes, deps);
+  registerInsightRoutes(routes, deps);
 }

@@ -1,5 +1,5 @@
 import { badRequest, invalid, type StatusCause } from '../../api/errors';
-import { heldRoles, type PolicyRule } from '../../auth/rbac';
+import { whatCan } from '../../auth/insight/what-can';
 import type { UserInfo } from '../../auth/user';
 import type { RequestContext } from '../context';
 import { decodeBody, mediaType, readBody } from '../body';
@@ -83,28 +83,11 @@ function userInfoOf(user: UserInfo, deps: SecurityDeps) {
   return info;
 }
 
-/** A SelfSubjectRulesReview's `resourceRules` and `nonResourceRules`, each rule once. */
+/** A SelfSubjectRulesReview's `resourceRules` and `nonResourceRules`: the subject rules review's, without provenance. */
 export function rulesOf(user: UserInfo, deps: Pick<SecurityDeps, 'cache'>) {
-  const rules = new Map<string, PolicyRule>();
-  for (const held of heldRoles(deps.cache, user)) {
-    if (held.limited || held.enforced === undefined) continue;
-    for (const rule of held.enforced.ruleSet.rules) rules.set(JSON.stringify(rule), rule);
-  }
-  const all = [...rules.values()];
+  const { resourceRules, nonResourceRules } = whatCan(deps.cache, user);
   return {
-    resourceRules: all.filter((r) => r.resources?.length).map(resourceRule),
-    nonResourceRules: all
-      .filter((r) => r.nonResourceURLs?.length)
-      .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
+    resourceRules: resourceRules.map(({ via: _via, ...rule }) => rule),
+    nonResourceRules: nonResourceRules.map(({ via: _via, ...rule }) => rule),
   };
-}
-
-function resourceRule(rule: PolicyRule) {
-  const out: Record<string, unknown> = {
-    verbs: rule.verbs,
-    apiGroups: rule.apiGroups ?? [],
-    resources: rule.resources,
-  };
-  if (rule.resourceNames?.length) out.resourceNames = rule.resourceNames;
-  return out;
 }

@@ -25,6 +25,19 @@ function pluralOf(resource: string): string {
   return slash < 0 ? resource : resource.slice(0, slash);
 }
 
+/** What the role's enforced rules name: a key per (group, plural), and one for all URL rules. */
+function targetKeysOf(role: EnforcedRole): string[] {
+  const keys = new Set<string>();
+  for (const rule of role.ruleSet.rules) {
+    if (rule.nonResourceURLs?.length) keys.add(URL_KEY);
+    if (!rule.resources?.length) continue;
+    for (const group of rule.apiGroups ?? []) {
+      for (const resource of rule.resources) keys.add(keyOf(group, pluralOf(resource)));
+    }
+  }
+  return [...keys];
+}
+
 export class AccessIndex {
   private readonly rolesByKey = new Map<string, Set<string>>();
   private readonly keysByRole = new Map<string, string[]>();
@@ -49,19 +62,13 @@ export class AccessIndex {
     this.enforced.delete(name);
     if (role === undefined) return;
     this.enforced.set(name, role);
-    const keys = new Set<string>();
-    for (const rule of role.ruleSet.rules) {
-      if (rule.nonResourceURLs?.length) keys.add(URL_KEY);
-      for (const group of rule.resources?.length ? (rule.apiGroups ?? []) : []) {
-        for (const resource of rule.resources!) keys.add(keyOf(group, pluralOf(resource)));
-      }
-    }
+    const keys = targetKeysOf(role);
     for (const key of keys) {
       let roles = this.rolesByKey.get(key);
       if (roles === undefined) this.rolesByKey.set(key, (roles = new Set()));
       roles.add(name);
     }
-    this.keysByRole.set(name, [...keys]);
+    this.keysByRole.set(name, keys);
   }
 
   /** Sets a binding, or removes it (`undefined`: deleted, or marked for deletion). */

@@ -10,7 +10,7 @@ import {
   type Picker,
   type TestWorld,
 } from '../../../test/support/rbac-insight-world';
-import { accessImpact, type ProposedChange } from './impact';
+import { accessImpact, type AccessImpact, type ProposedChange } from './impact';
 
 const requests = everyRequest();
 
@@ -37,33 +37,39 @@ function randomChange(p: Picker): ProposedChange {
 /** `world` with the change made and every role's status materialised again. */
 function applied(world: TestWorld, change: ProposedChange): TestWorld {
   const next = world.clone();
-  switch (change.kind) {
-    case 'role':
-      if (change.role === undefined) next.graph.remove(change.name);
-      else next.graph.set(change.role);
-      break;
-    case 'binding':
-      if (change.binding === undefined) next.bindings.delete(change.name);
-      else next.bindings.set(change.name, change.binding);
-      break;
-    case 'user':
-      if (change.exists) next.users.add(change.name);
-      else next.users.delete(change.name);
-      if (change.disabled || !change.exists) next.disabled.add(change.name);
-      else next.disabled.delete(change.name);
-      break;
-    case 'assignment':
-      for (const [name, b] of world.bindings) {
-        if (!b.subjects.includes(change.user)) continue;
-        const others = b.subjects.filter((s) => s !== change.user);
-        if (others.length) next.bindings.set(name, { ...b, subjects: others });
-        else next.bindings.delete(name);
-      }
-      for (const role of change.roles) next.bindings.set(`assigned-${role}`, { role, subjects: [change.user] });
-      break;
-  }
+  if (change.kind === 'role') setOrRemove(next.graph, change.name, change.role);
+  else if (change.kind === 'binding') setOrRemove(next.bindings, change.name, change.binding);
+  else if (change.kind === 'user') applyUser(next, change);
+  else applyAssignment(next, change);
   next.materialise();
   return next;
+}
+
+function setOrRemove<T>(
+  target: { set(...args: never[]): unknown; remove?(name: string): void; delete?(name: string): unknown },
+  name: string,
+  value: T | undefined,
+): void {
+  if (value === undefined) (target.remove ?? target.delete)!.call(target, name);
+  else if (target.remove) (target.set as (v: T) => void).call(target, value);
+  else (target.set as (k: string, v: T) => void).call(target, name, value);
+}
+
+function applyUser(world: TestWorld, change: Extract<ProposedChange, { kind: 'user' }>): void {
+  if (change.exists) world.users.add(change.name);
+  else world.users.delete(change.name);
+  if (change.disabled || !change.exists) world.disabled.add(change.name);
+  else world.disabled.delete(change.name);
+}
+
+function applyAssignment(world: TestWorld, change: Extract<ProposedChange, { kind: 'assignment' }>): void {
+  for (const [name, b] of [...world.bindings]) {
+    if (!b.subjects.includes(change.user)) continue;
+    const others = b.subjects.filter((s) => s !== change.user);
+    if (others.length) world.bindings.set(name, { ...b, subjects: others });
+    else world.bindings.delete(name);
+  }
+  for (const role of change.roles) world.bindings.set(`assigned-${role}`, { role, subjects: [change.user] });
 }
 
 /** Whether the user can act at all: exists (when the change is about them) and is not disabled. */
@@ -73,6 +79,34 @@ function canAct(world: TestWorld, user: string, change: ProposedChange): boolean
 }
 
 const allowedBy = (rules: PolicyRule[], attrs: RequestAttributes) => rules.some((rule) => ruleAllows(rule, attrs));
+
+interface Case {
+  world: TestWorld;
+  next: TestWorld;
+  change: ProposedChange;
+  impact: AccessImpact;
+}
+
+/** Checks that every decision of `user` the change flips is explained by what the review says; returns how many flipped. */
+function expectUserFlipsExplained(user: string, { world, next, change, impact }: Case): number {
+  const before = new RbacAuthorizer(world);
+  const after = new RbacAuthorizer(next);
+  const entry = impact.changes.find((c) => c.user === user);
+  const info = { name: user, groups: [...LOGGED_IN_GROUPS] };
+  let flips = 0;
+  for (const attrs of requests) {
+    const was = canAct(world, user, change) && before.decide(info, attrs).decision === 'Allow';
+    const will = canAct(next, user, change) && after.decide(info, attrs).decision === 'Allow';
+    if (was === will) continue;
+    flips++;
+    // A change of `anonymous` or `authenticated` reaches every user: it is told once, not per user.
+    const explained = will
+      ? [...impact.authenticatedGained, ...(entry?.gained ?? [])]
+      : [...impact.authenticatedLost, ...(entry?.lost ?? [])];
+    expect(allowedBy(explained, attrs)).toBe(true);
+  }
+  return flips;
+}
 
 describe('accessImpact', () => {
   it('explains every decision that applying the change flips, and lists nobody else, over random worlds', () => {
@@ -84,24 +118,7 @@ describe('accessImpact', () => {
       const next = applied(world, change);
       const before = new RbacAuthorizer(world);
       const after = new RbacAuthorizer(next);
-      for (const user of USERS) {
-        const entry = impact.changes.find((c) => c.user === user);
-        const info = { name: user, groups: [...LOGGED_IN_GROUPS] };
-        let userFlips = 0;
-        for (const attrs of requests) {
-          const was = canAct(world, user, change) && before.decide(info, attrs).decision === 'Allow';
-          const will = canAct(next, user, change) && after.decide(info, attrs).decision === 'Allow';
-          if (was === will) continue;
-          userFlips++;
-          // A change of `anonymous` or `authenticated` reaches every user: it is told once, not per user.
-          const explained = [
-            ...(will ? impact.authenticatedGained : impact.authenticatedLost),
-            ...((will ? entry?.gained : entry?.lost) ?? []),
-          ];
-          expect(allowedBy(explained, attrs)).toBe(true);
-        }
-        flips += userFlips;
-      }
+      for (const user of USERS) flips += expectUserFlipsExplained(user, { world, next, change, impact });
       for (const attrs of requests) {
         const was = before.decide(ANONYMOUS, attrs).decision === 'Allow';
         const will = after.decide(ANONYMOUS, attrs).decision === 'Allow';

@@ -1,9 +1,9 @@
 import {
   ANONYMOUS_ROLE,
-  AUTHENTICATED_ROLE,
   computeEffective,
   RoleGraphWithChange,
   rolesAffectedBy,
+  ruleCovered,
   uncoveredRules,
   withAdmissionStamp,
   type EffectiveRole,
@@ -129,53 +129,56 @@ export function accessImpact(world: ImpactWorld, change: ProposedChange): Access
 
 /** The users whose held roles or whose roles' grants the change may move. */
 function subjectsOf(world: ImpactWorld, change: ProposedChange, before: Effective, after: Effective): Set<string> {
-  const users = new Set<string>();
   switch (change.kind) {
-    case 'role': {
-      const next = after.graph as ReversibleRoleGraph;
-      const roles = new Set([...rolesAffectedBy(world.graph, change.name), ...rolesAffectedBy(next, change.name)]);
-      for (const role of roles) {
-        const was = before.of(role);
-        const will = after.of(role);
-        if (jsonEqual(was.rules, will.rules) && jsonEqual(was.uiPermissions, will.uiPermissions)) continue;
-        for (const user of world.usersOf(role)) users.add(user);
-      }
-      break;
-    }
+    case 'role':
+      return usersOfChangedRoles(world, change.name, before, after);
     case 'binding':
-      for (const user of world.binding(change.name)?.subjects ?? []) users.add(user);
-      for (const user of change.binding?.subjects ?? []) users.add(user);
-      break;
+      return new Set([...(world.binding(change.name)?.subjects ?? []), ...(change.binding?.subjects ?? [])]);
     case 'user':
-      users.add(change.name);
-      break;
+      return new Set([change.name]);
     case 'assignment':
-      users.add(change.user);
-      break;
+      return new Set([change.user]);
+  }
+}
+
+/** The users bound to a role whose effective rules or UI permissions the change of role `name` changes. */
+function usersOfChangedRoles(world: ImpactWorld, name: string, before: Effective, after: Effective): Set<string> {
+  const users = new Set<string>();
+  const next = after.graph as ReversibleRoleGraph;
+  for (const role of new Set([...rolesAffectedBy(world.graph, name), ...rolesAffectedBy(next, name)])) {
+    const was = before.of(role);
+    const will = after.of(role);
+    if (jsonEqual(was.rules, will.rules) && jsonEqual(was.uiPermissions, will.uiPermissions)) continue;
+    for (const user of world.usersOf(role)) users.add(user);
   }
   return users;
 }
 
+/** Whether the user can act (log in) before or after the change: not disabled, and existing when the change is about them. */
+function canAct(world: ImpactWorld, user: string, change: ProposedChange, afterChange: boolean): boolean {
+  if (change.kind !== 'user' || change.name !== user) return !world.isDisabled(user);
+  if (afterChange) return change.exists && !change.disabled;
+  return world.userExists(user) && !world.isDisabled(user);
+}
+
 /** The roles `user` holds before (`afterChange` false) or after the change, sorted; `[]` when they cannot act. */
 function rolesHeld(world: ImpactWorld, user: string, change: ProposedChange, afterChange: boolean): string[] {
-  const isUserChange = change.kind === 'user' && change.name === user;
-  const active = isUserChange
-    ? afterChange
-      ? change.exists && !change.disabled
-      : world.userExists(user) && !world.isDisabled(user)
-    : !world.isDisabled(user);
-  if (!active) return [];
+  if (!canAct(world, user, change, afterChange)) return [];
   const roles = new Set<string>(LOGGED_IN_GROUPS);
-  if (afterChange && change.kind === 'assignment' && change.user === user) {
-    for (const role of change.roles) roles.add(role);
-    return [...roles].sort();
-  }
-  for (const { binding, role } of world.bindingsOf(user)) {
-    if (!(afterChange && change.kind === 'binding' && binding === change.name)) roles.add(role);
-  }
-  if (afterChange && change.kind === 'binding' && change.binding?.subjects.includes(user))
-    roles.add(change.binding.role);
+  for (const role of boundRoles(world, user, afterChange ? change : undefined)) roles.add(role);
   return [...roles].sort();
+}
+
+/** The roles bound to `user` now, or as `change` would leave them. */
+function boundRoles(world: ImpactWorld, user: string, change: ProposedChange | undefined): string[] {
+  if (change?.kind === 'assignment' && change.user === user) return change.roles;
+  const changedBinding = change?.kind === 'binding' ? change : undefined;
+  const roles = world
+    .bindingsOf(user)
+    .filter(({ binding }) => binding !== changedBinding?.name)
+    .map(({ role }) => role);
+  if (changedBinding?.binding?.subjects.includes(user)) roles.push(changedBinding.binding.role);
+  return roles;
 }
 
 /** Rules held after and not covered by those held before (gained), and the reverse (lost); UI permissions likewise. */
@@ -191,9 +194,16 @@ function difference(
   };
 }
 
-/** The rules of `next` that `held` does not cover; rules present in both are skipped without a coverage check. */
+/**
+ * The rules of `next` that `held` does not cover, each narrowed to its verbs not covered (a rule `get, delete`
+ * where `get` was held already is gained as `delete`); rules present in both are skipped without a coverage check.
+ */
 function uncoveredNew(held: PolicyRule[], next: PolicyRule[]): PolicyRule[] {
   const keys = new Set(held.map(ruleKey));
   const candidates = next.filter((rule) => !keys.has(ruleKey(rule)));
-  return candidates.length === 0 ? [] : uncoveredRules(held, candidates);
+  if (candidates.length === 0) return [];
+  return uncoveredRules(held, candidates).map((rule) => ({
+    ...rule,
+    verbs: rule.verbs.filter((verb) => !ruleCovered(held, { ...rule, verbs: [verb] })),
+  }));
 }

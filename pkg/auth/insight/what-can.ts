@@ -1,4 +1,4 @@
-import { ANY, enforcedUiPermissions, heldRoles, type PolicyRule, type RbacSource } from '../rbac';
+import { ANY, enforcedUiPermissions, heldRoles, type EnforcedRole, type PolicyRule, type RbacSource } from '../rbac';
 import type { UserInfo } from '../user';
 import { rolePaths, ruleKey, type Via } from './provenance';
 
@@ -27,16 +27,14 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   for (const held of heldRoles(source, user)) {
     if (held.limited || held.enforced === undefined) continue;
     for (const permission of enforcedUiPermissions(held.enforced)) ui.add(permission);
-    const origins = new Map<string, string[]>();
-    for (const { path, rules } of rolePaths(source, held.enforced).reverse()) {
-      for (const rule of rules) origins.set(ruleKey(rule), path);
-    }
+    const origins = originsOf(source, held.enforced);
     for (const rule of held.enforced.ruleSet.rules) {
-      const via: Via = { role: held.name, path: origins.get(ruleKey(rule)) ?? [held.name] };
-      if (held.binding !== undefined) via.binding = held.binding;
+      const path = origins.get(ruleKey(rule)) ?? [held.name];
+      const via: Via =
+        held.binding === undefined ? { role: held.name, path } : { binding: held.binding, role: held.name, path };
       const { resourcePart, urlPart } = split(rule);
-      if (resourcePart) add(resourceRules, resourcePart, via);
-      if (urlPart) add(nonResourceRules, urlPart, via);
+      add(resourceRules, resourcePart, via);
+      add(nonResourceRules, urlPart, via);
     }
   }
   return {
@@ -47,7 +45,17 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   };
 }
 
-function add(rules: Map<string, RuleWithVia>, rule: PolicyRule, via: Via): void {
+/** Rule key → the path to the role whose own rule it is (the held role's own rules first). */
+function originsOf(source: RbacSource, held: EnforcedRole): Map<string, string[]> {
+  const origins = new Map<string, string[]>();
+  for (const { path, rules } of rolePaths(source, held).reverse()) {
+    for (const rule of rules) origins.set(ruleKey(rule), path);
+  }
+  return origins;
+}
+
+function add(rules: Map<string, RuleWithVia>, rule: PolicyRule | undefined, via: Via): void {
+  if (rule === undefined) return;
   const key = ruleKey(rule);
   const entry = rules.get(key);
   if (entry === undefined) rules.set(key, { ...rule, via: [via] });

@@ -7,6 +7,7 @@ import {
   randomWorld,
   roleNames,
   USERS,
+  type Picker,
   type TestWorld,
 } from '../../../test/support/rbac-insight-world';
 import type { AccessIndex } from './access-index';
@@ -55,6 +56,32 @@ function expectMatchesBruteForce(index: AccessIndex, world: TestWorld, attrs: Re
   }
 }
 
+/** One random change of a role, a binding or a user, made to the world and told to the index. */
+function randomStep(p: Picker, world: TestWorld, index: AccessIndex): void {
+  const names = roleNames(8);
+  const r = p.rnd();
+  if (r < 0.35) {
+    const name = p.pick(names);
+    if (p.rnd() < 0.2) world.graph.remove(name);
+    else world.graph.set(randomRole(p, name, names));
+    world.materialise();
+    // Every role may have changed (its status): as the cache tells the index of each status write.
+    for (const role of names) index.roleChanged(role, world.role(role));
+  } else if (r < 0.8) {
+    const name = `binding-${Math.floor(p.rnd() * 18)}`;
+    const binding = p.rnd() < 0.25 ? undefined : { role: p.pick(names), subjects: p.some(USERS, 3) };
+    if (binding) world.bindings.set(name, binding);
+    else world.bindings.delete(name);
+    index.bindingChanged(name, binding);
+  } else {
+    const user = p.pick(USERS);
+    const disabled = p.rnd() < 0.5;
+    if (disabled) world.disabled.add(user);
+    else world.disabled.delete(user);
+    index.userChanged(user, disabled);
+  }
+}
+
 describe('whoCan', () => {
   it('names exactly the users brute force finds, over random worlds, paged, each with a path that grants it', () => {
     for (let seed = 1; seed <= 60; seed++) {
@@ -68,29 +95,8 @@ describe('whoCan', () => {
     for (let seed = 100; seed < 120; seed++) {
       const { world, p } = randomWorld(seed);
       const index = world.index();
-      const names = roleNames(8);
       for (let step = 0; step < 15; step++) {
-        const r = p.rnd();
-        if (r < 0.35) {
-          const name = p.pick(names);
-          if (p.rnd() < 0.2) world.graph.remove(name);
-          else world.graph.set(randomRole(p, name, names));
-          world.materialise();
-          // Every role may have changed (its status): as the cache tells the index of each status write.
-          for (const role of names) index.roleChanged(role, world.role(role));
-        } else if (r < 0.8) {
-          const name = `binding-${Math.floor(p.rnd() * 18)}`;
-          const binding = p.rnd() < 0.25 ? undefined : { role: p.pick(names), subjects: p.some(USERS, 3) };
-          if (binding) world.bindings.set(name, binding);
-          else world.bindings.delete(name);
-          index.bindingChanged(name, binding);
-        } else {
-          const user = p.pick(USERS);
-          const disabled = p.rnd() < 0.5;
-          if (disabled) world.disabled.add(user);
-          else world.disabled.delete(user);
-          index.userChanged(user, disabled);
-        }
+        randomStep(p, world, index);
         for (let q = 0; q < 10; q++) expectMatchesBruteForce(index, world, randomRequest(p));
       }
     }

@@ -50,11 +50,8 @@ export function whoCan(
 ): WhoCanAnswer {
   const roles = index.rolesAllowing(attrs);
   const allowedBy = (role: string) => roles.includes(role);
-  const anonymous = allowedBy(ANONYMOUS_ROLE);
   const users = index.usersOfAny(roles);
   const disabled = index.disabledUsers();
-  let total = users.length;
-  for (const name of disabled) if (binarySearch(users, name) >= 0) total--;
   const grants = new Map<string, RoleGrant>();
   const grantOf = (role: string): RoleGrant => {
     let grant = grants.get(role);
@@ -64,17 +61,24 @@ export function whoCan(
   const listed: WhoCanUser[] = [];
   let i = page.after === '' ? 0 : upperBound(users, page.after);
   for (; i < users.length && listed.length < page.limit; i++) {
-    if (disabled.has(users[i])) continue;
-    listed.push(userEntry(source, users[i], allowedBy, grantOf));
+    if (!disabled.has(users[i])) listed.push(userEntry(source, users[i], allowedBy, grantOf));
   }
   while (i < users.length && disabled.has(users[i])) i++;
+  const more = i < users.length && listed.length > 0;
   return {
-    anonymous,
-    authenticated: anonymous || allowedBy(AUTHENTICATED_ROLE),
+    anonymous: allowedBy(ANONYMOUS_ROLE),
+    authenticated: allowedBy(ANONYMOUS_ROLE) || allowedBy(AUTHENTICATED_ROLE),
     users: listed,
-    total,
-    continueAfter: i < users.length && listed.length > 0 ? listed[listed.length - 1].name : '',
+    total: users.length - countIn(users, disabled),
+    continueAfter: more ? listed[listed.length - 1].name : '',
   };
+}
+
+/** How many of `names` are in the sorted `users`. */
+function countIn(users: readonly string[], names: ReadonlySet<string>): number {
+  let count = 0;
+  for (const name of names) if (binarySearch(users, name) >= 0) count++;
+  return count;
 }
 
 function userEntry(
