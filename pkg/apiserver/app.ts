@@ -10,6 +10,7 @@ import type { HandlerSettings } from './handlers/deps';
 import { registerCoreV1Routes } from './core-v1';
 import { RouteTable } from './routes';
 import { setupSecurity, type SecurityConfig } from './security/setup';
+import { setupAudit, type AuditConfig } from './audit/setup';
 import {
   resolveServingCertificate,
   type ResolvedTls,
@@ -24,7 +25,7 @@ import { ConsolePlugins, registerConsolePluginRoute } from './console-plugins';
 import { SVC_VERSION } from './version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
-export interface ApiServerConfig extends SecurityConfig, TlsConfig {
+export interface ApiServerConfig extends SecurityConfig, TlsConfig, AuditConfig {
   /** `host:port`; port 0 picks a free one. */
   listen: string;
   store: string;
@@ -123,6 +124,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     watchableNames: security.watchableNames,
     consolePlugins,
   });
+  server.audit = await setupAudit(config, storage, routes, server.metrics.registry, log.child({ component: 'audit' }));
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);
   log.info(
     { url, secureUrl, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
@@ -150,6 +152,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
       models.stop();
       security.stop();
       await server.shutdown();
+      await server.audit?.recorder.close();
       await storage.close();
     },
   };

@@ -17,4 +17,6 @@ export interface RequestContext {
   signal: AbortSignal;
   /** A collection watch allowed only for some names (rules with `resourceNames`): those names. */
   watchNames?: string[];
+  /** How the authoriser decided the request, and why (for the audit record and a 403's details). */
+  authorization?: { allowed: boolean; reason: string };
 }

@@ -27,6 +27,10 @@ import { DEFAULT_SETTINGS, type HandlerSettings } from './handlers/deps';
 import { RouteTable, type Route } from './routes';
 import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
+import { auditRecordOf, isAudited } from './audit/record';
+import type { Audit } from './audit/setup';
+
+const SELF_SERVICE_REASON = 'a self-service endpoint: it authorises what is asked itself';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -76,6 +80,8 @@ export class ApiServer {
   /** One per open request; aborted on shutdown so that watches end cleanly. */
   private readonly inflight = new Set<AbortController>();
   private draining = false;
+  /** Where answered requests are recorded (`--audit-level`); set once audit is set up. */
+  audit: Audit | undefined;
 
   constructor(private readonly deps: ApiServerDeps) {
     this.settings = { ...DEFAULT_SETTINGS, ...deps.settings };
@@ -173,9 +179,17 @@ export class ApiServer {
   /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (API.md §9). */
   private async admit(ctx: RequestContext, route?: Route): Promise<void> {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
-    if (route?.selfService && !isAnonymous(ctx.user)) return;
+    if (route?.selfService && !isAnonymous(ctx.user)) {
+      ctx.authorization = { allowed: true, reason: SELF_SERVICE_REASON };
+      return;
+    }
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
-    if (decision === 'Allow' || this.admitNamedWatch(ctx)) return;
+    ctx.authorization = { allowed: decision === 'Allow', reason };
+    if (decision === 'Allow') return;
+    if (this.admitNamedWatch(ctx)) {
+      ctx.authorization = { allowed: true, reason: `${reason}; a watch of the names the user's rules allow` };
+      return;
+    }
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
@@ -261,6 +275,18 @@ export class ApiServer {
       this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
     logAccess(ctx, started, sentBefore);
+    this.recordAudit(ctx);
+  }
+
+  /** Hands the request's audit record to the recorder (its queue): never throws, never waits. */
+  private recordAudit(ctx: RequestContext): void {
+    const audit = this.audit;
+    if (audit === undefined || !isAudited(audit.level, ctx.info.verb, ctx.res.statusCode)) return;
+    try {
+      audit.recorder.record(auditRecordOf(ctx, ctx.authorization));
+    } catch (err) {
+      ctx.log.warn({ err }, 'could not build the audit record');
+    }
   }
 }
 
