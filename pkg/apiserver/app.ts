@@ -122,6 +122,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     authenticators: [identities, ...security.authenticators],
     authorizer: identities.authorizer(security.authorizer),
     watchableNames: security.watchableNames,
+    denialDetails: security.denialDetails,
     consolePlugins,
   });
   server.audit = await setupAudit(config, storage, routes, server.metrics.registry, log.child({ component: 'audit' }));

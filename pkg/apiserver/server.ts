@@ -5,7 +5,15 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { forbidden, internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import {
+  forbidden,
+  internalError,
+  requestTimeout,
+  routeNotFound,
+  StatusError,
+  unauthorized,
+  type StatusDetails,
+} from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
@@ -44,6 +52,8 @@ export interface ApiServerDeps {
    * is then filtered to them.
    */
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  /** A 403's nearest miss, in its `details`: the closest rules and what failed, and templates that would allow. */
+  denialDetails?: (user: UserInfo, info: RequestInfo) => Pick<StatusDetails, 'trace' | 'templates'>;
   /** Built-in and plugin routes served besides the models' generated APIs. */
   routes?: RouteTable;
   log: Logger;
@@ -192,11 +202,8 @@ export class ApiServer {
     }
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
-    throw forbidden(forbiddenMessage(ctx.user, ctx.info), {
-      group: ctx.info.apiGroup,
-      resource: ctx.info.resource,
-      name: ctx.info.name || undefined,
-    });
+    const subject = { group: ctx.info.apiGroup, resource: ctx.info.resource, name: ctx.info.name || undefined };
+    throw forbidden(forbiddenMessage(ctx.user, ctx.info), subject, this.deps.denialDetails?.(ctx.user, ctx.info));
   }
 
   /**

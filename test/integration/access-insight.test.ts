@@ -173,3 +173,19 @@ describe('accessimpactreviews', () => {
     expect([badRules.status, badRules.body.details.causes[0].field]).toEqual([422, 'spec.object.rules']);
   });
 });
+
+describe('a 403', () => {
+  it('names the nearest miss: the closest rules and what failed, and the role templates that would allow', async () => {
+    const deletePersons = { verbs: ['delete'], apiGroups: ['example.com'], resources: ['persons'] };
+    await createRole(suite, 'person-deleter', [deletePersons], { labels: { 'svc.run/role-template': 'true' } });
+    const bob = suite.as({ Authorization: `Basic ${Buffer.from('bob:bob-password').toString('base64')}` });
+    const res = await bob('DELETE', '/apis/example.com/v1alpha1/persons/p1');
+    expect(res.status).toBe(403);
+    expect(res.body.details.templates).toEqual(['person-deleter']);
+    expect(res.body.details.trace).toContainEqual({
+      kind: 'Rule',
+      name: 'update persons in group example.com',
+      message: 'in Role "person-editor": verb "delete" not in [update]',
+    });
+  });
+});

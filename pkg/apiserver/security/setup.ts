@@ -30,6 +30,8 @@ import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
+import { denialDetails } from './denial-details';
+import type { StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
 import { warnAdminPasswordIgnored } from './admin-password-ignored';
 
@@ -57,6 +59,8 @@ export interface Security {
   authenticators: Authenticator[];
   authorizer: Authorizer;
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
+  /** A 403's nearest miss (RBAC only). */
+  denialDetails?: (user: UserInfo, info: RequestInfo) => Pick<StatusDetails, 'trace' | 'templates'>;
   cache: SecurityCache;
   stop(): void;
 }
@@ -162,7 +166,7 @@ export async function setupSecurity(
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
   const basic = new BasicAuthenticator(cache, throttle, new PasswordVerifier({ hashOptions: config.passwordHash }));
   const authorizer = isRbac ? rbac : alwaysAllow;
-  registerSecurityRoutes(routes, {
+  const index = registerSecurityRoutes(routes, {
     cache,
     credentials,
     authorizer: rbac,
@@ -180,6 +184,7 @@ export async function setupSecurity(
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
     authorizer,
     watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
+    denialDetails: isRbac ? denialDetails(rbac, index) : undefined,
     cache,
     stop: () => cache.stop(),
   };
