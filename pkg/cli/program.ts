@@ -12,6 +12,7 @@ import type { CliIo } from './io';
 import { registerLogin } from './login';
 import { registerPlugin } from './plugin';
 import { registerRoles } from './roles';
+import { registerInsight } from './insight';
 
 /**
  * Runs svcctl with these arguments (without `node` and the script) and
@@ -56,6 +57,7 @@ Example:
   registerExplain(program, io);
   registerAuth(program, io);
   registerRoles(program, io);
+  registerInsight(program, io);
   registerPlugin(program, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
