@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describeHost, hostInfo } from '../support/machine-info';
 import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
 import { runDecisions, worldSize } from './decisions';
+import { runInsight } from './insight';
 import { createToken, runGetBench } from './get-bench';
 import { loadNoise } from './noise';
 import { parseRbacBenchOptions, type Part, type RbacBenchOptions } from './options';
@@ -30,6 +31,7 @@ runBench('RBAC', async () => {
   console.log(`  Parts:  ${opts.parts.join(', ')}`);
   const goals: [Part, boolean][] = [];
   if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
+  if (opts.parts.includes('insight')) goals.push(['insight', runInsight(opts)]);
   if (opts.parts.includes('get') || opts.parts.includes('propagation')) goals.push(...(await endToEnd(opts)));
   console.log(
     `\n${renderTable(

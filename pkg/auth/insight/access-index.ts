@@ -149,9 +149,7 @@ export class AccessIndex {
     const key = roles.join('\0');
     let union = this.unions.get(key);
     if (union === undefined) {
-      const users = new Set<string>();
-      for (const role of roles) for (const user of this.usersByRole.get(role)?.keys() ?? []) users.add(user);
-      union = [...users].sort();
+      union = mergeSorted(roles.map((role) => this.usersOf(role)));
       if (this.unions.size >= MAX_UNIONS) this.unions.delete(this.unions.keys().next().value!);
       this.unions.set(key, union);
     }
@@ -160,4 +158,30 @@ export class AccessIndex {
 }
 
 /** How many unions of role sets the index keeps between binding changes. */
-const MAX_UNIONS = 64;
+const MAX_UNIONS = 1024;
+
+/** The sorted union of sorted lists, each value once: merged pairwise, never sorted again. */
+function mergeSorted(lists: readonly (readonly string[])[]): string[] {
+  let merged: readonly string[] = [];
+  for (const list of lists) merged = mergeTwo(merged, list);
+  return merged as string[];
+}
+
+function mergeTwo(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) out.push(a[i++]);
+    else if (b[j] < a[i]) out.push(b[j++]);
+    else {
+      out.push(a[i++]);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}

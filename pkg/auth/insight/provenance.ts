@@ -52,19 +52,25 @@ function pathTo(contributors: Map<string, RoleContributor>, contributor: RoleCon
 }
 
 /**
- * The first own rule (of `held` or a contributor) that `matches`, with its path; `undefined` when none does
- * (the enforced status is older than the roles it was computed from).
+ * Rule key → the own rule with that key and its path from `held` (its own rules first, then contributors in
+ * `status.contributors` order), per enforced role. An enforced role is replaced, never changed, when its role
+ * changes, so the answer is kept while it lives; it names the path as of the role's current status.
  */
-export function ruleOrigin(
-  source: RbacSource,
-  held: EnforcedRole,
-  matches: (rule: PolicyRule) => boolean,
-): { rule: PolicyRule; path: string[] } | undefined {
-  for (const { path, rules } of rolePaths(source, held)) {
-    const rule = rules.find(matches);
-    if (rule !== undefined) return { rule, path };
+const originIndexes = new WeakMap<EnforcedRole, Map<string, { rule: PolicyRule; path: string[] }>>();
+
+export function originIndex(source: RbacSource, held: EnforcedRole): Map<string, { rule: PolicyRule; path: string[] }> {
+  let index = originIndexes.get(held);
+  if (index === undefined) {
+    index = new Map();
+    for (const { path, rules } of rolePaths(source, held)) {
+      for (const rule of rules) {
+        const key = ruleKey(rule);
+        if (!index.has(key)) index.set(key, { rule, path });
+      }
+    }
+    originIndexes.set(held, index);
   }
-  return undefined;
+  return index;
 }
 
 /** The condition a rule carries (`where`), passed through as data; `undefined` for a rule without one. */

@@ -1,6 +1,6 @@
 import { ANY, enforcedUiPermissions, heldRoles, type EnforcedRole, type PolicyRule, type RbacSource } from '../rbac';
 import type { UserInfo } from '../user';
-import { rolePaths, ruleKey, type Via } from './provenance';
+import { originIndex, ruleKey, type Via } from './provenance';
 
 /**
  * What can a user do (a subject rules review): every rule of every role the user holds, as the authoriser
@@ -27,15 +27,15 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   for (const held of heldRoles(source, user)) {
     if (held.limited || held.enforced === undefined) continue;
     for (const permission of enforcedUiPermissions(held.enforced)) ui.add(permission);
-    const origins = originsOf(source, held.enforced);
-    for (const rule of held.enforced.ruleSet.rules) {
-      const path = origins.get(ruleKey(rule)) ?? [held.name];
+    const paths = pathsOf(source, held.enforced);
+    held.enforced.ruleSet.rules.forEach((rule, i) => {
+      const path = paths[i];
       const via: Via =
         held.binding === undefined ? { role: held.name, path } : { binding: held.binding, role: held.name, path };
       const { resourcePart, urlPart } = split(rule);
       add(resourceRules, resourcePart, via);
       add(nonResourceRules, urlPart, via);
-    }
+    });
   }
   return {
     resourceRules: [...resourceRules.values()],
@@ -45,13 +45,17 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   };
 }
 
-/** Rule key → the path to the role whose own rule it is (the held role's own rules first). */
-function originsOf(source: RbacSource, held: EnforcedRole): Map<string, string[]> {
-  const origins = new Map<string, string[]>();
-  for (const { path, rules } of rolePaths(source, held).reverse()) {
-    for (const rule of rules) origins.set(ruleKey(rule), path);
+/** For each of the held role's enforced rules, the path to the role whose own rule it is. */
+const pathsCache = new WeakMap<EnforcedRole, string[][]>();
+
+function pathsOf(source: RbacSource, held: EnforcedRole): string[][] {
+  let paths = pathsCache.get(held);
+  if (paths === undefined) {
+    const origins = originIndex(source, held);
+    paths = held.ruleSet.rules.map((rule) => origins.get(ruleKey(rule))?.path ?? [held.name]);
+    pathsCache.set(held, paths);
   }
-  return origins;
+  return paths;
 }
 
 function add(rules: Map<string, RuleWithVia>, rule: PolicyRule | undefined, via: Via): void {

@@ -1,7 +1,7 @@
 import type { RequestAttributes } from '../attributes';
-import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, ruleAllows, type PolicyRule, type RbacSource } from '../rbac';
+import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, type PolicyRule, type RbacSource } from '../rbac';
 import type { AccessIndex } from './access-index';
-import { conditionOf, ruleOrigin, type Via } from './provenance';
+import { conditionOf, originIndex, ruleKey, type Via } from './provenance';
 
 /**
  * Who can do something (a resource access review): the users whose bindings
@@ -100,15 +100,16 @@ function userEntry(
   return unconditional || conditions.length === 0 ? { name, via } : { name, via, conditions };
 }
 
+/** The rule the role's compiled rules allow the request with, traced to the own rule it comes from. */
 function roleGrant(index: AccessIndex, source: RbacSource, role: string, attrs: RequestAttributes): RoleGrant {
   const enforced = index.role(role)!;
-  const allowing = enforced.ruleSet.rules.filter((rule) => ruleAllows(rule, attrs));
-  const conditions = allowing.map(conditionOf);
-  const origin = ruleOrigin(source, enforced, (rule) => ruleAllows(rule, attrs));
+  const effective = enforced.ruleSet.allows(attrs)!;
+  const origin = originIndex(source, enforced).get(ruleKey(effective));
+  const condition = conditionOf(effective);
   return {
-    rule: origin?.rule ?? allowing[0] ?? enforced.ruleSet.allows(attrs)!,
+    rule: origin?.rule ?? effective,
     path: origin?.path ?? [role],
-    conditions: conditions.every((c) => c !== undefined) ? (conditions as Record<string, unknown>[]) : undefined,
+    conditions: condition === undefined ? undefined : [condition],
   };
 }
 
