@@ -160,11 +160,12 @@ export class AccessIndex {
 /** How many unions of role sets the index keeps between binding changes. */
 const MAX_UNIONS = 1024;
 
-/** The sorted union of sorted lists, each value once: merged pairwise, never sorted again. */
+/** The sorted union of sorted lists, each value once: merged in halves (n log k), never sorted again. */
 function mergeSorted(lists: readonly (readonly string[])[]): string[] {
-  let merged: readonly string[] = [];
-  for (const list of lists) merged = mergeTwo(merged, list);
-  return merged as string[];
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return [...lists[0]];
+  const middle = lists.length >>> 1;
+  return mergeTwo(mergeSorted(lists.slice(0, middle)), mergeSorted(lists.slice(middle))) as string[];
 }
 
 function mergeTwo(a: readonly string[], b: readonly string[]): readonly string[] {

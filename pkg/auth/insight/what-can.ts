@@ -27,15 +27,13 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   for (const held of heldRoles(source, user)) {
     if (held.limited || held.enforced === undefined) continue;
     for (const permission of enforcedUiPermissions(held.enforced)) ui.add(permission);
-    const paths = pathsOf(source, held.enforced);
-    held.enforced.ruleSet.rules.forEach((rule, i) => {
-      const path = paths[i];
+    for (const part of partsOf(source, held.enforced)) {
       const via: Via =
-        held.binding === undefined ? { role: held.name, path } : { binding: held.binding, role: held.name, path };
-      const { resourcePart, urlPart } = split(rule);
-      add(resourceRules, resourcePart, via);
-      add(nonResourceRules, urlPart, via);
-    });
+        held.binding === undefined
+          ? { role: held.name, path: part.path }
+          : { binding: held.binding, role: held.name, path: part.path };
+      add(part.url ? nonResourceRules : resourceRules, part, via);
+    }
   }
   return {
     resourceRules: [...resourceRules.values()],
@@ -45,24 +43,36 @@ export function whatCan(source: RbacSource, user: UserInfo): SubjectRules {
   };
 }
 
-/** For each of the held role's enforced rules, the path to the role whose own rule it is. */
-const pathsCache = new WeakMap<EnforcedRole, string[][]>();
-
-function pathsOf(source: RbacSource, held: EnforcedRole): string[][] {
-  let paths = pathsCache.get(held);
-  if (paths === undefined) {
-    const origins = originIndex(source, held);
-    paths = held.ruleSet.rules.map((rule) => origins.get(ruleKey(rule))?.path ?? [held.name]);
-    pathsCache.set(held, paths);
-  }
-  return paths;
+/** One enforced rule's resource or URL part, its key, and the path to the role whose own rule it is. */
+interface RulePart {
+  rule: PolicyRule;
+  key: string;
+  url: boolean;
+  path: string[];
 }
 
-function add(rules: Map<string, RuleWithVia>, rule: PolicyRule | undefined, via: Via): void {
-  if (rule === undefined) return;
-  const key = ruleKey(rule);
-  const entry = rules.get(key);
-  if (entry === undefined) rules.set(key, { ...rule, via: [via] });
+/** The parts of a held role's enforced rules, worked out once per enforced role (replaced, never changed). */
+const partsCache = new WeakMap<EnforcedRole, RulePart[]>();
+
+function partsOf(source: RbacSource, held: EnforcedRole): RulePart[] {
+  let parts = partsCache.get(held);
+  if (parts === undefined) {
+    const origins = originIndex(source, held);
+    parts = [];
+    for (const rule of held.ruleSet.rules) {
+      const path = origins.get(ruleKey(rule))?.path ?? [held.name];
+      const { resourcePart, urlPart } = split(rule);
+      if (resourcePart) parts.push({ rule: resourcePart, key: ruleKey(resourcePart), url: false, path });
+      if (urlPart) parts.push({ rule: urlPart, key: ruleKey(urlPart), url: true, path });
+    }
+    partsCache.set(held, parts);
+  }
+  return parts;
+}
+
+function add(rules: Map<string, RuleWithVia>, part: RulePart, via: Via): void {
+  const entry = rules.get(part.key);
+  if (entry === undefined) rules.set(part.key, { ...part.rule, via: [via] });
   else if (!entry.via.some((v) => v.binding === via.binding && v.role === via.role)) entry.via.push(via);
 }
 
