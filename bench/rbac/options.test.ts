@@ -18,7 +18,7 @@ describe('parseRbacBenchOptions', () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(() => parseRbacBenchOptions(argv('--only', 'watch'))).toThrow(
-        'expected a comma list of decisions, insight, get, propagation',
+        'expected a comma list of decisions, insight, get, propagation, audit',
       );
       expect(() => parseRbacBenchOptions(argv('--only', ''))).toThrow(
         'expected a comma list of decisions, insight, get, propagation',

@@ -2,8 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { commaList, parseCommandLine, positiveInt } from '../support/options';
 
 /** The parts of the RBAC benchmark, in the order they run. */
-export const PARTS = ['decisions', 'insight', 'get', 'propagation'] as const;
-/** One part: in-process decisions, access insight in process, end-to-end GET against AlwaysAllow, or role-change propagation. */
+export const PARTS = ['decisions', 'insight', 'get', 'propagation', 'audit'] as const;
+/** One part: in-process decisions, access insight in process, end-to-end GET against AlwaysAllow, role-change propagation, or audit levels end to end. */
 export type Part = (typeof PARTS)[number];
 
 /** Everything the RBAC benchmark can be told; see `--help`. */
