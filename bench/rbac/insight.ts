@@ -107,7 +107,7 @@ export function runInsight(opts: DecisionOptions & { staff: number }): boolean {
   const impact = accessImpact(impactWorld, { kind: 'role', name: STAFF_TEMPLATE, role: changed });
 
   const rbac = new RbacAuthorizer(source);
-  const details = denialDetails(rbac, index);
+  const details = denialDetails(source, index);
   const denied = requests.filter(({ user, attrs }) => rbac.decide(user, attrs).decision !== 'Allow');
   const bare = time(denied, ({ user, attrs }) => rbac.decide(user, attrs));
   const withMiss = time(denied, ({ user, attrs }) => {

@@ -184,7 +184,7 @@ export async function setupSecurity(
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
     authorizer,
     watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
-    denialDetails: isRbac ? denialDetails(rbac, index) : undefined,
+    denialDetails: isRbac ? denialDetails(cache, index) : undefined,
     cache,
     stop: () => cache.stop(),
   };

@@ -51,8 +51,12 @@ export class AccessIndex {
   /** The sorted union of the users of several roles, for the last few role sets asked about; cleared on any binding change. */
   private readonly unions = new Map<string, string[]>();
 
+  /** Grows with every role change: what is worked out from the roles alone holds while it stays. */
+  rolesVersion = 0;
+
   /** Sets a role as the authoriser enforces it now, or removes it (`undefined`). */
   roleChanged(name: string, role: EnforcedRole | undefined): void {
+    this.rolesVersion++;
     for (const key of this.keysByRole.get(name) ?? []) {
       const roles = this.rolesByKey.get(key)!;
       roles.delete(name);
