@@ -266,12 +266,16 @@ export class ApiServer {
         ws.on('error', (err) => ctx.log.debug({ err }, 'websocket protocol error; closed'));
         void handleWebSocketWatch(ctx, store, this.settings, ws)
           .catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
-          .finally(() => logAccess(ctx, started, sentBefore));
+          .finally(() => {
+            logAccess(ctx, started, sentBefore);
+            this.recordAudit(ctx);
+          });
       });
     } catch (err) {
       res.statusCode = err instanceof StatusError ? err.code : 500;
       writeUpgradeError(socket, err, ctx);
       logAccess(ctx, started, sentBefore);
+      this.recordAudit(ctx);
     }
   }
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import WebSocket from 'ws';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { person, PERSONS } from '../support/person';
@@ -117,5 +118,23 @@ describe('audit', () => {
     controller.abort();
     const event = JSON.parse(text.split('\n')[0]) as { type: string; object: Event };
     expect(event).toMatchObject({ type: 'ADDED', object: { user: 'cy', verb: 'delete', decision: 'deny' } });
+  });
+
+  it('records a refused WebSocket watch too', async () => {
+    const url = `${suite.server.url.replace(/^http/, 'ws')}${PERSONS}?watch=true`;
+    const code = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(url);
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('error', () => undefined);
+    });
+    expect(code).toBe(401);
+    const refused = await waitFor(
+      async () => {
+        const found = (await eventsOf('user=anonymous&verb=watch')).filter((e) => e.code === 401);
+        return found.length > 0 ? found : undefined;
+      },
+      { what: 'the refused watch record' },
+    );
+    expect(refused[0]).toMatchObject({ resource: 'persons', decision: 'deny', authenticatedBy: 'anonymous' });
   });
 });
