@@ -33,8 +33,8 @@ export interface RbacCluster extends BenchSession {
   redisDescription: string;
   /** `Basic …` of the super administrator `admin`. */
   adminBasic: string;
-  /** Starts an apiserver process (`dist/cmd/apiserver/main.js`) on a free port in `mode`; resolves once it is ready. */
-  startApiserver(name: string, mode: ClusterServer['mode']): Promise<ClusterServer>;
+  /** Starts an apiserver process (`dist/cmd/apiserver/main.js`) on a free port in `mode` (with `extraArgs`); resolves once it is ready. */
+  startApiserver(name: string, mode: ClusterServer['mode'], extraArgs?: string[]): Promise<ClusterServer>;
   /** Starts `dist/cmd/controller-manager/main.js` against `server` running rbac-aggregation only, as system:controller-manager. */
   startControllerManager(server: ClusterServer): Promise<RunningControllerManager>;
 }
@@ -60,10 +60,10 @@ export async function openRbacCluster(profileDir?: string): Promise<RbacCluster>
     ...session,
     redisDescription: `${redisVersion(await session.client.info('server'))} (${session.redis.origin})`,
     adminBasic: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}`,
-    async startApiserver(name, mode) {
+    async startApiserver(name, mode, extraArgs = []) {
       const { url, process: child } = await startApiserverProcess(session, name, {
         mode,
-        args: ['--admin-password-file', passwordFile, '--controller-manager-token-file', tokenFile],
+        args: ['--admin-password-file', passwordFile, '--controller-manager-token-file', tokenFile, ...extraArgs],
         nodeArgs: profiling(name),
       });
       const api = new Api(url);

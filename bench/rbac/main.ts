@@ -4,6 +4,8 @@ import { describeHost, hostInfo } from '../support/machine-info';
 import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
 import { runConditionsBench } from './conditions-bench';
 import { runDecisions, worldSize } from './decisions';
+import { runInsight } from './insight';
+import { runAuditBench } from './audit-bench';
 import { createToken, runGetBench } from './get-bench';
 import { loadNoise } from './noise';
 import { parseRbacBenchOptions, type Part, type RbacBenchOptions } from './options';
@@ -33,7 +35,11 @@ runBench('RBAC', async () => {
   console.log(`  Parts:  ${opts.parts.join(', ')}`);
   const goals: [Part, boolean][] = [];
   if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
-  if (opts.parts.some((p) => p !== 'decisions')) goals.push(...(await endToEnd(opts)));
+  if (opts.parts.includes('insight')) goals.push(['insight', runInsight(opts)]);
+  if (opts.parts.some((p) => p === 'get' || p === 'conditions' || p === 'propagation'))
+    goals.push(...(await endToEnd(opts)));
+  if (opts.parts.includes('audit'))
+    goals.push(['audit', await withBenchSession(await openRbacCluster(), (cluster) => runAuditBench(cluster, opts))]);
   console.log(
     `\n${renderTable(
       ['part', 'result'],

@@ -2,10 +2,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { commaList, parseCommandLine, positiveInt } from '../support/options';
 
 /** The parts of the RBAC benchmark, in the order they run. */
-export const PARTS = ['decisions', 'get', 'conditions', 'propagation'] as const;
+export const PARTS = ['decisions', 'insight', 'get', 'conditions', 'propagation', 'audit'] as const;
 /**
- * One part: in-process decisions, end-to-end GET against AlwaysAllow, conditional rules against unconditional ones,
- * or role-change propagation.
+ * One part: in-process decisions, access insight in process, end-to-end GET against AlwaysAllow, conditional rules
+ * against unconditional ones, role-change propagation, or audit levels end to end.
  */
 export type Part = (typeof PARTS)[number];
 
@@ -29,6 +29,8 @@ export interface RbacBenchOptions {
   /** Propagation: apiserver replicas, and how many times the template changes. */
   replicas: number;
   changes: number;
+  /** Insight: users bound, through one binding, to a role depending on a template (the impact review's reach). */
+  staff: number;
   /** When set, the apiservers run with `--cpu-prof` and leave `<name>.cpuprofile` in this directory. */
   profile?: string;
 }
@@ -47,6 +49,7 @@ export const DEFAULTS: Omit<RbacBenchOptions, 'parts'> = {
   runs: 3,
   replicas: 3,
   changes: 100,
+  staff: 10_000,
 };
 
 const PART_LIST = `a comma list of ${PARTS.join(', ')}`;
@@ -89,6 +92,7 @@ export function parseRbacBenchOptions(argv: readonly string[]): RbacBenchOptions
     .option('--concurrency <n>', `get: requests in flight (default ${d.concurrency})`, positiveInt)
     .option('--runs <n>', `get: measured runs per server, the median is reported (default ${d.runs})`, positiveInt)
     .option('--replicas <n>', `propagation: apiserver replicas on the same Redis (default ${d.replicas})`, positiveInt)
+    .option('--staff <n>', `insight: users a template change reaches (default ${d.staff})`, positiveInt)
     .option('--changes <n>', `propagation: changes of the role template (default ${d.changes})`, positiveInt)
     .option(
       '--profile <dir>',

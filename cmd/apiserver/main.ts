@@ -26,6 +26,20 @@ const positiveDuration = (value: string) => {
   return seconds;
 };
 
+/** A size like `100MB`, `512K` or a number of bytes. */
+const size = (value: string) => {
+  const match = /^(\d+)\s*([KMG]i?B?|B)?$/i.exec(value.trim());
+  if (!match) throw new InvalidArgumentError('must be a size like 100MB, 512K or a number of bytes');
+  const unit = (match[2] ?? 'B').toUpperCase()[0];
+  const bytes = Number(match[1]) * ({ B: 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 } as Record<string, number>)[unit];
+  if (!(bytes > 0)) throw new InvalidArgumentError('must be larger than 0');
+  return bytes;
+};
+const auditLevel = (value: string) => {
+  if (!['None', 'Writes', 'All'].includes(value)) throw new InvalidArgumentError('must be None, Writes or All');
+  return value as 'None' | 'Writes' | 'All';
+};
+
 /** Where `--tls-self-signed` without a directory keeps its files (where `make run` keeps them). */
 const DEFAULT_SELF_SIGNED_DIR = 'data/tls';
 
@@ -125,6 +139,33 @@ const program = new Command('svc-apiserver')
       .default(30, '30s'),
   )
   .addOption(
+    new Option('--audit-level <level>', 'None, Writes (writes, refusals and reviews) or All (also allowed reads)')
+      .env('SVC_AUDIT_LEVEL')
+      .argParser(auditLevel)
+      .default('Writes'),
+  )
+  .addOption(
+    new Option('--audit-log-path <file>', 'also write audit records there as JSON lines').env('SVC_AUDIT_LOG_PATH'),
+  )
+  .addOption(
+    new Option('--audit-log-max-size <size>', 'rotate the audit log file at this size')
+      .env('SVC_AUDIT_LOG_MAX_SIZE')
+      .argParser(size)
+      .default(100 * 1024 * 1024, '100MB'),
+  )
+  .addOption(
+    new Option('--audit-log-max-files <n>', 'rotated audit log files kept')
+      .env('SVC_AUDIT_LOG_MAX_FILES')
+      .argParser(positiveInt)
+      .default(10),
+  )
+  .addOption(
+    new Option('--audit-retention <duration>', 'how long audit records are kept in the store (e.g. 7d)')
+      .env('SVC_AUDIT_RETENTION')
+      .argParser(positiveDuration)
+      .default(7 * 24 * 3600, '7d'),
+  )
+  .addOption(
     new Option('--request-timeout <duration>', 'longest a client may take to send a whole request (408 beyond)')
       .env('SVC_REQUEST_TIMEOUT')
       .argParser(positiveDuration)
@@ -195,6 +236,11 @@ const program = new Command('svc-apiserver')
 
 async function main(): Promise<void> {
   const opts = program.opts<{
+    auditLevel: 'None' | 'Writes' | 'All';
+    auditLogPath?: string;
+    auditLogMaxSize: number;
+    auditLogMaxFiles: number;
+    auditRetention: number;
     listen: string;
     store: string;
     authorizationMode: ApiServerConfig['authorizationMode'];
@@ -237,6 +283,11 @@ async function main(): Promise<void> {
       loginLimits: { perUser: opts.loginFailuresPerUser, perAddress: opts.loginFailuresPerAddress },
       watchBookmarkIntervalSeconds: opts.watchBookmarkInterval,
       requestTimeoutSeconds: opts.requestTimeout,
+      auditLevel: opts.auditLevel,
+      auditLogPath: opts.auditLogPath,
+      auditLogMaxBytes: opts.auditLogMaxSize,
+      auditLogMaxFiles: opts.auditLogMaxFiles,
+      auditRetentionMs: opts.auditRetention * 1000,
       tlsCertFile: opts.tlsCertFile,
       tlsPrivateKeyFile: opts.tlsPrivateKeyFile,
       tlsSelfSignedDir: opts.tlsSelfSigned,

@@ -39,6 +39,10 @@ export interface StatusDetails {
   uid?: string;
   causes?: StatusCause[];
   retryAfterSeconds?: number;
+  /** A 403's nearest miss: the roles considered and the closest rules, each with why it does not allow. */
+  trace?: { kind: string; name: string; message: string }[];
+  /** A 403's role templates that would allow the request. */
+  templates?: string[];
 }
 
 /** The Kubernetes `Status` object, as sent on the wire. */
@@ -136,8 +140,8 @@ export const badRequest = (message: string, causes?: StatusCause[]) =>
 export const unauthorized = (message = 'Unauthorized', challenge = 'Basic realm="svc"') =>
   new StatusError(401, 'Unauthorized', message, {}, { 'WWW-Authenticate': challenge });
 
-export const forbidden = (message: string, subject: ErrorSubject = {}) =>
-  new StatusError(403, 'Forbidden', message, detailsOf(subject));
+export const forbidden = (message: string, subject: ErrorSubject = {}, more: Partial<StatusDetails> = {}) =>
+  new StatusError(403, 'Forbidden', message, { ...detailsOf(subject), ...more });
 
 export const notFound = (subject: ErrorSubject) =>
   new StatusError(404, 'NotFound', `${qualifiedResource(subject)} "${subject.name}" not found`, detailsOf(subject));

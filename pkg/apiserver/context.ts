@@ -28,4 +28,6 @@ export interface RequestContext {
   access?: ObjectAccess;
   /** With `conditions`: subscribes to changes of them (the caller's roles changed); returns the unsubscribe. */
   conditionChanges?: (onChange: () => void) => () => void;
+  /** How the authoriser decided the request, and why (for the audit record and a 403's details). */
+  authorization?: { allowed: boolean; reason: string };
 }

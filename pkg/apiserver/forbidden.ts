@@ -1,14 +1,15 @@
-import { forbidden, type StatusError } from '../api/errors';
+import { forbidden, type StatusDetails, type StatusError } from '../api/errors';
 import type { UserInfo } from '../auth/user';
 import type { RequestInfo } from './request-info';
 
-/** The 403 of a request no rule allows, in Kubernetes' words. */
-export function forbiddenRequest(user: UserInfo, info: RequestInfo): StatusError {
-  return forbidden(forbiddenMessage(user, info), {
-    group: info.apiGroup,
-    resource: info.resource,
-    name: info.name || undefined,
-  });
+/** The 403 of a request no rule allows, in Kubernetes' words; `details` may add the nearest miss. */
+export function forbiddenRequest(
+  user: UserInfo,
+  info: RequestInfo,
+  details?: Pick<StatusDetails, 'trace' | 'templates'>,
+): StatusError {
+  const subject = { group: info.apiGroup, resource: info.resource, name: info.name || undefined };
+  return forbidden(forbiddenMessage(user, info), subject, details);
 }
 
 /** Kubernetes' wording: `User "alice" cannot get resource "persons" in API group "example.com" at the cluster scope`. */

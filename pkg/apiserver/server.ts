@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { internalError, requestTimeout, routeNotFound, StatusError, unauthorized } from '../api/errors';
+import { internalError, requestTimeout, routeNotFound, StatusError, unauthorized, type StatusDetails } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
@@ -22,6 +22,7 @@ import { ApiMetrics } from './metrics';
 import { renderError, sendError } from './respond';
 import { logAccess } from './access-log';
 import { forbiddenRequest } from './forbidden';
+import { describeConditions } from './object-access';
 import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
@@ -30,6 +31,10 @@ import { RouteTable, type Route } from './routes';
 import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
 import { injectRequest, type InjectedRequest, type InjectedResponse } from './inject';
+import { auditRecordOf, isAudited } from './audit/record';
+import type { Audit } from './audit/setup';
+
+const SELF_SERVICE_REASON = 'a self-service endpoint: it authorises what is asked itself';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -47,6 +52,8 @@ export interface ApiServerDeps {
   conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
   /** Subscribes to changes of roles and bindings (what `conditions` reads); returns the unsubscribe. */
   accessChanges?: (listener: () => void) => () => void;
+  /** A 403's nearest miss, in its `details`: the closest rules and what failed, and templates that would allow. */
+  denialDetails?: (user: UserInfo, info: RequestInfo) => Pick<StatusDetails, 'trace' | 'templates'>;
   /** Built-in and plugin routes served besides the models' generated APIs. */
   routes?: RouteTable;
   log: Logger;
@@ -83,6 +90,8 @@ export class ApiServer {
   /** One per open request; aborted on shutdown so that watches end cleanly. */
   private readonly inflight = new Set<AbortController>();
   private draining = false;
+  /** Where answered requests are recorded (`--audit-level`); set once audit is set up. */
+  audit: Audit | undefined;
 
   constructor(private readonly deps: ApiServerDeps) {
     this.settings = { ...DEFAULT_SETTINGS, ...deps.settings };
@@ -185,12 +194,25 @@ export class ApiServer {
   /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (API.md §9). */
   private async admit(ctx: RequestContext, route?: Route): Promise<void> {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
-    if (route?.selfService && !isAnonymous(ctx.user)) return;
+    if (route?.selfService && !isAnonymous(ctx.user)) {
+      ctx.authorization = { allowed: true, reason: SELF_SERVICE_REASON };
+      return;
+    }
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
-    if (decision === 'Allow' || this.admitNamedWatch(ctx) || (!route && this.admitConditional(ctx))) return;
+    ctx.authorization = { allowed: decision === 'Allow', reason };
+    if (decision === 'Allow') return;
+    if (this.admitNamedWatch(ctx)) {
+      ctx.authorization = { allowed: true, reason: `${reason}; a watch of the names the user's rules allow` };
+      return;
+    }
+    if (!route && this.admitConditional(ctx)) {
+      const where = describeConditions(ctx.conditions ?? []);
+      ctx.authorization = { allowed: true, reason: `${reason}; allowed for the objects where ${where}` };
+      return;
+    }
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
-    throw forbiddenRequest(ctx.user, ctx.info);
+    throw forbiddenRequest(ctx.user, ctx.info, this.deps.denialDetails?.(ctx.user, ctx.info));
   }
 
   /**
@@ -277,12 +299,16 @@ export class ApiServer {
         ws.on('error', (err) => ctx.log.debug({ err }, 'websocket protocol error; closed'));
         void handleWebSocketWatch(ctx, store, this.settings, ws)
           .catch((err) => ctx.log.error({ err }, 'websocket watch failed'))
-          .finally(() => logAccess(ctx, started, sentBefore));
+          .finally(() => {
+            logAccess(ctx, started, sentBefore);
+            this.recordAudit(ctx);
+          });
       });
     } catch (err) {
       res.statusCode = err instanceof StatusError ? err.code : 500;
       writeUpgradeError(socket, err, ctx);
       logAccess(ctx, started, sentBefore);
+      this.recordAudit(ctx);
     }
   }
 
@@ -293,6 +319,18 @@ export class ApiServer {
       this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();
     logAccess(ctx, started, sentBefore);
+    this.recordAudit(ctx);
+  }
+
+  /** Hands the request's audit record to the recorder (its queue): never throws, never waits. */
+  private recordAudit(ctx: RequestContext): void {
+    const audit = this.audit;
+    if (audit === undefined || !isAudited(audit.level, ctx.info.verb, ctx.res.statusCode)) return;
+    try {
+      audit.recorder.record(auditRecordOf(ctx, ctx.authorization));
+    } catch (err) {
+      ctx.log.warn({ err }, 'could not build the audit record');
+    }
   }
 }
 

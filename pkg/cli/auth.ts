@@ -126,7 +126,7 @@ async function accessReview(
  * as kubectl does, warn and ask the server anyway, `<resource>.<group>` split at the first dot, a bare resource in
  * the core group "".
  */
-function undiscovered(type: string, io: CliIo): { group: string; plural: string } {
+export function undiscovered(type: string, io: CliIo): { group: string; plural: string } {
   const wanted = type.toLowerCase();
   const dot = wanted.indexOf('.');
   const target =

@@ -14,6 +14,7 @@ import { registerLogout } from './logout';
 import { registerPlugin } from './plugin';
 import { registerRoles } from './roles';
 import { registerVersion } from './version';
+import { registerInsight } from './insight';
 
 /**
  * Runs svcctl with these arguments (without `node` and the script) and
@@ -59,6 +60,7 @@ Example:
   registerExplain(program, io);
   registerAuth(program, io);
   registerRoles(program, io);
+  registerInsight(program, io);
   registerPlugin(program, io);
   registerVersion(program, io);
   try {

@@ -10,6 +10,7 @@ import type { HandlerSettings } from '../apiserver/handlers/deps';
 import { registerCoreV1Routes } from '../apiserver/core-v1';
 import { RouteTable } from '../apiserver/routes';
 import { CONTROLLER_MANAGER_USER, setupSecurity, type SecurityConfig } from '../apiserver/security/setup';
+import { setupAudit, type AuditConfig } from '../apiserver/audit/setup';
 import {
   resolveServingCertificate,
   type ResolvedTls,
@@ -27,7 +28,7 @@ import { ConsolePlugins, registerConsolePluginRoute } from '../apiserver/console
 import { SVC_VERSION } from '../apiserver/version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
-export interface ApiServerConfig extends SecurityConfig, TlsConfig {
+export interface ApiServerConfig extends SecurityConfig, TlsConfig, AuditConfig {
   /** `host:port`; port 0 picks a free one. */
   listen: string;
   store: string;
@@ -135,8 +136,10 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     watchableNames: security.watchableNames,
     conditions: security.conditions,
     accessChanges: security.accessChanges,
+    denialDetails: security.denialDetails,
     consolePlugins,
   });
+  server.audit = await setupAudit(config, storage, routes, server.metrics.registry, log.child({ component: 'audit' }));
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);
   log.info(
     { url, secureUrl, store: redact(config.store), authorizationMode: config.authorizationMode, caFile: tls?.caFile },
@@ -165,6 +168,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
       models.stop();
       security.stop();
       await server.shutdown();
+      await server.audit?.recorder.close();
       await storage.close();
     },
   };

@@ -123,7 +123,7 @@ const mustBeString = (field: string): StatusCause => ({
  * A part of a review body that must be an object (`spec`, `spec.resourceAttributes`): absent or null reads as
  * empty; anything else is 422 naming it, so that no other type is read as if it were one.
  */
-function objectAt<T>(value: unknown, field: string, kind: string): T {
+export function objectAt<T>(value: unknown, field: string, kind: string): T {
   if (value === undefined || value === null) return {} as T;
   if (typeof value !== 'object' || Array.isArray(value))
     throw invalid({ kind }, [{ field, reason: 'FieldValueInvalid', message: 'must be an object' }]);
@@ -134,7 +134,7 @@ function objectAt<T>(value: unknown, field: string, kind: string): T {
  * The request an AccessReview's spec describes. 422 naming every field that is there but not a string (a `user`
  * that is an object must never be read as a name); else 422 naming what is missing.
  */
-function attributesOf(spec: AccessReviewSpec, prefix: string): RequestAttributes {
+export function attributesOf(spec: AccessReviewSpec, prefix: string): RequestAttributes {
   const wrongTypes = REVIEW_FIELDS.filter((f) => spec[f] !== undefined && typeof spec[f] !== 'string');
   if (wrongTypes.length)
     throw invalid(

@@ -1,5 +1,5 @@
 import { badRequest, invalid, type StatusCause } from '../../api/errors';
-import { heldRoles, type PolicyRule } from '../../auth/rbac';
+import { whatCan } from '../../auth/insight/what-can';
 import type { UserInfo } from '../../auth/user';
 import type { RequestContext } from '../context';
 import { decodeBody, mediaType, readBody } from '../body';
@@ -84,23 +84,17 @@ function userInfoOf(user: UserInfo, deps: SecurityDeps) {
 }
 
 /**
- * A SelfSubjectRulesReview's status: `resourceRules` and `nonResourceRules`, each rule once. Kubernetes' rules have
- * no conditions, so conditional rules are left out (shown as they are they would read as grants of every object):
- * the review is then `incomplete`, and `evaluationError` says why.
+ * A SelfSubjectRulesReview's status: the subject rules review's `resourceRules` and `nonResourceRules`, without
+ * provenance. Kubernetes' rules have no conditions, so conditional rules are left out (shown as they are they would
+ * read as grants of every object): the review is then `incomplete`, and `evaluationError` says why.
  */
 export function rulesOf(user: UserInfo, deps: Pick<SecurityDeps, 'cache'>) {
-  const rules = new Map<string, PolicyRule>();
-  for (const held of heldRoles(deps.cache, user)) {
-    if (held.limited || held.enforced === undefined) continue;
-    for (const rule of held.enforced.ruleSet.rules) rules.set(JSON.stringify(rule), rule);
-  }
-  const all = [...rules.values()].filter((r) => r.where === undefined);
-  const conditional = rules.size - all.length;
+  const { resourceRules, nonResourceRules } = whatCan(deps.cache, user);
+  const unconditional = resourceRules.filter((rule) => rule.where === undefined);
+  const conditional = resourceRules.length - unconditional.length;
   return {
-    resourceRules: all.filter((r) => r.resources?.length).map(resourceRule),
-    nonResourceRules: all
-      .filter((r) => r.nonResourceURLs?.length)
-      .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
+    resourceRules: unconditional.map(({ via: _via, ...rule }) => rule),
+    nonResourceRules: nonResourceRules.map(({ via: _via, ...rule }) => rule),
     incomplete: conditional > 0,
     ...(conditional > 0 && {
       evaluationError:
@@ -108,14 +102,4 @@ export function rulesOf(user: UserInfo, deps: Pick<SecurityDeps, 'cache'>) {
         `an access review with the object's name decides them`,
     }),
   };
-}
-
-function resourceRule(rule: PolicyRule) {
-  const out: Record<string, unknown> = {
-    verbs: rule.verbs,
-    apiGroups: rule.apiGroups ?? [],
-    resources: rule.resources,
-  };
-  if (rule.resourceNames?.length) out.resourceNames = rule.resourceNames;
-  return out;
 }

@@ -31,6 +31,8 @@ import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
+import { denialDetails } from './denial-details';
+import type { StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
 import { warnAdminPasswordIgnored } from './admin-password-ignored';
 
@@ -61,6 +63,8 @@ export interface Security {
   /** RBAC only: the conditions of the conditional rules that would allow a request (see the server's deps). */
   conditions?: (user: UserInfo, info: RequestInfo) => BoundCondition[];
   accessChanges?: (listener: () => void) => () => void;
+  /** A 403's nearest miss (RBAC only). */
+  denialDetails?: (user: UserInfo, info: RequestInfo) => Pick<StatusDetails, 'trace' | 'templates'>;
   cache: SecurityCache;
   stop(): void;
 }
@@ -166,7 +170,7 @@ export async function setupSecurity(
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
   const basic = new BasicAuthenticator(cache, throttle, new PasswordVerifier({ hashOptions: config.passwordHash }));
   const authorizer = isRbac ? rbac : alwaysAllow;
-  registerSecurityRoutes(routes, {
+  const index = registerSecurityRoutes(routes, {
     cache,
     credentials,
     authorizer: rbac,
@@ -200,6 +204,7 @@ export async function setupSecurity(
       const unsubscribe = [cache.roles.subscribe(listener), cache.bindings.subscribe(listener)];
       return () => unsubscribe.forEach((u) => u());
     },
+    denialDetails: isRbac ? denialDetails(cache, index) : undefined,
     cache,
     stop: () => cache.stop(),
   };
