@@ -5,7 +5,14 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import { internalError, requestTimeout, routeNotFound, StatusError, unauthorized, type StatusDetails } from '../api/errors';
+import {
+  internalError,
+  requestTimeout,
+  routeNotFound,
+  StatusError,
+  unauthorized,
+  type StatusDetails,
+} from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
@@ -200,19 +207,25 @@ export class ApiServer {
     }
     const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
     ctx.authorization = { allowed: decision === 'Allow', reason };
-    if (decision === 'Allow') return;
-    if (this.admitNamedWatch(ctx)) {
-      ctx.authorization = { allowed: true, reason: `${reason}; a watch of the names the user's rules allow` };
-      return;
-    }
-    if (!route && this.admitConditional(ctx)) {
-      const where = describeConditions(ctx.conditions ?? []);
-      ctx.authorization = { allowed: true, reason: `${reason}; allowed for the objects where ${where}` };
-      return;
-    }
+    if (decision === 'Allow' || this.admitPartly(ctx, reason, route)) return;
     ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
     if (ctx.user.name === 'anonymous') throw unauthorized();
     throw forbiddenRequest(ctx.user, ctx.info, this.deps.denialDetails?.(ctx.user, ctx.info));
+  }
+
+  /**
+   * A request no rule allows outright, admitted for some objects: a collection watch of the names rules allow, or
+   * (generic handlers only) the objects conditional rules allow. The authorisation's reason says which.
+   */
+  private admitPartly(ctx: RequestContext, reason: string, route: Route | undefined): boolean {
+    if (this.admitNamedWatch(ctx)) {
+      ctx.authorization = { allowed: true, reason: `${reason}; a watch of the names the user's rules allow` };
+      return true;
+    }
+    if (route || !this.admitConditional(ctx)) return false;
+    const where = describeConditions(ctx.conditions ?? []);
+    ctx.authorization = { allowed: true, reason: `${reason}; allowed for the objects where ${where}` };
+    return true;
   }
 
   /**

@@ -31,6 +31,7 @@ import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
+import type { ObjectReader } from './conditional-review';
 import { denialDetails } from './denial-details';
 import type { StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
@@ -184,29 +185,45 @@ export async function setupSecurity(
     bindings,
     maxBodyBytes,
     passwordHash: config.passwordHash,
-    readObject: async (group, resource, name) => {
-      const served = schemes.served(group, resource);
-      if (!served) return undefined;
-      try {
-        return { object: await served.store.get(name), model: served.model };
-      } catch (err) {
-        if ((err as { code?: number }).code === 404) return undefined;
-        throw err;
-      }
-    },
+    readObject: storedObjectReader(schemes),
   });
   return {
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
     authorizer,
-    watchableNames: isRbac ? (user, info) => rbac.namesAllowed(user, info) : undefined,
-    conditions: isRbac ? (user, info) => rbac.conditionsFor(user, info) : undefined,
+    ...(isRbac ? rbacRequestChecks(rbac, cache, index) : {}),
     accessChanges: (listener) => {
       const unsubscribe = [cache.roles.subscribe(listener), cache.bindings.subscribe(listener)];
       return () => unsubscribe.forEach((u) => u());
     },
-    denialDetails: isRbac ? denialDetails(cache, index) : undefined,
     cache,
     stop: () => cache.stop(),
+  };
+}
+
+/** What the server asks RBAC besides the decision: names a watch may see, conditions, a 403's nearest miss. */
+function rbacRequestChecks(
+  rbac: RbacAuthorizer,
+  cache: SecurityCache,
+  index: Parameters<typeof denialDetails>[1],
+): Pick<Security, 'watchableNames' | 'conditions' | 'denialDetails'> {
+  return {
+    watchableNames: (user, info) => rbac.namesAllowed(user, info),
+    conditions: (user, info) => rbac.conditionsFor(user, info),
+    denialDetails: denialDetails(cache, index),
+  };
+}
+
+/** Reads a stored object of a served model for access reviews; `undefined` when there is none. */
+function storedObjectReader(schemes: SchemeManager): ObjectReader {
+  return async (group, resource, name) => {
+    const served = schemes.served(group, resource);
+    if (!served) return undefined;
+    try {
+      return { object: await served.store.get(name), model: served.model };
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
   };
 }
 
