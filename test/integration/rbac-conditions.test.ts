@@ -245,4 +245,24 @@ describe.each([
     expect((await ada('GET', WIDGETS)).status).toBe(403);
     expect((await ada('GET', `${WIDGETS}/w1`)).status).toBe(403);
   });
+
+  it('lists who can: conditional holders with their conditions, or decided on the object a question names', async () => {
+    const whoCan = async (spec: Record<string, string>) => {
+      const res = await suite.admin('POST', '/apis/authorization.svc.run/v1alpha1/resourceaccessreviews', {
+        spec: { group: 'example.com', resource: 'persons', ...spec },
+      });
+      expectStatus(res, 201, 'who-can');
+      return res.body.status as { users: { name: string; conditions?: unknown[] }[]; total: number };
+    };
+    const listers = await whoCan({ verb: 'list' });
+    expect(listers.users.find((u) => u.name === 'ada')?.conditions).toEqual([{ fieldSelector: 'spec.name=ada' }]);
+    const ofP3 = await whoCan({ verb: 'get', name: 'p3' });
+    expect(ofP3.users.find((u) => u.name === 'ada')).toEqual(
+      expect.not.objectContaining({ conditions: expect.anything() }),
+    );
+    const ofP2 = await whoCan({ verb: 'get', name: 'p2' });
+    expect(ofP2.users.map((u) => u.name)).not.toContain('ada');
+    expect(ofP2.total).toBe(ofP2.users.length);
+    expect(ofP3.users.map((u) => u.name)).toContain('admin');
+  });
 });

@@ -2,10 +2,12 @@ import { badRequest, invalid, type StatusCause } from '../../api/errors';
 import type { AccessIndex } from '../../auth/insight/access-index';
 import { accessImpact, type ProposedChange } from '../../auth/insight/impact';
 import { whatCan } from '../../auth/insight/what-can';
-import { whoCan } from '../../auth/insight/who-can';
-import type { Role } from '../../auth/rbac';
-import { ANONYMOUS, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
+import { whoCan, type ConditionsHold } from '../../auth/insight/who-can';
+import { bindCondition, type Role } from '../../auth/rbac';
+import type { RequestAttributes } from '../../auth/attributes';
+import { ANONYMOUS, isAnonymous, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import type { RequestContext } from '../context';
+import { objectAccess } from '../object-access';
 import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { AUTHORIZATION_GROUP, attributesOf, objectAt } from './access-reviews';
@@ -27,7 +29,7 @@ export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): A
     const { limit, continue: token, ...request } = spec;
     const attrs = attributesOf(request, 'spec');
     const page = pageOf(limit, token, KIND.who);
-    const answer = whoCan(index, deps.cache, attrs, page);
+    const answer = whoCan(index, deps.cache, attrs, page, await conditionsOnObject(deps, attrs));
     answerReview(ctx, KIND.who, spec, {
       anonymous: answer.anonymous,
       authenticated: answer.authenticated,
@@ -58,6 +60,21 @@ export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): A
     });
   });
   return index;
+}
+
+/**
+ * For a question that names an object: whether conditional grants hold on it as stored (read once; none hold on an
+ * object that does not exist). `undefined` for a question without a name (or a create), where users holding only
+ * conditional grants are listed with their conditions.
+ */
+async function conditionsOnObject(deps: SecurityDeps, attrs: RequestAttributes): Promise<ConditionsHold | undefined> {
+  if (!attrs.isResourceRequest || attrs.name === '' || attrs.verb === 'create') return undefined;
+  const stored = await deps.readObject?.(attrs.apiGroup, attrs.resource, attrs.name);
+  return (user, conditions) => {
+    if (!stored) return false;
+    const bound = conditions.flatMap((where) => bindCondition(where, user, isAnonymous(user)) ?? []);
+    return objectAccess(bound, stored.model).allows(stored.object);
+  };
 }
 
 const KIND = {

@@ -115,6 +115,7 @@ export class AccessIndex {
   }
 
   /** The roles whose enforced rules allow the request, sorted by name. */
+  /** The roles whose rules allow the request: outright, or for the objects a condition of theirs matches. */
   rolesAllowing(attrs: RequestAttributes): string[] {
     const candidates = new Set<string>();
     const keys = attrs.isResourceRequest
@@ -122,8 +123,10 @@ export class AccessIndex {
       : [URL_KEY];
     for (const key of keys) for (const role of this.rolesByKey.get(key) ?? []) candidates.add(role);
     const allowing: string[] = [];
-    for (const role of candidates)
-      if (this.enforced.get(role)!.ruleSet.allows(attrs) !== undefined) allowing.push(role);
+    for (const role of candidates) {
+      const ruleSet = this.enforced.get(role)!.ruleSet;
+      if (ruleSet.allows(attrs) !== undefined || ruleSet.conditionalMatches(attrs).length > 0) allowing.push(role);
+    }
     return allowing.sort();
   }
 

@@ -1,7 +1,15 @@
 import type { RequestAttributes } from '../attributes';
-import { ANONYMOUS_ROLE, AUTHENTICATED_ROLE, type PolicyRule, type RbacSource } from '../rbac';
+import {
+  ANONYMOUS_ROLE,
+  AUTHENTICATED_ROLE,
+  bindCondition,
+  type PolicyRule,
+  type RbacSource,
+  type RuleCondition,
+} from '../rbac';
+import { ANONYMOUS, LOGGED_IN_GROUPS, type UserInfo } from '../user';
 import type { AccessIndex } from './access-index';
-import { conditionOf, originIndex, ruleKey, type Via } from './provenance';
+import { originIndex, ruleKey, type Via } from './provenance';
 
 /**
  * Who can do something (a resource access review): the users whose bindings
@@ -11,11 +19,14 @@ import { conditionOf, originIndex, ruleKey, type Via } from './provenance';
  * users are left out.
  */
 
-/** One user who can, and how. `conditions`: present when every grant carries a condition (`where`). */
+/**
+ * One user who can, and how. `conditions`: present when every grant carries a condition (`where`) and the question
+ * names no object, with `${user.name}` filled in.
+ */
 export interface WhoCanUser {
   name: string;
   via: Via[];
-  conditions?: Record<string, unknown>[];
+  conditions?: RuleCondition[];
 }
 
 export interface WhoCanAnswer {
@@ -39,17 +50,23 @@ export interface WhoCanPage {
 interface RoleGrant {
   rule: PolicyRule;
   path: string[];
-  conditions: Record<string, unknown>[] | undefined;
+  conditions: RuleCondition[] | undefined;
 }
+
+/**
+ * Decides conditional grants on the object a question names: whether any of `conditions` (bound to `user`) holds
+ * on it. Without it (a question without a name), users who hold only conditional grants are listed with them.
+ */
+export type ConditionsHold = (user: UserInfo, conditions: readonly RuleCondition[]) => boolean;
 
 export function whoCan(
   index: AccessIndex,
   source: RbacSource,
   attrs: RequestAttributes,
   page: WhoCanPage,
+  holds?: ConditionsHold,
 ): WhoCanAnswer {
   const roles = index.rolesAllowing(attrs);
-  const allowedBy = (role: string) => roles.includes(role);
   const users = index.usersOfAny(roles);
   const disabled = index.disabledUsers();
   const grants = new Map<string, RoleGrant>();
@@ -58,27 +75,68 @@ export function whoCan(
     if (grant === undefined) grants.set(role, (grant = roleGrant(index, source, role, attrs)));
     return grant;
   };
-  const listed: WhoCanUser[] = [];
-  let i = page.after === '' ? 0 : upperBound(users, page.after);
-  for (; i < users.length && listed.length < page.limit; i++) {
-    if (!disabled.has(users[i])) listed.push(userEntry(source, users[i], allowedBy, grantOf));
-  }
-  while (i < users.length && disabled.has(users[i])) i++;
-  const more = i < users.length && listed.length > 0;
+  const allowedBy = (role: string) => roles.includes(role);
+  /** Whether everyone holding `role` (a group's role) may: outright, or when its conditions hold for `who`. */
+  const groupMay = (role: string, who: UserInfo) => {
+    if (!allowedBy(role)) return false;
+    const conditions = grantOf(role).conditions;
+    return conditions === undefined || holds === undefined || holds(who, conditions);
+  };
+  const entryOf = (name: string) => userEntry(source, name, allowedBy, grantOf, holds);
+  const start = page.after === '' ? 0 : upperBound(users, page.after);
+  const active = users.filter((name) => !disabled.has(name));
+  // Conditional grants decided on an object can leave a user out: then every user is looked at, for an exact total.
+  const { listed, total, more } =
+    holds === undefined
+      ? pageOf(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)), active.length)
+      : exactPage(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)));
+  const anonymous = groupMay(ANONYMOUS_ROLE, ANONYMOUS);
   return {
-    anonymous: allowedBy(ANONYMOUS_ROLE),
-    authenticated: allowedBy(ANONYMOUS_ROLE) || allowedBy(AUTHENTICATED_ROLE),
+    anonymous,
+    authenticated: anonymous || groupMay(AUTHENTICATED_ROLE, { name: '', groups: [AUTHENTICATED_ROLE] }),
     users: listed,
-    total: users.length - countIn(users, disabled),
+    total,
     continueAfter: more ? listed[listed.length - 1].name : '',
   };
 }
 
-/** How many of `names` are in the sorted `users`. */
-function countIn(users: readonly string[], names: ReadonlySet<string>): number {
-  let count = 0;
-  for (const name of names) if (binarySearch(users, name) >= 0) count++;
-  return count;
+/** A page of users from `start`, cut at `limit`; `total` as given (every entry found). */
+function pageOf(
+  users: readonly string[],
+  start: number,
+  limit: number,
+  entryOf: (name: string) => WhoCanUser | undefined,
+  total: number,
+) {
+  const listed: WhoCanUser[] = [];
+  let i = start;
+  for (; i < users.length && listed.length < limit; i++) {
+    const entry = entryOf(users[i]);
+    if (entry) listed.push(entry);
+  }
+  while (i < users.length && entryOf(users[i]) === undefined) i++;
+  return { listed, total, more: i < users.length && listed.length > 0 };
+}
+
+/** A page of users from `start` when entries may be left out: every user looked at, so that `total` is exact. */
+function exactPage(
+  users: readonly string[],
+  start: number,
+  limit: number,
+  entryOf: (name: string) => WhoCanUser | undefined,
+) {
+  const listed: WhoCanUser[] = [];
+  let total = 0;
+  let more = false;
+  users.forEach((name, i) => {
+    const entry = entryOf(name);
+    if (entry === undefined) return;
+    total++;
+    if (i < start) return;
+    if (listed.length < limit) listed.push(entry);
+    else more = true;
+  });
+  return { listed, total, more };
 }
 
 function userEntry(
@@ -86,37 +144,47 @@ function userEntry(
   name: string,
   allowedBy: (role: string) => boolean,
   grantOf: (role: string) => RoleGrant,
-): WhoCanUser {
+  holds: ConditionsHold | undefined,
+): WhoCanUser | undefined {
+  const user: UserInfo = { name, groups: [...LOGGED_IN_GROUPS] };
   const via: Via[] = [];
-  const conditions: Record<string, unknown>[] = [];
+  const conditions: RuleCondition[] = [];
   let unconditional = false;
   for (const { binding, role } of source.bindingsOf(name)) {
-    if (!allowedBy(role)) continue;
-    const grant = grantOf(role);
+    const grant = allowedBy(role) ? grantOf(role) : undefined;
+    if (grant === undefined || !grantCounts(grant, user, holds)) continue;
     via.push({ binding, role, path: grant.path, rule: grant.rule });
-    if (grant.conditions === undefined) unconditional = true;
-    else conditions.push(...grant.conditions);
+    if (grant.conditions === undefined || holds !== undefined) unconditional = true;
+    else conditions.push(...boundConditions(grant.conditions, user));
   }
-  return unconditional || conditions.length === 0 ? { name, via } : { name, via, conditions };
+  if (via.length === 0) return undefined;
+  return unconditional ? { name, via } : { name, via, conditions };
+}
+
+/** Whether a grant counts: always without conditions; on an object a question names, when they hold there. */
+const grantCounts = (grant: RoleGrant, user: UserInfo, holds: ConditionsHold | undefined) =>
+  grant.conditions === undefined || holds === undefined || holds(user, grant.conditions);
+
+/** Conditions with `${user.name}` filled in for `user` (those that can never hold for them left out). */
+function boundConditions(conditions: readonly RuleCondition[], user: UserInfo): RuleCondition[] {
+  return conditions.flatMap((where) => {
+    const bound = bindCondition(where, user, false);
+    return bound === undefined ? [] : [bound.where];
+  });
 }
 
 /** The rule the role's compiled rules allow the request with, traced to the own rule it comes from. */
 function roleGrant(index: AccessIndex, source: RbacSource, role: string, attrs: RequestAttributes): RoleGrant {
   const enforced = index.role(role)!;
-  const effective = enforced.ruleSet.allows(attrs)!;
+  const outright = enforced.ruleSet.allows(attrs);
+  const conditional = outright === undefined ? enforced.ruleSet.conditionalMatches(attrs) : [];
+  const effective = outright ?? conditional[0];
   const origin = originIndex(source, enforced).get(ruleKey(effective));
-  const condition = conditionOf(effective);
   return {
     rule: origin?.rule ?? effective,
     path: origin?.path ?? [role],
-    conditions: condition === undefined ? undefined : [condition],
+    conditions: outright === undefined ? conditional.map((rule) => rule.where!) : undefined,
   };
-}
-
-/** The index of `value` in the sorted `values`, or -1. */
-function binarySearch(values: readonly string[], value: string): number {
-  const i = lowerBound(values, value);
-  return i < values.length && values[i] === value ? i : -1;
 }
 
 /** The first index whose value is not less than `value`. */
