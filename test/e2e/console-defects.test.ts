@@ -35,7 +35,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-console-defects-'));
   const tokenFile = join(dir, 'token');
   writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
-  cpSync(join(__dirname, '..', '..', 'manifests', 'examples', 'plugins', 'people'), join(dir, 'plugins', 'people'), {
+  cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(dir, 'plugins', 'people'), {
     recursive: true,
   });
   const server = await startTestApiServer({
