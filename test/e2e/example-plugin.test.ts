@@ -59,9 +59,15 @@ describe('the example plugin, as docs/plugins.md walks through it', () => {
   });
 
   it('2. answers its public API to anyone, and not its persons API', async () => {
-    expect((await anonymous('GET', '/apis/api.people.example.com/v1alpha1/greetings/ada')).body).toEqual({
-      greeting: 'Hello, ada!',
-    });
+    // people-public reaches anonymous once the aggregation controller has materialised it.
+    const greeting = await waitFor(
+      async () => {
+        const res = await anonymous('GET', '/apis/api.people.example.com/v1alpha1/greetings/ada');
+        return res.status === 401 ? undefined : res;
+      },
+      { timeoutMs: 30_000, what: 'the public greeting to be open to anonymous' },
+    );
+    expect(greeting.body).toEqual({ greeting: 'Hello, ada!' });
     expect((await anonymous('GET', PERSONS)).status).toBe(401);
   });
 

@@ -88,6 +88,8 @@ describe('role writes are checked on their effect (escalation through dependenci
       201,
       'binding the empty role to herself',
     );
+    // The controller writes the new role's status first: a PUT carrying the version read before would be a 409.
+    await settled('m-empty');
     const patch = await mallory(
       'PATCH',
       `${ROLES}/m-empty`,
