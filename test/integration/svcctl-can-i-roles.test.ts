@@ -50,7 +50,15 @@ const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   await api.server.schemes.register(
-    { group: 'content.svc.run', version: 'v1alpha1', kind: 'Post', singular: 'post', plural: 'posts' },
+    {
+      group: 'content.svc.run',
+      version: 'v1alpha1',
+      kind: 'Post',
+      singular: 'post',
+      plural: 'posts',
+      // The index the built-in roles' conditions ("own posts") name, as the content module's model has it.
+      indexes: [{ name: 'spec.owner', indexFunc: (o) => (o.spec as { owner?: string } | undefined)?.owner }],
+    },
     undefined,
     { platform: true },
   );
