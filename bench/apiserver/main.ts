@@ -1,5 +1,5 @@
 /**
- * The apiserver benchmark of issue 4 §7 (see bench/README.md, "apiserver"):
+ * The apiserver benchmark (see bench/README.md, "apiserver"):
  * the real apiserver and a bare Node http baseline, each its own process on
  * the same Redis; GET, list and create throughput against the baseline, and
  * watch delivery latency with many watchers and with fast writes.

@@ -3,7 +3,7 @@ import { FULL, QUICK, parseBenchOptions } from './options';
 const argv = (...flags: string[]) => flags;
 
 describe('parseBenchOptions', () => {
-  it('runs the full benchmark of issue 4 §7 by default', () => {
+  it('runs the full benchmark by default', () => {
     expect(parseBenchOptions(argv())).toEqual(FULL);
     expect(FULL).toMatchObject({ objects: 10_000, watchers: 1_000, watchRate: 100, fastWatchers: 10, fastRate: 1_000 });
   });

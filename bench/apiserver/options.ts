@@ -27,7 +27,7 @@ export interface BenchOptions {
   profile?: string;
 }
 
-/** The full benchmark of issue 4 §7. */
+/** The full benchmark's sizes (bench/README.md). */
 export const FULL: BenchOptions = {
   objects: 10_000,
   requests: 20_000,
@@ -61,7 +61,7 @@ export const QUICK: Partial<BenchOptions> = {
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('bench-apiserver')
     .description(
-      'Benchmarks the apiserver against bare Node http servers on the same Redis (issue 4 §7). ' +
+      'Benchmarks the apiserver against bare Node http servers on the same Redis. ' +
         'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.',
     )
     .option('--quick', `small settings: ${JSON.stringify(QUICK)}`)

@@ -4,7 +4,7 @@ import { formatMs, percent, rate, renderTable, verdict } from '../support/report
 import type { Comparison } from './throughput';
 import type { WatchCaseResult } from './watch-latency';
 
-/** The goals of issue 4 §7: svc's share of its baseline's throughput, and the watch latency bound. */
+/** The goals: svc's share of its baseline's throughput, and the watch latency bound. */
 export const GOALS = {
   /** Minimum svc/baseline throughput by operation label; an operation without one is reported only. */
   ratio: { 'GET one object': 0.5, create: 0.4 } as Record<string, number | undefined>,

@@ -1,5 +1,5 @@
 /**
- * The backends benchmark (issue 11 §2): `memory://`, `file://` and `redis://`
+ * The backends benchmark (bench/README.md): `memory://`, `file://` and `redis://`
  * side by side in one run, on the storage benchmark's model: write
  * throughput, a page of a list at `--objects` objects, and how long the
  * `file://` store takes to reopen at that size (see bench/README.md).

@@ -13,7 +13,7 @@ import { startApiserverProcess } from '../support/svc-processes';
 import { consoleChromium, type Browser, type Page } from './chromium';
 
 /**
- * The console's budgets (issue 13 §4; bench/README.md, "console"), in
+ * The console's budgets (bench/README.md, "console"), in
  * headless Chromium against the real apiserver:
  * - first load of /console/ from a fresh browser context until the login form
  *   is on screen, beside the same browser loading /version (the floor);

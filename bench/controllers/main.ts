@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The controllers benchmark (issue 3 §5): how long the gc controller takes
+ * The controllers benchmark (bench/README.md): how long the gc controller takes
  * from a DELETE to the object's removal, alone on an idle system and for
  * 10k objects marked at once, beside a bare client doing the same removals.
  *

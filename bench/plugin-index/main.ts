@@ -9,7 +9,7 @@ import { MODELS, person, writeBenchPlugins, type Variant } from './plugins';
 
 // Writes to a plugin model with two index functions (run in the apiserver's vm sandbox, ADR 0014) against the same
 // model with the same two indexes declared as paths (the apiserver's own code), in one apiserver, alternating runs.
-// Goal (issue 9): function indexes reach at least 70% of the path indexes' write throughput.
+// Goal: function indexes reach at least 70% of the path indexes' write throughput.
 const GOAL = 0.7;
 
 interface Options {

@@ -1,7 +1,7 @@
 import { FULL, QUICK, parsePluginBenchOptions } from './options';
 
 describe('parsePluginBenchOptions', () => {
-  it('runs at the sizes of issue 9 §6 by default, small with --quick, and a flag wins over both', () => {
+  it('runs at the full sizes by default, small with --quick, and a flag wins over both', () => {
     expect(parsePluginBenchOptions([])).toEqual(FULL);
     expect(FULL.objects).toBe(10_000);
     expect(parsePluginBenchOptions(['--quick'])).toEqual({ ...FULL, ...QUICK });

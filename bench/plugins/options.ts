@@ -17,7 +17,7 @@ export interface PluginBenchOptions {
   profile?: string;
 }
 
-/** The full benchmark of issue 9 §6. */
+/** The full benchmark's sizes (bench/README.md). */
 export const FULL: PluginBenchOptions = {
   objects: 10_000,
   requests: 20_000,
@@ -38,7 +38,7 @@ export const QUICK: Partial<PluginBenchOptions> = { objects: 1_000, requests: 2_
 export function parsePluginBenchOptions(argv: readonly string[]): PluginBenchOptions {
   const program = new Command('bench-plugins')
     .description(
-      'Benchmarks a plugin route against a generated GET, and a plugin start over existing objects (issue 9 §6). ' +
+      'Benchmarks a plugin route against a generated GET, and a plugin start over existing objects. ' +
         'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.',
     )
     .option('--quick', `small settings: ${JSON.stringify(QUICK)}`)

@@ -51,7 +51,7 @@ export async function runFirstVersion(launcher: PluginApiserverLauncher, objects
 }
 
 /**
- * The start of issue 9 §6 for `variant`: the plugin's version declaring the
+ * The start benchmark for `variant`: the plugin's version declaring the
  * variant's indexes starts, with the apiserver, over `objects` Items the
  * first version left unindexed; timed from spawning the apiserver until the
  * Plugin is STARTED and until its model's API serves. Leaves that apiserver

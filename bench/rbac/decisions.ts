@@ -43,7 +43,7 @@ type Request = { user: UserInfo; attrs: RequestAttributes };
 type Timed = LatencySummary & { mean: number };
 
 /**
- * The in-process part (issue 8 §7): RbacAuthorizer.decide over the world's
+ * The in-process part: RbacAuthorizer.decide over the world's
  * roles beside the linear scan on the same requests; computeEffective and
  * RuleSet compilation for every role. Prints its tables and answers whether
  * the goal was met; throws when the two contenders disagree.

@@ -7,7 +7,7 @@ import type { ClusterServer, RbacCluster } from './cluster';
 import { bindingBody, BINDINGS_PATH, roleBody, ROLES_PATH } from './noise';
 import { percent, rate, renderTable, verdict } from '../support/report';
 
-/** GET with RBAC must keep at least this share of AlwaysAllow's throughput (issue 8 §6). */
+/** GET with RBAC must keep at least this share of AlwaysAllow's throughput. */
 export const GET_GOAL_RATIO = 0.9;
 /** The user whose bearer token the RBAC side's GETs carry, and what they hold. */
 const READER = 'bench-reader';
@@ -81,7 +81,7 @@ async function readerToken(server: ClusterServer, admin: string): Promise<string
 }
 
 /**
- * Part 1 of issue 8 §6: GET one Person on the RBAC apiserver, as a user with
+ * Part 1 of the end-to-end benchmark: GET one Person on the RBAC apiserver, as a user with
  * a bearer token, against the AlwaysAllow apiserver without credentials, on
  * the same Redis and objects, alternating measured runs. Prints the tables;
  * answers whether the goal was met.

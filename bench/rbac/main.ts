@@ -16,7 +16,7 @@ import { runBench } from '../support/run-bench';
 import { withBenchSession } from '../support/session';
 
 /**
- * The RBAC benchmark (issue 8 §6, §7; see bench/README.md, "rbac"):
+ * The RBAC benchmark (see bench/README.md, "rbac"):
  * - decisions: in-process RbacAuthorizer decisions over 1,000 roles × 100
  *   rules and 10,000 bindings, beside a linear scan of every rule;
  * - get: end to end, GET one object on an RBAC apiserver with a bearer

@@ -35,7 +35,7 @@ export interface RbacBenchOptions {
   profile?: string;
 }
 
-/** The defaults: issue 8 §6 and §7's sizes. */
+/** The defaults: the sizes bench/README.md records. */
 export const DEFAULTS: Omit<RbacBenchOptions, 'parts'> = {
   roles: 1_000,
   rules: 100,
@@ -76,7 +76,7 @@ export function parseRbacBenchOptions(argv: readonly string[]): RbacBenchOptions
   const d = DEFAULTS;
   const program = new Command('bench-rbac')
     .description(
-      'Benchmarks RBAC (issue 8 §6, §7): in-process decisions against a linear scan; end to end, GET with RBAC ' +
+      'Benchmarks RBAC: in-process decisions against a linear scan; end to end, GET with RBAC ' +
         "against AlwaysAllow, and how fast a role template's change is enforced on every apiserver replica. " +
         'Redis: REDIS_URL, or a private redis-server on a free port. Build first: npm run build.',
     )

@@ -8,7 +8,7 @@ import { formatMs, renderTable, verdict } from '../support/report';
 import { sleep } from '../../pkg/util/backoff';
 import { waitFor } from '../../pkg/util/wait-for';
 
-/** A template change must be enforced on every replica within this, at p99 (issue 8 §6). */
+/** A template change must be enforced on every replica within this, at p99. */
 export const PROPAGATION_GOAL_MS = 1000;
 /** A replica that has not answered by the new rules this long after the write counts as a failure. */
 const DEADLINE_MS = 5000;
@@ -39,7 +39,7 @@ interface ReplicaDelays {
 }
 
 /**
- * Part 2 of issue 8 §6: a user bound to role TARGET, which gets its only
+ * Part 2 of the end-to-end benchmark: a user bound to role TARGET, which gets its only
  * rule through aggregation from TEMPLATE. `changes` times, the template's
  * rule toggles between allowing and not allowing `get` on persons (written
  * through the replicas in turn); for each replica, the time from the

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import Redis from 'ioredis';
 
 /**
- * The bare limit of the HTTP label page (issue 11 §1): a plain Node server
+ * The bare limit of the HTTP label page: a plain Node server
  * that answers `GET /page` with the 20 newest gold objects, read from one
  * sorted set of them (`ZREVRANGE` + `MGET` of their JSON + `ZCARD`), as a
  * list envelope built by string concatenation. No selector parsing, no

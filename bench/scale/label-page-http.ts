@@ -10,7 +10,7 @@ import { renderTable } from '../support/report';
 const CONCURRENCY = 32;
 const WARMUP = 1_000;
 const GOAL = 0.33;
-/** The label page of issue 11 §1, as a user sends it. */
+/** The label page (first 20 gold persons), as a user sends it. */
 const LABEL_PAGE = `${PERSONS_PATH}?page=1&size=20&labelSelector=tier%3Dgold`;
 
 /** Person `i`'s body: 1% of them (i mod 100 = 42) labelled `tier=gold`, the others `tier=plain`. */

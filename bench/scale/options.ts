@@ -32,7 +32,7 @@ const positive = (text: string): number => {
 /** Parses the command line (see bench/README.md, "scale"). */
 export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
   const program = new Command('bench-scale')
-    .description('Issue 11 §1 at scale: label pages over HTTP against a bare server, growth to 1M, memory, rebuild')
+    .description('Label pages at scale: over HTTP against a bare server, growth to 1M, memory, rebuild')
     .option('--only <parts>', 'parts to run, comma-separated: http, storage', 'http,storage')
     .option('--sizes <list>', 'object counts for the storage part, ascending', '10000,1000000')
     .option('--http-objects <n>', 'persons loaded for the HTTP part', positive, 20_000)

@@ -1,5 +1,5 @@
 /**
- * The storage benchmark's goals (issue 2 §4) and how a figure is judged
+ * The storage benchmark's goals (bench/README.md) and how a figure is judged
  * against them.
  */
 import { verdict, type Verdict } from '../support/report';

@@ -1,5 +1,5 @@
 /**
- * `make bench`: the storage benchmark of issue 2 §4 (see bench/README.md).
+ * `make bench`: the storage benchmark (see bench/README.md).
  *
  * @example node dist/bench/storage/main.js --sizes 2000 --ops 2000
  */

@@ -1,7 +1,7 @@
 import { parseBenchOptions, parseSizes } from './options';
 
 describe('the storage benchmark options', () => {
-  it('default to the sizes and operation count of issue 2 §4', () => {
+  it('default to the full sizes and operation count', () => {
     expect(parseBenchOptions([])).toEqual({ sizes: [10_000, 100_000], ops: 20_000, runs: 7, indexLayout: 'plain' });
   });
 

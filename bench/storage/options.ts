@@ -24,7 +24,7 @@ const MIN_OPS = 32;
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('bench-storage')
-    .description('The storage benchmark: lists and writes of the Redis backend against their baselines (issue 2 §4).')
+    .description('The storage benchmark: lists and writes of the Redis backend against their baselines.')
     .option('--sizes <list>', 'object counts to measure lists at, comma-separated', parseSizes, [10_000, 100_000])
     .option('--ops <n>', 'creates and updates per write round', integerAtLeast(MIN_OPS), 20_000)
     .option('--runs <n>', 'timed runs per measurement (the figure is their median)', positiveInt, 7)

@@ -11,7 +11,7 @@ import { median } from '../support/stats';
 import { BENCH_INDEXES, benchName, benchObject, updatedObject } from './bench-model';
 import { PipelinedWriter } from './pipelined-writer';
 
-/** Writes in flight during a write benchmark (issue 2 §4). */
+/** Writes in flight during a write benchmark. */
 export const WRITE_CONCURRENCY = 32;
 /** The stream retention both svc and the baseline trim to (the storage's default). */
 const STREAM_RETENTION = 100_000;

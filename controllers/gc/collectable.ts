@@ -2,7 +2,7 @@ import type { ApiObject } from '../../pkg/api/object';
 import type { DeepReadonly, Predicate } from '../../pkg/controller';
 
 /**
- * Whether the gc controller may remove an object now (API.md §7): it is
+ * Whether the gc controller may remove an object now (docs/api.md): it is
  * marked for deletion (`metadata.deletionTimestamp` set) and no finalizer
  * holds it back any more.
  * @example isCollectable({ ...person, metadata: { name: 'ada', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [] } }) // true

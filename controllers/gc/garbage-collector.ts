@@ -28,7 +28,7 @@ export interface GarbageCollectorOptions {
 const DEFAULT_WORKERS = 8;
 
 /**
- * The gc controller (issue 3 §3): removes every object, of every model,
+ * The gc controller (docs/controllers.md): removes every object, of every model,
  * that is marked for deletion and holds no finalizers.
  *
  * It runs one controller per resource, named `gc/<plural>.<group>`, each with

@@ -3,7 +3,7 @@ import type { Logger } from '../../pkg/util/log';
 import { GarbageCollector, type GarbageCollectorOptions } from './garbage-collector';
 
 /**
- * The gc controller (issue 3 §3): removes every object, of every model,
+ * The gc controller (docs/controllers.md): removes every object, of every model,
  * marked for deletion and without finalizers. See GarbageCollector.
  */
 export { GarbageCollector, GC_CONTROLLER, type GarbageCollectorOptions } from './garbage-collector';

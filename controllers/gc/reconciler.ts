@@ -12,7 +12,7 @@ import { isCollectable } from './collectable';
 /**
  * Removes the objects of one resource that are marked for deletion and hold
  * no finalizers. It reads the object from the informer's cache and removes it
- * with a DELETE conditional on the `resourceVersion` it saw (API.md §7), so it
+ * with a DELETE conditional on the `resourceVersion` it saw (docs/api.md), so it
  * never removes an object that changed after it looked. The runtime's
  * contract does the rest: a 409 (the object changed) is thrown, and the key
  * is retried with backoff against the then fresher cache; a 404 (already

@@ -1,5 +1,5 @@
 /**
- * The objects a plugin may declare in `extensions/` (API.md §11): a label key
+ * The objects a plugin may declare in `extensions/` (docs/plugins.md): a label key
  * needs a prefix (`example.com/key`), and none under the platform's own
  * (`svc.run`, `*.svc.run`) but `svc.run/role-template`, `svc.run/hidden` and
  * `rbac.authorization.svc.run/aggregate-to-*`; a Role is a role template

@@ -6,7 +6,7 @@ import { PluginExtensionsReconciler } from './reconciler';
 /**
  * The plugin controller: applies each STARTED plugin's `extensions/` objects,
  * lists them in its status, and deletes them when the plugin drops them, is
- * STOPPED or is deleted (API.md §11).
+ * STOPPED or is deleted (docs/plugins.md).
  */
 export { PluginExtensionsReconciler } from './reconciler';
 export { declarationProblem, labelKeyProblem, type DeclaredObject } from './declared-objects';

@@ -33,7 +33,7 @@ export interface Post extends ApiObject {
 /** A URL-friendly unique name within the site: lowercase words joined by "-". */
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
-/** The `Post` model (API.md §12), in `ctx.schemes.register`'s terms. */
+/** The `Post` model (docs/content.md), in `ctx.schemes.register`'s terms. */
 export const POST_MODEL = {
   group: GROUP,
   version: VERSION,

@@ -95,7 +95,7 @@ export function newDraft(body: unknown, owner: string): Post {
 /**
  * The post after a user centre `PUT` of `body`: its title, slug and content
  * taken from the body, its owner and `publish` kept, conditional on the
- * version that was read. As every PUT (API.md §3), the body must carry
+ * version that was read. As every PUT (docs/api.md), the body must carry
  * `metadata.version` or `resourceVersion` (InvalidField without), and one
  * older than the post is refused.
  * A published post is refused: unpublish it first, so that what is public

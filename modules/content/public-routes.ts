@@ -6,7 +6,7 @@ import { answering, json, postNotFound } from './responses';
 const BASE = '/apis/api.content.svc.run/v1alpha1/posts';
 
 /**
- * The public side (API.md §12): published posts only, read-only. The role
+ * The public side (docs/content.md): published posts only, read-only. The role
  * template `content-public-reader` (extensions/) opens it to everyone.
  */
 export function registerPublicRoutes(ctx: PluginContext): void {

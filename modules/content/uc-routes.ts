@@ -8,7 +8,7 @@ import { answering, json, jsonBody, postNotFound, refused } from './responses';
 const BASE = '/apis/uc.api.content.svc.run/v1alpha1/posts';
 
 /**
- * The user centre (API.md §12): the caller's own posts. `spec.owner` is the
+ * The user centre (docs/content.md): the caller's own posts. `spec.owner` is the
  * caller, always; another user's post answers 404, as a missing one does.
  * Which of these a user may call at all is up to their roles.
  */
@@ -35,7 +35,7 @@ export function registerUserCentreRoutes(ctx: PluginContext): void {
     }),
   );
 
-  // One write: the model's status default makes the new post a DRAFT (version 1, API.md §2).
+  // One write: the model's status default makes the new post a DRAFT (version 1, docs/api.md).
   ctx.routes.post(BASE, (req) =>
     answering(async () => {
       const created = await client.create<Post>(POSTS, newDraft(await jsonBody(req), req.user.name));

@@ -1,10 +1,10 @@
 /**
- * The one API error type (DESIGN.md §4.9). Every failure that reaches a client
+ * The one API error type. Every failure that reaches a client
  * is a StatusError, rendered once, either as a Kubernetes `Status` or, for
  * `Accept: application/problem+json`, as RFC 7807.
  */
 
-/** The `reason` values of API.md §5. */
+/** The `reason` values a `Status` carries (Kubernetes' `StatusReason`). */
 export type StatusReason =
   | 'BadRequest'
   | 'Unauthorized'
@@ -114,7 +114,7 @@ const statusObject = (fields: Omit<Status, 'kind' | 'apiVersion' | 'metadata'>):
 
 /**
  * The `Success` Status of a request that answers no object, e.g. a DELETE that removed one
- * (API.md §7): Kubernetes' shape, with the object in `details`.
+ * (docs/api.md): Kubernetes' shape, with the object in `details`.
  *
  * @example successStatus({ name: 'ada', group: 'example.com', kind: 'persons', uid })
  */

@@ -1,5 +1,5 @@
 /**
- * The shape every stored object shares (API.md §2): Kubernetes' TypeMeta and
+ * The shape every stored object shares (docs/api.md): Kubernetes' TypeMeta and
  * ObjectMeta, plus `metadata.version`, the seed's optimistic-lock counter.
  */
 
@@ -16,7 +16,7 @@ export interface ObjectMeta {
   uid?: string;
   /** server: RFC 3339 UTC with milliseconds, e.g. `2026-11-22T02:28:01.123Z`. */
   creationTimestamp?: string;
-  /** server: set once by the first DELETE (API.md §7). */
+  /** server: set once by the first DELETE (docs/api.md). */
   deletionTimestamp?: string;
   /** server: 1 at create, +1 whenever something outside `metadata` and `status` changes. */
   generation?: number;
@@ -39,7 +39,7 @@ export interface ApiObject {
 /**
  * Every field `metadata` may hold: Kubernetes' ObjectMeta and `version`. Any
  * other is pruned on a write, as Kubernetes prunes a custom resource's metadata
- * (API.md §2). Fields svc does not use (`namespace`, `ownerReferences`,
+ * (docs/api.md). Fields svc does not use (`namespace`, `ownerReferences`,
  * `managedFields`…) are kept as given, for the clients that read them.
  */
 export const OBJECT_META_FIELDS = [

@@ -3,7 +3,7 @@ import type { FieldRequirement, LabelRequirement } from './selector-requirements
 import { labelValueErrors, qualifiedNameErrors } from './validation/qualified-name';
 
 /**
- * Parsing of `labelSelector` and `fieldSelector` query values (API.md §4) into
+ * Parsing of `labelSelector` and `fieldSelector` query values (docs/api.md) into
  * the requirements `Storage.list` takes. Matching an object against them is
  * `labelsMatch`/`fieldMatches` in selector-match.ts.
  *

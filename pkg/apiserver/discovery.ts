@@ -8,7 +8,7 @@ export const CORE_VERSION = 'v1alpha1';
 const STATUS_VERBS = ['get', 'patch', 'update'];
 
 /**
- * Kubernetes discovery documents built from the served models (API.md §1):
+ * Kubernetes discovery documents built from the served models (docs/api.md):
  * `APIVersions`, `APIGroupList`, `APIGroup`, `APIResourceList`. Every
  * resource is cluster-scoped (`namespaced: false`), and a main resource is
  * listed before its `/status` (client-node picks the first match by kind).

@@ -5,7 +5,7 @@ export interface ListOptionsToCheck {
   watch: boolean;
   resourceVersion?: string;
   resourceVersionMatch?: string;
-  /** Absent when not given; a streaming list when true (API.md §6, Kubernetes' WatchList). */
+  /** Absent when not given; a streaming list when true (docs/api.md, Kubernetes' WatchList). */
   sendInitialEvents?: boolean;
   allowWatchBookmarks: boolean;
   continue?: string;

@@ -226,7 +226,7 @@ describe('listEnvelopePaging', () => {
   it.each([
     ['without size: one page of everything', undefined, undefined, 153, envelope(1, 153, 153, 1, false, false)],
     ['without size and nothing found: size 0, one page', undefined, undefined, 0, envelope(1, 0, 0, 1, false, false)],
-    ["API.md's example: page 2 of 8", 2, 20, 153, envelope(2, 20, 153, 8, true, true)],
+    ['the paging example: page 2 of 8', 2, 20, 153, envelope(2, 20, 153, 8, true, true)],
     ['the first page', 1, 20, 153, envelope(1, 20, 153, 8, false, true)],
     ['the last, partial page', 8, 20, 153, envelope(8, 20, 153, 8, true, false)],
     ['an exact multiple', 2, 10, 20, envelope(2, 10, 20, 2, true, false)],

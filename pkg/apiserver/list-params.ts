@@ -6,7 +6,7 @@ import { checkListOptions } from './list-options-check';
 import { watchRequested } from './request-info';
 
 /**
- * The query of a list, watch or deletecollection request (API.md §4, §6) and
+ * The query of a list, watch or deletecollection request (docs/api.md) and
  * the paging fields of the list envelope. Every malformed value is a 400
  * `BadRequest` that names the parameter and quotes the value; unknown
  * parameters are ignored, as Kubernetes does. A parameter given twice takes
@@ -46,7 +46,7 @@ export interface ListParams {
   sendInitialEvents?: boolean;
   /** ≥ 0; how the server caps it is the caller's decision. */
   timeoutSeconds?: number;
-  /** `allowWatchBookmarks=true|1`: send a BOOKMARK at least every minute (API.md §6). */
+  /** `allowWatchBookmarks=true|1`: send a BOOKMARK at least every minute (docs/api.md). */
   allowWatchBookmarks: boolean;
 }
 
@@ -68,7 +68,7 @@ export interface ContinuePosition {
   more: boolean;
 }
 
-/** The paging fields of the list envelope (API.md §4), in the order the envelope shows them. */
+/** The paging fields of the list envelope (docs/api.md), in the order the envelope shows them. */
 export interface ListEnvelopePaging {
   page: number;
   size: number;
@@ -204,7 +204,7 @@ function limitedPage(
   limit: number | undefined,
   token: string | undefined,
 ): { list: ListOptions; paging: undefined } {
-  // Without size the envelope is page 1 of everything (API.md §4): any other page cannot be meant.
+  // Without size the envelope is page 1 of everything (docs/api.md): any other page cannot be meant.
   if (page !== undefined && page !== 1) {
     throw badRequest(
       `page ${page} needs a size: give size with page, or leave page out (without size there is only page 1)`,
@@ -257,7 +257,7 @@ export function parseListParams(query: URLSearchParams, options: ListParamsOptio
 }
 
 /**
- * The envelope's paging fields (API.md §4, Halo's `ListResult`). Without
+ * The envelope's paging fields (docs/api.md, Halo's `ListResult`). Without
  * `size`: page 1, size = total (0 when there are none), totalPages 1, first
  * and last true. With it: totalPages = ceil(total/size), so 0 when nothing
  * matches (as Halo); a page past the end has hasNext false (and hasPrevious

@@ -37,7 +37,7 @@ function sendText(ctx: RequestContext, code: number, text: string): void {
 }
 
 /**
- * Health, metrics, version, discovery and OpenAPI (API.md §1), and `/`, which
+ * Health, metrics, version, discovery and OpenAPI (docs/api.md), and `/`, which
  * lists them as Kubernetes does (`{"paths": [...]}`, sorted). Returns false
  * when the path is none of them.
  */
@@ -96,7 +96,7 @@ function discoveryRoute(
   if (parts[0] === 'openapi' && parts[1] === 'v3') return () => json(deps.openapi.document(parts.slice(2).join('/')));
   if (parts[0] === 'api' && parts.length === 2) return () => json(coreResources(parts[1], deps));
   if (parts[0] === 'apis' && parts.length === 2) {
-    // kubectl looks for non-v1 core versions under /apis (API.md §10).
+    // kubectl looks for non-v1 core versions under /apis (docs/kubectl.md).
     return () =>
       json(parts[1] === CORE_VERSION ? deps.discovery.resources('', CORE_VERSION) : deps.discovery.group(parts[1]));
   }

@@ -7,7 +7,7 @@ const LIST_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
 
 /**
- * OpenAPI v3 documents built from the registered schemas (API.md §1, §10):
+ * OpenAPI v3 documents built from the registered schemas (docs/api.md, docs/kubectl.md):
  * an index at `/openapi/v3` naming one document per group-version, each
  * tagging schemas and PATCH operations with `x-kubernetes-group-version-kind`
  * and listing the `fieldValidation` parameter, so that kubectl leaves

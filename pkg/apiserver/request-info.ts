@@ -2,7 +2,7 @@ import { badRequest } from '../api/errors';
 
 /**
  * What a request addresses, parsed once from its method and URL; routing and
- * authorisation both read it (DESIGN.md §5, Kubernetes' `RequestInfo`).
+ * authorisation both read it (Kubernetes' `RequestInfo`).
  *
  * @example parseRequestInfo('GET', '/apis/example.com/v1alpha1/persons/ada')
  *   // → {isResourceRequest: true, verb: 'get', apiPrefix: 'apis', apiGroup: 'example.com',
@@ -46,7 +46,7 @@ export interface RequestInfoOptions {
 
 /**
  * The most segments a resource path has after its version: `<resource>/<name>/<subresource>`
- * (API.md §1). A longer path is no generated API's nor built-in route's (404, as in
+ * (docs/api.md). A longer path is no generated API's nor built-in route's (404, as in
  * Kubernetes); only a route that declares longer paths serves one.
  */
 export const MAX_RESOURCE_PARTS = 3;
@@ -64,7 +64,7 @@ const RESOURCE_VERBS: Readonly<Record<string, string>> = {
  * Parses a request's method and raw URL (`req.url`: origin-form, or absolute-form
  * whose scheme and authority are ignored). Valid shapes:
  *
- * Resource requests (API.md §1, §9):
+ * Resource requests (docs/api.md, docs/security.md):
  *   /api/<version>/<resource>                          core group `""`
  *   /api/<version>/<resource>/<name>
  *   /api/<version>/<resource>/<name>/<subresource>

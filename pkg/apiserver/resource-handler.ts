@@ -49,7 +49,7 @@ const HANDLERS = new Map<string, Handler>(
   } satisfies Record<string, Handler>),
 );
 
-/** Dispatches a resource request by verb and subresource (DESIGN.md §4.8: no router in the hot path). */
+/** Dispatches a resource request by verb and subresource (no router in the hot path). */
 export async function serveResource(
   ctx: RequestContext,
   schemes: SchemeManager,
@@ -74,7 +74,7 @@ export async function serveResource(
 function verbServed(ctx: RequestContext, modelVerbs: readonly string[] | undefined): boolean {
   const { verb, subresource, name } = ctx.info;
   const allowed = subresource ? STATUS_VERBS : MAIN_VERBS;
-  // POST to a name is no create (API.md §3); PUT/PATCH need a name.
+  // POST to a name is no create (docs/api.md); PUT/PATCH need a name.
   const misplaced =
     (verb === 'create' && name !== '' && !subresource) || ((verb === 'update' || verb === 'patch') && name === '');
   return allowed.has(verb) && !misplaced && (modelVerbs === undefined || modelVerbs.includes(verb));

@@ -25,7 +25,7 @@ export interface RouteSpec {
   maxParts?: number;
   /**
    * Any logged-in user may call it, whatever their roles: the handler
-   * authorises what is asked (self-service access reviews, API.md §9).
+   * authorises what is asked (self-service access reviews, docs/security.md).
    */
   selfService?: boolean;
 }

@@ -51,7 +51,7 @@ export interface ApiServerDeps {
   authorizer: Authorizer;
   /**
    * For a collection watch the authoriser denies: the names the user may
-   * watch, when rules with `resourceNames` allow some (API.md §9); the watch
+   * watch, when rules with `resourceNames` allow some (docs/security.md); the watch
    * is then filtered to them.
    */
   watchableNames?: (user: UserInfo, info: RequestInfo) => 'all' | Set<string>;
@@ -198,7 +198,7 @@ export class ApiServer {
     };
   }
 
-  /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (API.md §9). */
+  /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (docs/security.md). */
   private async admit(ctx: RequestContext, route?: Route): Promise<void> {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
     if (route?.selfService && !isAnonymous(ctx.user)) {
@@ -291,7 +291,7 @@ export class ApiServer {
     await serveResource(ctx, this.deps.schemes, this.settings);
   }
 
-  /** A WebSocket upgrade is a watch on a collection or an object path (API.md §6). */
+  /** A WebSocket upgrade is a watch on a collection or an object path (docs/api.md). */
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const started = process.hrtime.bigint();
     const sentBefore = (socket as Socket).bytesWritten ?? 0;

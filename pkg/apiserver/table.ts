@@ -3,7 +3,7 @@ import type { Model, PrinterColumn } from '../registry/model';
 
 /**
  * Kubernetes' server-side printing: a `meta.k8s.io/v1` Table of a model's
- * printer columns, which `kubectl get` asks for first (API.md §10).
+ * printer columns, which `kubectl get` asks for first (docs/kubectl.md).
  */
 
 /** Whether the client asked for a Table: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. */

@@ -3,7 +3,7 @@ import pkg from '../../package.json';
 /** svc's own version, from package.json. */
 export const SVC_VERSION: string = pkg.version;
 
-/** GET /version: Kubernetes' version shape at the compatibility level kubectl 1.32 expects (API.md §10). */
+/** GET /version: Kubernetes' version shape at the compatibility level kubectl 1.32 expects (docs/kubectl.md). */
 export function versionInfo() {
   return {
     major: '1',

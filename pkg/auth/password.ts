@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 
 /**
- * Password hashing: argon2id (API.md §8) through the `argon2` package, whose
+ * Password hashing: argon2id (docs/security.md) through the `argon2` package, whose
  * npm tarball ships prebuilt binaries (ADR 0006). The cost is OWASP's
  * recommended minimum for argon2id (19 MiB, 2 passes, 1 lane): about 20 ms on
  * this class of machine, paid once per login, never per token request.

@@ -8,10 +8,10 @@ export interface UserInfo {
   roleLimit?: string[];
 }
 
-/** The visitor without credentials (API.md §8). */
+/** The visitor without credentials (docs/security.md). */
 export const ANONYMOUS: UserInfo = Object.freeze({ name: 'anonymous', groups: ['anonymous'] }) as UserInfo;
 
-/** The roles every logged-in user holds besides its bindings (API.md §8). */
+/** The roles every logged-in user holds besides its bindings (docs/security.md). */
 export const LOGGED_IN_GROUPS: readonly string[] = Object.freeze(['authenticated', 'anonymous']);
 
 /** Whether the request comes from the visitor without credentials. */

@@ -31,7 +31,7 @@ interface ListEnvelope<T> {
 }
 
 /**
- * A typed client of the svc API (API.md §3–§7) over Node's `fetch`: what
+ * A typed client of the svc API (docs/api.md) over Node's `fetch`: what
  * controllers and svcctl use. Resources are addressed by `{group, version, plural}`.
  * Failures are `ApiError` (a non-2xx answer, with its Status; see
  * `isNotFound`, `isConflict`, `isAlreadyExists`, `isExpired`) or `NetworkError` (no answer).
@@ -133,7 +133,7 @@ export class ApiClient {
   }
 
   /**
-   * DELETE an object (API.md §7): the first marks it (`removed: false` and the
+   * DELETE an object (docs/api.md): the first marks it (`removed: false` and the
    * object with `deletionTimestamp`); one of a marked object without
    * finalizers removes it (`removed: true` and the Success Status). With
    * `preconditions` it only acts when they hold (Conflict otherwise).
@@ -158,7 +158,7 @@ export class ApiClient {
   }
 
   /**
-   * Opens a watch (API.md §6); resolves once the server accepted it. Iterate
+   * Opens a watch (docs/api.md); resolves once the server accepted it. Iterate
    * the stream for events; see `WatchStream` for how it ends.
    */
   async watch<T extends ApiObject = ApiObject>(res: ResourceRef, options: WatchOptions = {}): Promise<WatchStream<T>> {

@@ -23,7 +23,7 @@ interface ApiResourceList {
 }
 
 /**
- * Every resource type the server serves (API.md §1 discovery): `/api`, each
+ * Every resource type the server serves (discovery, docs/api.md): `/api`, each
  * core version, `/apis`, and each group-version. Subresources (`persons/status`)
  * are left out. A group-version that disappears between the two requests is skipped.
  */

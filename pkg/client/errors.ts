@@ -2,7 +2,7 @@ import type { Status, StatusReason } from '../api/errors';
 
 /**
  * The client's errors. Every non-2xx answer is an `ApiError` carrying the
- * server's `Status` (API.md §5); a request that never got an answer is a
+ * server's `Status` (docs/api.md); a request that never got an answer is a
  * `NetworkError`, which is always worth retrying.
  */
 

@@ -1,6 +1,6 @@
 /**
  * How the client names a resource type: its group, version and plural, the
- * three parts of its path (API.md §1). The core group `""` is served under
+ * three parts of its path (docs/api.md). The core group `""` is served under
  * `/api/<version>`, every other group under `/apis/<group>/<version>`.
  */
 

@@ -6,7 +6,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Query options of a list (API.md §4). */
+/** Query options of a list (docs/api.md). */
 export interface ListOptions extends RequestOptions {
   /** e.g. `app=web,tier!=db`. */
   labelSelector?: string;
@@ -29,7 +29,7 @@ export interface ListResult<T extends ApiObject = ApiObject> {
   continue?: string;
 }
 
-/** Query options of a watch (API.md §6). */
+/** Query options of a watch (docs/api.md). */
 export interface WatchOptions extends RequestOptions {
   /** Every change after this revision; absent: an ADDED for every current object first. */
   resourceVersion?: string;
@@ -89,7 +89,7 @@ export interface DeleteOptions extends RequestOptions {
 }
 
 /**
- * What a DELETE did (API.md §7): marked the object (`removed: false`, the
+ * What a DELETE did (docs/api.md): marked the object (`removed: false`, the
  * object with `deletionTimestamp`), or removed it (`removed: true`, the
  * server's `Success` Status naming it).
  */

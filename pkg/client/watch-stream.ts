@@ -12,7 +12,7 @@ interface WireEvent {
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK']);
 
 /**
- * A watch over HTTP (API.md §6): iterate it for events, `stop()` it to end it.
+ * A watch over HTTP (docs/api.md): iterate it for events, `stop()` it to end it.
  * The iteration ends when the server ends the stream (its watch timeout) or
  * after `stop()`; it throws an `ExpiredError` for an ERROR event carrying a
  * 410 Status, an `ApiError` for any other ERROR event, and a `NetworkError`

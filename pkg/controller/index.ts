@@ -1,5 +1,5 @@
 /**
- * The controller runtime (issue 3 §1): reconcilers, work queues, informers
+ * The controller runtime (docs/writing-a-controller.md): reconcilers, work queues, informers
  * and their caches, the controller builder, the manager, leader election,
  * and helpers. The ten names most controllers need:
  * `Manager`, `controller`, `Reconciler`, `reconcilerFn`, `TerminalError`,

@@ -5,7 +5,7 @@ export type ReconcileOutcome = 'success' | 'requeue_after' | 'error' | 'terminal
 
 /**
  * The controller runtime's Prometheus metrics, registered in the registry
- * given (issue 3 §2): queue depth, reconcile count, duration and errors per
+ * given: queue depth, reconcile count, duration and errors per
  * controller, and leader status.
  */
 export class ControllerMetrics {

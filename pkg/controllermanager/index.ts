@@ -1,5 +1,5 @@
 /**
- * The controller-manager process's wiring (issue 3 §2), beyond its flags:
+ * The controller-manager process's wiring, beyond its flags:
  * `startControllerManager(config, log)` runs the selected controllers in a
  * leader-elected Manager, with `/metrics` and `/healthz`; `main.ts` and the
  * tests call it. Controllers plug in by name through a ControllerRegistry.

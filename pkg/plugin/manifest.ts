@@ -50,7 +50,7 @@ export class ManifestError extends Error {
 }
 
 /**
- * Reads one plugin folder (API.md §11): `plugin.yaml` (exactly one document,
+ * Reads one plugin folder (docs/plugins.md): `plugin.yaml` (exactly one document,
  * `apiVersion: plugin.svc.run/v1alpha1`, `kind: Plugin`, a DNS-label name, a
  * semver `spec.version`, an optional `spec.requires` range), the optional
  * `index.js`, every `extensions/*.yaml|yml|json` (YAML may hold several

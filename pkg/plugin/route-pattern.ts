@@ -5,7 +5,7 @@ export interface RoutePattern {
   path: string;
   group: string;
   version: string;
-  /** The first segment after the version: the resource the route authorises as (API.md §9). */
+  /** The first segment after the version: the resource the route authorises as (docs/security.md). */
   resource: string;
   /** Every segment after the version, the resource first; `{name}` segments are parameters. */
   segments: string[];

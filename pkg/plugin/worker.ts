@@ -150,7 +150,7 @@ async function start(): Promise<void> {
   // The start timeout counts from here: the worker's own start-up on a loaded machine is not the plugin's time.
   port?.postMessage({ type: 'booted' } satisfies WorkerMessage);
   try {
-    // A plugin is CommonJS (API.md §11): index.js is loaded the way Node loads any module.
+    // A plugin is CommonJS (docs/plugins.md): index.js is loaded the way Node loads any module.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     if (data.main) plugin = require(data.main) as PluginModule;
     if (typeof plugin.start === 'function') await plugin.start(ctx);

@@ -13,7 +13,7 @@ export const isPlatformGroup = (group: string): boolean =>
   group === '' || group === 'svc.run' || group.endsWith('.svc.run');
 
 /**
- * Checks a model definition (issue 4 §2): a plugin's group is a DNS subdomain
+ * Checks a model definition (docs/api.md): a plugin's group is a DNS subdomain
  * that is neither empty nor the platform's; singular and plural are lowercase
  * DNS labels; the kind is CamelCase; the version looks like `v1alpha1`.
  * Throws a 422 listing every problem.

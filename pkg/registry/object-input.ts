@@ -5,7 +5,7 @@ import { apiVersionOf, type Model } from './model';
 
 /**
  * Checks on a request body before anything else reads it: that it is an
- * object of this model, with server-owned metadata dropped (API.md §2: a
+ * object of this model, with server-owned metadata dropped (docs/api.md: a
  * client's values for them are ignored).
  */
 export function objectFromBody(model: Model, body: unknown): ApiObject {
@@ -62,7 +62,7 @@ export function withoutServerFields(meta: ObjectMeta): ObjectMeta {
 /**
  * The optimistic-lock tokens a body carries (`metadata.version`,
  * `metadata.resourceVersion`), validated. `required` makes their absence a
- * 422, as for PUT (API.md §3).
+ * 422, as for PUT (docs/api.md).
  */
 export function preconditionsFromBody(model: Model, object: ApiObject, required: boolean): Preconditions | undefined {
   const { version, resourceVersion, name } = object.metadata;

@@ -57,7 +57,7 @@ export interface WriteResult {
   warnings: string[];
 }
 
-/** What a DELETE did: marked the object (it stays), or removed it (API.md §7). */
+/** What a DELETE did: marked the object (it stays), or removed it (docs/api.md). */
 export interface DeleteResult {
   removed: boolean;
   object: ApiObject;
@@ -81,7 +81,7 @@ export interface StoreHooks {
 }
 
 /**
- * The generic resource store of one model: the semantics of API.md §3 and §7
+ * The generic resource store of one model: the semantics of docs/api.md
  * above storage (like Kubernetes' registry Store). Storage errors become API
  * errors here and nowhere else.
  */
@@ -176,7 +176,7 @@ export class ResourceStore {
   }
 
   /**
-   * DELETE (API.md §7): the first marks the object with `deletionTimestamp`;
+   * DELETE (docs/api.md): the first marks the object with `deletionTimestamp`;
    * one of a marked object without finalizers removes it; one of a marked
    * object with finalizers changes nothing. `preconditions` (DeleteOptions)
    * must hold in every case.
@@ -280,7 +280,7 @@ export class ResourceStore {
     return this.hooks.present ? this.hooks.present(object) : object;
   }
 
-  /** A PUT body, whose `metadata.name` must be the path's: a missing one is no exception (API.md §3, Kubernetes). */
+  /** A PUT body, whose `metadata.name` must be the path's: a missing one is no exception (docs/api.md, Kubernetes). */
   private bodyForName(name: string, body: unknown): ApiObject {
     const input = objectFromBody(this.model, body);
     if (input.metadata.name !== name) throw nameMismatch(name, input.metadata.name);

@@ -39,7 +39,7 @@ export interface ApiServerConfig extends SecurityConfig, TlsConfig, AuditConfig 
   watchBookmarkIntervalSeconds?: number;
   /** Longest a client may take to send a whole request before a 408; default 60. */
   requestTimeoutSeconds?: number;
-  /** The folder of plugin folders loaded at start (API.md §11); absent: no plugins but the built-in ones. */
+  /** The folder of plugin folders loaded at start (docs/plugins.md); absent: no plugins but the built-in ones. */
   pluginsDir?: string;
   /** Whether the platform's own modules (`modules/`: the content module) are loaded; default true. */
   builtinPlugins?: boolean;

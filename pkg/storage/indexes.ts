@@ -46,7 +46,7 @@ export const NAME_INDEX = 'metadata.name';
 export const CREATION_INDEX = 'metadata.creationTimestamp';
 export const DELETION_INDEX = 'metadata.deletionTimestamp';
 
-/** The indexes every type has (DESIGN.md §4.6). */
+/** The indexes every type has (docs/storage.md). */
 export const DEFAULT_INDEXES: readonly IndexSpec[] = Object.freeze([
   { name: NAME_INDEX, unique: true, indexFunc: (o: ApiObject) => o.metadata.name },
   {

@@ -50,7 +50,7 @@ export interface IndexStatus {
 export type IndexProgress = (progress: { type: ResourceType; index: string; done: number; total: number }) => void;
 
 /**
- * The one storage interface (DESIGN.md §5). Backends: Redis (`redis://`,
+ * The one storage interface (docs/storage.md). Backends: Redis (`redis://`,
  * `rediss://`), the durable embedded one (`file://<dir>`) and the in-process
  * one (`memory://`); all pass the conformance suite in `pkg/storage/testing`.
  *

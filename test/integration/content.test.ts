@@ -15,7 +15,7 @@ import {
 } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// The content module (API.md §12) walked as users holding each built-in role: contributors write and submit their
+// The content module (docs/content.md) walked as users holding each built-in role: contributors write and submit their
 // own drafts, authors also publish, unpublish and delete their own posts, post administrators manage every post
 // through the console API, and everybody (anonymous too) reads published posts only.
 const UC = '/apis/uc.api.content.svc.run/v1alpha1/posts';
@@ -96,7 +96,7 @@ describe('a contributor', () => {
       spec: { owner: 'cora', publish: false, slug: 'first-steps' },
       status: { phase: 'DRAFT' },
     });
-    // One write (API.md §2: version 1 after create), answered as a create is (§3: 201 with Location).
+    // One write (docs/api.md: version 1 after create), answered as a create is (201 with Location).
     expect(created.body.metadata.version).toBe(1);
     expect(created.headers.get('location')).toBe(`${UC}/first-steps`);
     expect((await contributor('GET', `${UC}/first-steps`)).body.status).toEqual({ phase: 'DRAFT' });

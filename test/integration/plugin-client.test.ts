@@ -5,7 +5,7 @@ import { startTestApiServer } from '../support/apiserver';
 import { bind, createRole, createUser, rbacApi, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// ctx.client (API.md §11): a plugin's code calls the apiserver as system:plugin:<name>, which may do anything on
+// ctx.client (docs/plugins.md): a plugin's code calls the apiserver as system:plugin:<name>, which may do anything on
 // the models the plugin serves and, beyond them, only what roles bound to it allow.
 const NOTES = '/apis/notes.example.com/v1alpha1';
 

@@ -6,7 +6,7 @@ import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '..
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { waitFor } from '../support/wait-for';
 
-// The plugin controller (API.md §11) in a controller-manager that holds only its built-in role, against an RBAC
+// The plugin controller (docs/plugins.md) in a controller-manager that holds only its built-in role, against an RBAC
 // apiserver with a plugins folder: a started plugin's extensions/ objects are applied and listed in its status,
 // deleted when it is disabled or deleted, applied again when it is enabled; objects it may not declare are refused.
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';

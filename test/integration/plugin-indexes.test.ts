@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// Index functions (API.md §11, ADR 0014): a plugin's indexFunc runs in a sandbox inside the apiserver; single- and
+// Index functions (docs/plugins.md, ADR 0014): a plugin's indexFunc runs in a sandbox inside the apiserver; single- and
 // multi-valued, unique or not, ASC or DESC; one that throws or loops refuses the write with a Status and nothing
 // else is harmed; the plugin is STARTING, its model answering 503, while its indexes are built over stored objects.
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';

@@ -8,7 +8,7 @@ import { startTestControllerManager, stopTestControllerManagers } from '../suppo
 import { makeTgz } from '../support/tgz';
 import { waitFor } from '../support/wait-for';
 
-// Hot reload (API.md §11): a plugin added to, changed in or removed from the plugins folder of a running apiserver
+// Hot reload (docs/plugins.md): a plugin added to, changed in or removed from the plugins folder of a running apiserver
 // is installed, reloaded or uninstalled (its extension objects deleted by the controller first); a .tgz plugin is
 // unpacked, one with a link or a path leaving its folder is FAILED.
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';

@@ -9,7 +9,7 @@ import { basic } from '../support/security';
 import { waitFor } from '../support/wait-for';
 import * as routePatterns from '../../pkg/plugin/route-pattern';
 
-// Plugin routes (API.md §11): the annotation style (decorators from 'svc/plugin', or static fields in plain
+// Plugin routes (docs/plugins.md): the annotation style (decorators from 'svc/plugin', or static fields in plain
 // JavaScript), a class without an API version ignored with a warning, routes chosen by their accept media type
 // (406 when none fits), two plugins claiming one model or one route (the second FAILED naming the first), and a
 // plugin flooding the log rate-limited.

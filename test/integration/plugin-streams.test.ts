@@ -5,7 +5,7 @@ import { useRbacApi } from '../support/security';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { waitFor } from '../support/wait-for';
 
-// Streamed plugin responses (API.md §11): a ReadableStream body goes to the client chunk by chunk, each chunk asked
+// Streamed plugin responses (docs/plugins.md): a ReadableStream body goes to the client chunk by chunk, each chunk asked
 // of the handler's stream only once the last was written (back pressure), never buffered whole.
 const CHUNK = 64 * 1024;
 const CHUNKS = 256; // 16 MiB: far more than the connection's buffers hold

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { bind, createRole, createUser, expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// Plugins (API.md §11, first increment): a plugin folder's code runs in a worker thread; its model is served,
+// Plugins (docs/plugins.md, first increment): a plugin folder's code runs in a worker thread; its model is served,
 // its routes answer through authentication and authorisation; a plugin that loops, throws or asks for what it
 // may not have is FAILED while the apiserver keeps serving.
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';

@@ -15,7 +15,7 @@ import {
   USERS,
 } from '../support/security';
 
-// Authentication (API.md §8): Basic, bearer tokens, anonymous; tokens; failed-login throttling.
+// Authentication (docs/security.md): Basic, bearer tokens, anonymous; tokens; failed-login throttling.
 const suite = useRbacApi({ loginLimits: { perUser: 3, perAddress: 1000 } });
 
 describe('who a request comes from', () => {

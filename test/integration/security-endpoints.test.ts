@@ -22,7 +22,7 @@ import {
   USERS,
 } from '../support/security';
 
-// The security endpoints (API.md §8–§10): passwords, permissions, access reviews; the controller-manager's token.
+// The security endpoints (docs/security.md): passwords, permissions, access reviews; the controller-manager's token.
 const suite = useRbacApi();
 const PROTOBUF_FIXTURES = join(__dirname, '..', '..', 'pkg', 'apiserver', 'k8s-protobuf', 'testdata');
 

@@ -4,7 +4,7 @@ import { httpWatch } from '../support/watch-client';
 import { basic, BINDINGS, bind, createRole, createUser, expectStatus, ROLES, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// Authorisation (API.md §9): default deny, rules, path tricks, escalation, super-role, filtered watch.
+// Authorisation (docs/security.md): default deny, rules, path tricks, escalation, super-role, filtered watch.
 const suite = useRbacApi();
 const readPersons = [{ apiGroups: ['example.com'], resources: ['persons'], verbs: ['get', 'list'] }];
 
@@ -111,7 +111,7 @@ describe('escalation and the super administrator', () => {
     });
     const escalation = await grace('POST', BINDINGS, binding('writer'));
     expect(escalation.status).toBe(403);
-    // As every 403 (API.md §5): the message names user, verb, resource and group, and details the object.
+    // As every 403: the message names user, verb, resource and group, and details the object.
     expect(escalation.body.message).toMatch(
       /^rolebindings "grace-gives-writer" is forbidden: User "grace" cannot create resource "rolebindings" in API group "": role "writer" grants what they do not hold themselves: \[/,
     );

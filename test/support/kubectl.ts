@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 
-/** kubectl 1.32 (API.md §10): the Google Cloud SDK's pinned binary when present, else the one on the PATH. */
+/** kubectl 1.32 (docs/kubectl.md): the Google Cloud SDK's pinned binary when present, else the one on the PATH. */
 export const KUBECTL = existsSync('/usr/lib/google-cloud-sdk/bin/kubectl.1.32')
   ? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
   : 'kubectl';

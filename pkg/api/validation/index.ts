@@ -1,5 +1,5 @@
 /**
- * Metadata validation (API.md §2): each function returns every failing field
+ * Metadata validation (docs/api.md): each function returns every failing field
  * as Kubernetes-style causes for a 422 `Invalid` (`invalid()` in ../errors).
  */
 export * from './causes';

@@ -7,7 +7,7 @@ export interface LabelValidationOptions {
   /** The field path the causes name. Default `metadata.labels`. */
   path?: string;
   /**
-   * For objects a plugin declares (API.md §2): refuse unprefixed keys and keys
+   * For objects a plugin declares (docs/api.md): refuse unprefixed keys and keys
    * under `svc.run` or `*.svc.run`, except those `allowedPlatformKeys` admits.
    * Default false: users may use unprefixed keys.
    */

@@ -18,7 +18,7 @@ export interface NameValidationOptions {
   path?: string;
 }
 
-/** The longest object name (API.md §2). */
+/** The longest object name (docs/api.md). */
 export const NAME_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH;
 
 /** How many characters `generateName` appends (pkg/storage/objects.ts, all alphanumeric). */

@@ -9,7 +9,7 @@ import { validateGenerateName, validateName } from './name';
 export interface ObjectMetaValidationOptions {
   /** The name (and generateName) may hold dots between DNS labels: a Model's `<plural>.<group>`. */
   dns1123Subdomain?: boolean;
-  /** Objects a plugin declares: refuse unprefixed and `svc.run` label keys (API.md §2). */
+  /** Objects a plugin declares: refuse unprefixed and `svc.run` label keys (docs/api.md). */
   restrictPlatformKeys?: boolean;
   /** Label keys admitted despite `restrictPlatformKeys`: exact keys, or prefixes ending in `*`. */
   allowedPlatformKeys?: readonly string[];
@@ -59,7 +59,7 @@ function nameCauses(meta: Record<string, unknown>, options: ObjectMetaValidation
  * Checks an object's metadata as a client sent it (any JSON): name or
  * generateName, labels, annotations and finalizers. Returns every failing
  * field, never only the first. Server-owned fields are not checked: the
- * server replaces them (API.md §2).
+ * server replaces them (docs/api.md).
  * @example validateObjectMeta({ name: 'ada', labels: { app: 'web' } }) // → []
  * @example validateObjectMeta({}) // → [{field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value: name or generateName is required'}]
  */
@@ -78,7 +78,7 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaValidationO
 /**
  * The rules that compare an update with the stored object (run
  * `validateObjectMeta` on the new metadata as well): once the stored object
- * has a `deletionTimestamp`, no finalizer may be added (API.md §7; removing
+ * has a `deletionTimestamp`, no finalizer may be added (docs/api.md; removing
  * or reordering is fine).
  * @example validateMetadataUpdate({ deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [] }, { finalizers: ['example.com/x'] })
  * // → [{field: 'metadata.finalizers', reason: 'FieldValueForbidden', message: 'Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ["example.com/x"]'}]

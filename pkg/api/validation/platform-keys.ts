@@ -1,7 +1,7 @@
 import { qualifiedNamePrefix } from './qualified-name';
 
 /**
- * The platform's label domain (DESIGN.md §1): `svc.run` and every
+ * The platform's label domain: `svc.run` and every
  * `*.svc.run` prefix belong to the platform, as `kubernetes.io` keys belong
  * to Kubernetes.
  */
@@ -22,7 +22,7 @@ export function isAllowedKey(key: string, allowed: readonly string[]): boolean {
 }
 
 /**
- * Why a label key may not be used on an object a plugin declares (API.md §2),
+ * Why a label key may not be used on an object a plugin declares (docs/api.md),
  * or undefined when it may: unprefixed keys and platform keys are refused
  * unless `allowed` admits them.
  * @example platformKeyError('app', []) // → 'label key "app" has no prefix: …'

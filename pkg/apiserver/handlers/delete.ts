@@ -6,7 +6,7 @@ import { readDeleteRequest } from './delete-options';
 import type { HandlerSettings } from './deps';
 
 /**
- * DELETE …/<plural>/<name> (API.md §7): the first marks the object and
+ * DELETE …/<plural>/<name> (docs/api.md): the first marks the object and
  * answers it; the one that removes a marked object without finalizers
  * answers a `Success` Status naming it. The optional body is Kubernetes'
  * DeleteOptions (`delete-options.ts`): its `preconditions` must hold, its

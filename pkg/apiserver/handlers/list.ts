@@ -9,7 +9,7 @@ import type { FieldRequirement } from '../../storage/query';
 import { narrowedList } from '../object-access';
 
 /**
- * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (API.md §4).
+ * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (docs/api.md).
  * `scope` narrows it further, whatever the query says (e.g. a user's own tokens).
  */
 export async function handleList(

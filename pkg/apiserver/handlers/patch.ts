@@ -12,7 +12,7 @@ const APPLY = 'application/apply-patch+yaml';
 /**
  * PATCH …/<plural>/<name>[/status]: merge patch, JSON patch, strategic merge
  * (as merge) and server-side apply, which creates the object when it does
- * not exist (API.md §3, §10).
+ * not exist (docs/api.md, docs/kubectl.md).
  */
 export async function handlePatch(ctx: RequestContext, store: ResourceStore, settings: HandlerSettings): Promise<void> {
   const type = mediaType(ctx.req.headers['content-type']);

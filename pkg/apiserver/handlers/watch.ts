@@ -14,7 +14,7 @@ import type { FieldRequirement } from '../../storage/query';
 import type { HandlerSettings } from './deps';
 
 /**
- * Builds a watch from the query (API.md §6): selectors, `resourceVersion`,
+ * Builds a watch from the query (docs/api.md): selectors, `resourceVersion`,
  * `sendInitialEvents` (a streaming list), `timeoutSeconds` (capped by the
  * server's watch timeout), `allowWatchBookmarks`. On an object's path, only
  * that object is watched.
@@ -50,7 +50,7 @@ export function watchRequest(ctx: RequestContext, store: ResourceStore, settings
 }
 
 /**
- * A field selector names indexes only (API.md §4): checked before the stream starts, so that a watch answers
+ * A field selector names indexes only (docs/api.md): checked before the stream starts, so that a watch answers
  * 400 as a list does, not 200 and an ERROR event (or, resuming from a revision, a selector that never matches).
  */
 function checkFieldsIndexed(fields: FieldRequirement[], indexes: IndexSpec[], plural: string): void {

@@ -12,7 +12,7 @@ export type PatchSubject = ErrorSubject & { kind?: string };
  * `current` and `patch` are not changed and the result shares nothing with them.
  *
  * - `application/merge-patch+json`: RFC 7386.
- * - `application/strategic-merge-patch+json`: applied as a merge patch (API.md §3);
+ * - `application/strategic-merge-patch+json`: applied as a merge patch (docs/api.md);
  *   its `$patch`/`$setElementOrder` directives are not interpreted, so lists are replaced whole.
  * - `application/json-patch+json`: RFC 6902, all operations or none.
  * - `application/apply-patch+yaml`: server-side apply, simplified: the applied

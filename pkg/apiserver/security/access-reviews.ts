@@ -26,7 +26,7 @@ interface AccessReviewSpec {
 }
 
 /**
- * "May this user do this, and why?" (API.md §9, §10):
+ * "May this user do this, and why?" (docs/security.md, docs/kubectl.md):
  * - `POST /apis/authorization.svc.run/v1alpha1/accessreviews` — svc's own, with the trace;
  * - `POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews` — what `kubectl auth can-i` sends (JSON or protobuf);
  * - `POST /apis/authorization.k8s.io/v1/subjectaccessreviews` — about another user (needs `create` on it).
@@ -213,7 +213,7 @@ function kubernetesAnswer(
 ): void {
   const r = spec.resourceAttributes;
   const n = spec.nonResourceAttributes;
-  // Namespaces do not exist here: a namespace kubectl sends ("default") is ignored (API.md §10).
+  // Namespaces do not exist here: a namespace kubectl sends ("default") is ignored (docs/kubectl.md).
   const attrs = r
     ? attributesOf(
         { verb: r.verb, group: r.group ?? '', resource: r.resource || '*', subresource: r.subresource, name: r.name },

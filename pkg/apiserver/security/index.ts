@@ -10,7 +10,7 @@ import { registerTokenRoutes } from './tokens';
 
 export type { SecurityDeps } from './deps';
 
-/** Adds every security endpoint of API.md §8–§10 to the route table. */
+/** Adds every security endpoint (docs/security.md) to the route table. */
 /** Returns the who-can index the insight reviews answer from. */
 export function registerSecurityRoutes(routes: RouteTable, deps: SecurityDeps): AccessIndex {
   registerPasswordRoutes(routes, deps);

@@ -9,11 +9,11 @@ import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { readObjectBody, requireVerb, type SecurityDeps } from './deps';
 
-/** The group of the user centre's security endpoints (API.md §8). */
+/** The group of the user centre's security endpoints (docs/security.md). */
 export const UC_SECURITY_GROUP = 'uc.api.security.svc.run';
 
 /**
- * Passwords (API.md §8):
+ * Passwords (docs/security.md):
  * - `PUT /api/v1alpha1/users/{name}/password` `{"password"}`: an administrator sets one, which also lifts
  *   the user's failed-login lock in this apiserver;
  * - `PUT /apis/uc.api.security.svc.run/v1alpha1/users/-/password` `{"oldPassword", "password"}`:

@@ -16,7 +16,7 @@ import { sendJsonIfChanged } from '../conditional';
 import type { RouteTable } from '../routes';
 import { readObjectBody, requireVerb, subjectName, type SecurityDeps } from './deps';
 
-/** The console's API group (API.md §9). */
+/** The console's API group (docs/security.md). */
 export const CONSOLE_GROUP = 'api.console.svc.run';
 
 /** What `GET …/users/{name}/permissions` answers. */
@@ -28,7 +28,7 @@ export interface UserPermissions {
 }
 
 /**
- * The console's view of users (API.md §9):
+ * The console's view of users (docs/security.md):
  * - `GET /apis/api.console.svc.run/v1alpha1/users/-`: the caller's User;
  * - `GET …/users/{name|-}/permissions`: their roles and UI permissions;
  * - `POST …/users/{name}/permissions` `{"roles": [...]}`: replaces their bindings

@@ -14,7 +14,7 @@ const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const ROLES_EXTRA = 'svc.run/roles';
 
 /**
- * Kubernetes' self reviews, for kubectl (API.md §10; JSON or kubectl's protobuf in, JSON out):
+ * Kubernetes' self reviews, for kubectl (docs/kubectl.md; JSON or kubectl's protobuf in, JSON out):
  * - `POST /apis/authentication.k8s.io/v1/selfsubjectreviews` — `kubectl auth whoami`: the caller's
  *   name, uid, groups, and their roles under `extra["svc.run/roles"]`;
  * - `POST /apis/authorization.k8s.io/v1/selfsubjectrulesreviews` — `kubectl auth can-i --list`: the

@@ -37,7 +37,7 @@ import type { StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
 import { warnAdminPasswordIgnored } from './admin-password-ignored';
 
-/** The controller-manager's user name (API.md §8). */
+/** The controller-manager's user name (docs/security.md). */
 export const CONTROLLER_MANAGER_USER = 'system:controller-manager';
 
 /** How the apiserver authenticates and authorises (flags of `svc-apiserver`). */

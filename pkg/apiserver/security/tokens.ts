@@ -11,7 +11,7 @@ import { readObjectBody, requireVerb, type SecurityDeps } from './deps';
 import { UC_SECURITY_GROUP } from './passwords';
 
 /**
- * A user's own personal access tokens (API.md §8), under
+ * A user's own personal access tokens (docs/security.md), under
  * `/apis/uc.api.security.svc.run/v1alpha1/personalaccesstokens`: create (the
  * secret is in the answer's `security.svc.run/access-token` annotation, this
  * once), list and get (the caller's tokens only; another user's is 404),
@@ -113,7 +113,7 @@ function checkTokenRequest(ctx: RequestContext, deps: SecurityDeps, spec: Partia
 
 /**
  * The roles the caller holds: those bound to them (as far as their own token allows) and `authenticated` and
- * `anonymous`, which every logged-in user holds (API.md §8). A role reached only through a bound role's
+ * `anonymous`, which every logged-in user holds (docs/security.md). A role reached only through a bound role's
  * dependencies is not held: the user holds the bound role.
  */
 function heldRoleNames(ctx: RequestContext, deps: SecurityDeps): Set<string> {

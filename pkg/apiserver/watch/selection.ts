@@ -42,7 +42,7 @@ export class Selection {
 
   /**
    * What a watcher with these selectors is told about a storage event, with
-   * enter/leave semantics (API.md §6): an object that starts matching is
+   * enter/leave semantics (docs/api.md): an object that starts matching is
    * ADDED, one that stops matching is DELETED, one that never matched is
    * not mentioned (`undefined`).
    */

@@ -26,7 +26,7 @@ export interface WatchRequest {
   selection: Selection;
   /** The query's selectors again, for the initial list. */
   listOptions: ListOptions;
-  /** Absent or "0": first an ADDED for every current object (API.md §6). */
+  /** Absent or "0": first an ADDED for every current object (docs/api.md). */
   resourceVersion?: string;
   /** `sendInitialEvents` (a streaming list when true); absent when not given. */
   sendInitialEvents?: boolean;

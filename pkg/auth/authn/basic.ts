@@ -12,7 +12,7 @@ const VERIFIED_TTL_MS = 60_000;
 const MAX_VERIFIED = 10_000;
 
 /**
- * `Authorization: Basic` (API.md §8). A locked user or address (see
+ * `Authorization: Basic` (docs/security.md). A locked user or address (see
  * LoginThrottle) is refused 429 before any password is checked. A verified
  * (user, password, stored hash) is remembered for a minute under a SHA-256 of
  * the three, so a password change or a disabled user takes effect at once;

@@ -7,7 +7,7 @@ import type { LoginThrottle } from './login-throttle';
 import type { CredentialSource, TokenRefusal } from './sources';
 
 /**
- * `Authorization: Bearer <token>` (API.md §8): personal access tokens and the
+ * `Authorization: Bearer <token>` (docs/security.md): personal access tokens and the
  * controller-manager's token, looked up by SHA-256 in memory — no storage
  * round trip, no password hash. Revocation, expiry and disabling take effect
  * as soon as the security cache sees them.

@@ -1,6 +1,6 @@
 import { tooManyRequests, type StatusError } from '../../api/errors';
 
-/** The limits of failed logins a minute (API.md §8), set by apiserver flags. */
+/** The limits of failed logins a minute (docs/security.md), set by apiserver flags. */
 export interface LoginThrottleLimits {
   /** Failed logins a minute for one user before 429; default 10. */
   perUser: number;

@@ -10,7 +10,7 @@ import { describeRequest } from './rules';
 import { ANY, SUPER_ROLE, type PolicyRule } from './types';
 
 /**
- * `--authorization-mode=RBAC` (API.md §9): a request is allowed when a rule
+ * `--authorization-mode=RBAC` (docs/security.md): a request is allowed when a rule
  * of any role the user holds allows it — the roles of the user's bindings
  * (only those in `user.roleLimit` when set) and the roles named in
  * `user.groups`. Otherwise the answer is NoOpinion, as in Kubernetes (the
@@ -62,7 +62,7 @@ export class RbacAuthorizer implements Authorizer {
     return [...found.values()];
   }
 
-  /** The access review's answer (API.md §9): the decision, its reason, and the trace that leads to it. */
+  /** The access review's answer (docs/security.md): the decision, its reason, and the trace that leads to it. */
   explain(user: UserInfo, attrs: RequestAttributes): Explanation {
     const allowed = this.decide(user, attrs);
     return explainDecision(this.source, user, attrs, allowed.decision === 'Allow', allowed.reason);

@@ -12,7 +12,7 @@ import {
 } from './types';
 
 /**
- * A role's effective rules (API.md §9): its own, those of its dependencies,
+ * A role's effective rules (docs/security.md): its own, those of its dependencies,
  * and those of every role aggregated into it, transitively along both kinds
  * of edge (an aggregated role's dependencies and the roles aggregated into
  * it count too, unlike Halo), cycle-safe.

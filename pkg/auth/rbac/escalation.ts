@@ -3,7 +3,7 @@ import { hasResourceNames } from './rules';
 import { ANY, type PolicyRule, type RuleCondition } from './types';
 
 /**
- * Escalation prevention (API.md §9, Kubernetes' `ConfirmNoEscalation`): each
+ * Escalation prevention (docs/security.md, Kubernetes' `ConfirmNoEscalation`): each
  * requested rule is broken into atoms — verb × group × resource × name, or
  * verb × URL — and every atom must be covered by a rule the granter holds.
  * A requested `*` is covered only by `*`; a requested rule without

@@ -4,7 +4,7 @@ import { heldRoles, type EnforcedRole, type HeldRole, type RbacSource } from './
 import { describeRequest, describeRule, ruleAllows, ruleMismatches } from './rules';
 import type { PolicyRule, RoleContributor } from './types';
 
-/** One step of an access review's trace (API.md §9). */
+/** One step of an access review's trace (docs/security.md). */
 export interface TraceEntry {
   kind: 'RoleBinding' | 'Role' | 'Rule';
   name: string;

@@ -4,7 +4,7 @@ import { aggregationTargetsOf, dependenciesOf, type PolicyRule, type Role } from
 import { jsonEqual } from '../../util/json-equal';
 
 /**
- * What a role write changes about who may do what (API.md §9, "checked on
+ * What a role write changes about who may do what (docs/security.md, "checked on
  * effect, not on form"): every role whose effective rules or UI permissions
  * differ after the write, with what they would be, over the same
  * effective-rules computation the aggregation controller materialises.

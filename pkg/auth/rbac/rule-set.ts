@@ -335,7 +335,7 @@ function bucketsOf(group: GroupNode, resource: string, subresource: string): (Bu
   return [group.anyResource, node?.subresources?.get(subresource), group.anyPluralSubresources?.get(subresource)];
 }
 
-/** `ruleSet.namesAllowed(attrs)`: the names a collection watch may see (API.md §9). */
+/** `ruleSet.namesAllowed(attrs)`: the names a collection watch may see (docs/security.md). */
 export function namesAllowed(ruleSet: RuleSet, attrs: Omit<RequestAttributes, 'name'>): 'all' | Set<string> {
   return ruleSet.namesAllowed(attrs);
 }

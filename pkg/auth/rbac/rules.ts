@@ -2,7 +2,7 @@ import type { RequestAttributes } from '../attributes';
 import { ANY, type PolicyRule } from './types';
 
 /**
- * Whether one rule allows one request (API.md §9), as small predicates, and
+ * Whether one rule allows one request (docs/security.md), as small predicates, and
  * why a rule does not, for explanations. Kubernetes' semantics, without
  * Halo's bugs: every resourceNames entry counts and `*<slash>sub` matches.
  *

@@ -2,7 +2,7 @@ import type { ApiObject } from '../../api/object';
 
 /**
  * Roles, bindings and the labels and annotations that tie roles together
- * (API.md §9). Rules only allow; there are no deny rules.
+ * (docs/security.md). Rules only allow; there are no deny rules.
  */
 
 /**

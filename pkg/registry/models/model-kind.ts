@@ -12,7 +12,7 @@ import { SchemaCompileError } from '../schema';
 export const APIEXTENSIONS_GROUP = 'apiextensions.svc.run';
 
 /**
- * The declarative `Model` kind (issue 4 §2): a stored object any apiserver
+ * The declarative `Model` kind (docs/api.md): a stored object any apiserver
  * replica picks up through watch and serves. Named `<plural>.<group>`.
  */
 export const MODEL_KIND: Model = {

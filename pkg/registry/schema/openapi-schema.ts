@@ -29,7 +29,7 @@ export interface OpenApiSchema {
   exclusiveMinimum?: boolean | number;
   /** OpenAPI 3.0 form (`true` with `maximum`); a number (JSON Schema form) is accepted too. */
   exclusiveMaximum?: boolean | number;
-  /** Only `"#"`: the model's whole object schema (API.md §2). */
+  /** Only `"#"`: the model's whole object schema (docs/api.md). */
   $ref?: string;
   /** Keep fields this node does not declare instead of pruning them. */
   'x-kubernetes-preserve-unknown-fields'?: boolean;

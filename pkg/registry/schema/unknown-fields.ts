@@ -2,7 +2,7 @@ import type { StatusCause } from '../../api/errors';
 
 /**
  * How the apiserver reports pruned fields: as `Warning` headers by default, or,
- * with `?fieldValidation=Strict`, as the causes of a 422 (API.md §2).
+ * with `?fieldValidation=Strict`, as the causes of a 422 (docs/api.md).
  * Kubernetes answers Strict with a 400; this platform's contract says 422.
  */
 

@@ -10,7 +10,7 @@ import type { Logger } from '../../util/log';
 import type { ResourceStore } from '../resource-store';
 import type { CredentialStore } from './credentials';
 
-/** The super administrator's user name (API.md §8). */
+/** The super administrator's user name (docs/security.md). */
 export const ADMIN_USER = 'admin';
 /** Set to "false" on a built-in role to keep the apiserver from adding to it at start. */
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.svc.run/autoupdate';

@@ -5,7 +5,7 @@ import { isStorageError } from '../../storage/errors';
 /**
  * Where password and token hashes live: a storage type of its own that no
  * HTTP route serves, so no API, list, watch or error can ever carry one
- * (API.md §5, §8). One object per user password (`password-<user>`) and per
+ * (docs/api.md, docs/security.md). One object per user password (`password-<user>`) and per
  * personal access token (`token-<token name>`).
  */
 export const CREDENTIALS_TYPE = 'credentials.internal.svc.run';

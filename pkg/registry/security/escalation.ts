@@ -13,7 +13,7 @@ import {
 import type { UserInfo } from '../../auth/user';
 
 /**
- * Escalation prevention (API.md §9), checked on effect, not on form: a user
+ * Escalation prevention (docs/security.md), checked on effect, not on form: a user
  * may grant only what they hold. A role write (its rules, dependencies, UI
  * permissions, aggregation labels) needs every rule and UI permission of every
  * role whose effective grants it changes, as they would be after the write,
@@ -145,7 +145,7 @@ export function escalationGuard(
 }
 
 /**
- * The 403, worded as every 403 names the request (API.md §5: user, verb, resource, group) and with
+ * The 403, worded as every 403 names the request (user, verb, resource, group) and with
  * Kubernetes' prefix for an object (`NewForbidden`), e.g. `rolebindings "ada-editor" is forbidden: User "vera"
  * cannot create resource "rolebindings" in API group "": role "post-editor" grants what they do not hold
  * themselves: [...]`; `details` name the object.

@@ -19,7 +19,7 @@ import type { EscalationGuard } from './escalation';
 import { conditionCauses, type ModelIndexes } from './rule-conditions';
 import { jsonEqual } from '../../util/json-equal';
 
-/** The verbs a rule may name: the resource verbs (API.md §9), the lower-cased methods of non-resource requests, and `*`. */
+/** The verbs a rule may name: the resource verbs (docs/security.md), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
   '*',
   'get',
@@ -43,7 +43,7 @@ const stringList = { type: 'array', items: { type: 'string' } };
 /**
  * `Role` (core group, `/api/v1alpha1/roles`): rules, Kubernetes-style, at the
  * top level; dependencies, UI permissions, module and display name in
- * annotations; aggregation and template markers in labels (API.md §9).
+ * annotations; aggregation and template markers in labels (docs/security.md).
  * `status` is written by the role-aggregation controller: the effective rules
  * the apiserver enforces, and where each came from.
  */

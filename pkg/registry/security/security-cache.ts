@@ -27,7 +27,7 @@ interface BindingRef {
 
 /**
  * Everything authentication and authorisation read, in memory and kept
- * current by watch (DESIGN.md §2: caches a watch keeps fresh): users, their
+ * current by watch: users, their
  * password hashes, tokens, roles (compiled for matching) and bindings by
  * user. A change made through any replica reaches every replica's cache
  * through the type's change stream; no request waits on storage for it.

@@ -1,6 +1,6 @@
 import type { Model } from '../model';
 
-/** The annotation that carries a new token's secret, in the creation response only (API.md §8). */
+/** The annotation that carries a new token's secret, in the creation response only (docs/security.md). */
 export const ACCESS_TOKEN_ANNOTATION = 'security.svc.run/access-token';
 
 /** The spec of a PersonalAccessToken. */

@@ -18,7 +18,7 @@ import { describeWatch } from './watch';
 export type { ConformanceOptions, OpenStorage } from './harness';
 
 /**
- * Declares the behaviour suite every storage backend must pass (issue 2 §3),
+ * Declares the behaviour suite every storage backend must pass (docs/storage.md),
  * the way Kubernetes' `storage/testing` does: the semantics written in the doc
  * comments of `pkg/storage` (interface, query, indexes, watch, errors, objects),
  * checked through the public `Storage` interface only.
