@@ -1,13 +1,13 @@
 import type { RequestAttributes } from '../attributes';
 import type { Attributes, Authorizer, Decision } from '../authorizer';
 import { isAnonymous, type UserInfo } from '../user';
-import { bindCondition, type BoundCondition } from './conditions';
+import { boundConditionFor, sameCondition, type BoundCondition } from './conditions';
 import { uncoveredRules } from './escalation';
 import { explainDecision, type Explanation } from './explain';
 import { enforcedUiPermissions, heldRoles, withinRoleLimit, type RbacSource } from './held-roles';
 import { prepareRequest } from './rule-set';
 import { describeRequest } from './rules';
-import { ANY, SUPER_ROLE, type PolicyRule } from './types';
+import { ANY, SUPER_ROLE, type PolicyRule, type RuleCondition } from './types';
 
 /**
  * `--authorization-mode=RBAC` (docs/security.md): a request is allowed when a rule
@@ -49,17 +49,23 @@ export class RbacAuthorizer implements Authorizer {
    * `conditions.ts`); an object-less request (list, watch, deletecollection) sees only such objects.
    */
   conditionsFor(user: UserInfo, attrs: RequestAttributes): BoundCondition[] {
-    const found = new Map<string, BoundCondition>();
+    const found: BoundCondition[] = [];
+    const seen = new Set<RuleCondition>();
     const anonymous = isAnonymous(user);
     const add = (role: string) => {
-      for (const rule of this.source.role(role)?.ruleSet.conditionalMatches(attrs) ?? []) {
-        const bound = bindCondition(rule.where!, user, anonymous);
-        if (bound) found.set(JSON.stringify(bound.where), bound);
+      const matches = this.source.role(role)?.ruleSet.conditionalMatches(attrs);
+      if (matches === undefined) return;
+      for (const rule of matches) {
+        if (seen.has(rule.where!)) continue;
+        seen.add(rule.where!);
+        const bound = boundConditionFor(rule.where!, user, anonymous);
+        if (bound && !found.some((f) => sameCondition(f, bound))) found.push(bound);
       }
     };
-    for (const { role } of this.source.bindingsOf(user.name)) if (withinRoleLimit(user, role)) add(role);
-    for (const group of user.groups) add(group);
-    return [...found.values()];
+    const bindings = this.source.bindingsOf(user.name);
+    for (let i = 0; i < bindings.length; i++) if (withinRoleLimit(user, bindings[i].role)) add(bindings[i].role);
+    for (let i = 0; i < user.groups.length; i++) add(user.groups[i]);
+    return found;
   }
 
   /** The access review's answer (docs/security.md): the decision, its reason, and the trace that leads to it. */

@@ -144,3 +144,28 @@ export function conditionCovers(wider: RuleCondition, narrower: RuleCondition): 
   const has = new Set([...n.labels.map(normal), ...n.fields.map(normal)]);
   return [...w.labels.map(normal), ...w.fields.map(normal)].every((k) => has.has(k));
 }
+
+/** Bound conditions by rule condition and user name: a caller's next request binds nothing again. */
+const boundConditions = new WeakMap<RuleCondition, Map<string, BoundCondition | undefined>>();
+/** Users remembered per condition before its cache starts over (bounds the memory a flood of names can take). */
+const MAX_BOUND_PER_CONDITION = 10_000;
+
+/** `bindCondition`, remembered per condition and user name; the answer must not be changed. */
+export function boundConditionFor(
+  where: RuleCondition,
+  user: UserInfo,
+  anonymous: boolean,
+): BoundCondition | undefined {
+  let byUser = boundConditions.get(where);
+  if (byUser === undefined) boundConditions.set(where, (byUser = new Map()));
+  const key = anonymous ? '\u0000anonymous' : user.name;
+  if (byUser.has(key)) return byUser.get(key);
+  if (byUser.size >= MAX_BOUND_PER_CONDITION) byUser.clear();
+  const bound = bindCondition(where, user, anonymous);
+  byUser.set(key, bound);
+  return bound;
+}
+
+/** Whether two bound conditions say the same (the same selectors after binding). */
+export const sameCondition = (a: BoundCondition, b: BoundCondition): boolean =>
+  a === b || (a.where.fieldSelector === b.where.fieldSelector && a.where.labelSelector === b.where.labelSelector);
