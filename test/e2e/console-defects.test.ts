@@ -1,77 +1,38 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from '../../console/node_modules/playwright-core';
-import { startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
-import {
-  launchChromium,
-  logIn,
-  mainMenu,
-  openPage,
-  screenshot,
-  seriousAccessibilityViolations,
-  type WatchedPage,
-} from '../support/browser';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import type { Page } from '../../console/node_modules/playwright-core';
+import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { logIn, mainMenu, screenshot, seriousAccessibilityViolations } from '../support/browser';
+import { useConsoleSuite } from '../support/console-suite';
 import { applyPersonModel, PERSONS, person } from '../support/person';
-import { createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
+import { createUser, expectStatus, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
 // Defects found in the browser (and the YAML editor under the real Content-Security-Policy), each checked where it
 // showed: in headless Chromium against a real apiserver (RBAC)
 // and controller-manager, with the example plugin (People) installed.
 
-const CM_TOKEN = 'controller-manager-token-for-the-console-defects-test';
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 
 jest.setTimeout(60_000);
 
+const suite = useConsoleSuite('console-defects', {
+  plugins: (dir) =>
+    cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(dir, 'people'), { recursive: true }),
+  prepare: async (api) => {
+    await waitFor(async () => (await api.admin('GET', `${PLUGINS}/people`)).body?.status?.phase === 'STARTED', {
+      what: 'the people plugin to start',
+      timeoutMs: 30_000,
+    });
+    await createUser(api, 'dave', 'dave-password');
+  },
+});
 let api: RbacApi;
-let browser: Browser;
-let dir: string;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-console-defects-'));
-  const tokenFile = join(dir, 'token');
-  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
-  cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(dir, 'plugins', 'people'), {
-    recursive: true,
-  });
-  const server = await startTestApiServer({
-    authorizationMode: 'RBAC',
-    controllerManagerTokenFile: tokenFile,
-    pluginsDir: join(dir, 'plugins'),
-  });
-  api = rbacApi(server);
-  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
-  await waitFor(async () => (await api.admin('GET', `${PLUGINS}/people`)).body?.status?.phase === 'STARTED', {
-    what: 'the people plugin to start',
-    timeoutMs: 30_000,
-  });
-  await createUser(api, 'dave', 'dave-password');
-  browser = await launchChromium();
-}, 60_000);
-
-afterEach(async () => {
-  const problems = pages.flatMap((p) => p.problems);
-  await Promise.all(pages.splice(0).map((p) => p.context.close()));
-  expect(problems).toEqual([]);
+beforeAll(() => {
+  api = suite.api;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stopTestControllerManagers();
-  await api?.server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function open(path: string, expectedFailures: string[] = [], enforceCSP = false): Promise<Page> {
-  const watched = await openPage(browser, expectedFailures, { enforceCSP });
-  pages.push(watched);
-  await watched.page.goto(api.server.url + path);
-  return watched.page;
-}
+const open = (path: string, expectedFailures: string[] = [], enforceCSP = false): Promise<Page> =>
+  suite.open(path, expectedFailures, { enforceCSP });
 
 it('says why a session ended when an administrator disables the user', async () => {
   const page = await open('/console/', ['/users/-/permissions']);

@@ -1,66 +1,29 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from '../../console/node_modules/playwright-core';
-import { startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
-import {
-  launchChromium,
-  logIn,
-  mainMenu,
-  openPage,
-  screenshot,
-  seriousAccessibilityViolations,
-  type WatchedPage,
-} from '../support/browser';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
-import { BINDINGS, createUser, rbacApi, ROLES, type RbacApi } from '../support/security';
+import type { Page } from '../../console/node_modules/playwright-core';
+import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
+import { logIn, mainMenu, screenshot, seriousAccessibilityViolations } from '../support/browser';
+import { useConsoleSuite } from '../support/console-suite';
+import { BINDINGS, createUser, ROLES, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
 // The role editor in headless Chromium against a real apiserver (RBAC) and controller-manager: the super
 // administrator builds a delegated administrator's role from the built-in templates, and that delegated
 // administrator builds and assigns roles of the one module they hold, and is refused anything beyond it.
 
-const CM_TOKEN = 'controller-manager-token-for-the-console-roles-test';
 const DEPENDENCIES = 'rbac.authorization.svc.run/dependencies';
 
 jest.setTimeout(60_000);
 
+const suite = useConsoleSuite('console-roles', {
+  prepare: async (api) => {
+    await createUser(api, 'dora', 'dora-password');
+    await createUser(api, 'carol', 'carol-password');
+  },
+});
 let api: RbacApi;
-let browser: Browser;
-let tokenDir: string;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  tokenDir = mkdtempSync(join(tmpdir(), 'svc-console-roles-'));
-  const tokenFile = join(tokenDir, 'token');
-  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
-  const server = await startTestApiServer({ authorizationMode: 'RBAC', controllerManagerTokenFile: tokenFile });
-  api = rbacApi(server);
-  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
-  await createUser(api, 'dora', 'dora-password');
-  await createUser(api, 'carol', 'carol-password');
-  browser = await launchChromium();
-}, 60_000);
-
-afterEach(async () => {
-  const problems = pages.flatMap((p) => p.problems);
-  await Promise.all(pages.splice(0).map((p) => p.context.close()));
-  expect(problems).toEqual([]);
+beforeAll(() => {
+  api = suite.api;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stopTestControllerManagers();
-  await api?.server.stop();
-  rmSync(tokenDir, { recursive: true, force: true });
-});
-
-async function open(path: string, expectedFailures: string[] = []): Promise<Page> {
-  const watched = await openPage(browser, expectedFailures);
-  pages.push(watched);
-  await watched.page.goto(api.server.url + path);
-  return watched.page;
-}
+const open = (path: string, expectedFailures: string[] = []): Promise<Page> => suite.open(path, expectedFailures);
 
 async function menuTitles(page: Page, expected: string[]): Promise<void> {
   await waitFor(async () => (await mainMenu(page).allTextContents()).join() === expected.join(), {

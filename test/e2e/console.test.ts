@@ -1,27 +1,16 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from '../../console/node_modules/playwright-core';
-import { startTestApiServer } from '../support/apiserver';
-import {
-  launchChromium,
-  logIn,
-  mainMenu,
-  openPage,
-  screenshot,
-  seriousAccessibilityViolations,
-  type WatchedPage,
-} from '../support/browser';
-import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
+import type { Page } from '../../console/node_modules/playwright-core';
+import { logIn, mainMenu, screenshot, seriousAccessibilityViolations } from '../support/browser';
+import { useConsoleSuite } from '../support/console-suite';
 import { applyPersonModel, PERSONS, person } from '../support/person';
-import { bind, BINDINGS, createRole, createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
+import { bind, BINDINGS, createRole, createUser, expectStatus, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 
 // The web console in headless Chromium against a real apiserver (RBAC) and
 // controller-manager: what each user sees, and what their clicks do.
 
-const CM_TOKEN = 'controller-manager-token-for-the-console-test';
 // The console's own pages, then the example plugin's (People).
 const ALL_MENUS = ['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
 const PEOPLE_PERSONS = '/apis/people.example.com/v1alpha1/persons';
@@ -30,78 +19,47 @@ const MY_POSTS = '/apis/uc.api.content.svc.run/v1alpha1/posts';
 // A browser beside the rest of the suite on a 2-core machine: room for slow steps (each still waits on a condition).
 jest.setTimeout(60_000);
 
+const suite = useConsoleSuite('console', {
+  plugins: (dir) => {
+    // A plugin with nothing but its plugin.yaml: enough to be STARTED, disabled and enabled.
+    mkdirSync(join(dir, 'hello'), { recursive: true });
+    writeFileSync(
+      join(dir, 'hello', 'plugin.yaml'),
+      'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: hello}\nspec: {version: 1.0.0, displayName: Hello}\n',
+    );
+    // The example plugin, with its console page (spec.console).
+    cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(dir, 'people'), { recursive: true });
+  },
+  server: { builtinPlugins: true },
+  prepare: async (api) => {
+    await applyPersonModel(api.admin);
+    await waitFor(
+      async () =>
+        (await api.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/content')).body?.status?.phase === 'STARTED',
+      { what: 'the content module to start', timeoutMs: 30_000 },
+    );
+    // people-view comes from the plugin's extensions, which the controller-manager applies once it is STARTED.
+    await waitFor(async () => (await api.admin('GET', '/api/v1alpha1/roles/people-manage')).status === 200, {
+      what: "the people plugin's role templates",
+      timeoutMs: 30_000,
+    });
+    await createUser(api, 'carol', 'carol-password');
+    await bind(api, 'carol', 'post-contributor');
+    await createUser(api, 'dave', 'dave-password');
+    await createRole(api, 'user-viewer', [{ apiGroups: [''], resources: ['users'], verbs: ['get', 'list'] }], {
+      annotations: {
+        'rbac.authorization.svc.run/display-name': 'User viewer',
+        'rbac.authorization.svc.run/module': 'Administration',
+        'rbac.authorization.svc.run/ui-permissions': '["system:users:view"]',
+      },
+    });
+  },
+});
 let api: RbacApi;
-let browser: Browser;
-let tokenDir: string;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  tokenDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
-  const tokenFile = join(tokenDir, 'token');
-  writeFileSync(tokenFile, `${CM_TOKEN}\n`, { mode: 0o600 });
-  // A plugin with nothing but its plugin.yaml: enough to be STARTED, disabled and enabled.
-  mkdirSync(join(tokenDir, 'plugins', 'hello'), { recursive: true });
-  writeFileSync(
-    join(tokenDir, 'plugins', 'hello', 'plugin.yaml'),
-    'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: hello}\nspec: {version: 1.0.0, displayName: Hello}\n',
-  );
-  // The example plugin, with its console page (spec.console).
-  cpSync(join(__dirname, '..', '..', 'examples', 'plugins', 'people'), join(tokenDir, 'plugins', 'people'), {
-    recursive: true,
-  });
-  const server = await startTestApiServer({
-    authorizationMode: 'RBAC',
-    controllerManagerTokenFile: tokenFile,
-    pluginsDir: join(tokenDir, 'plugins'),
-    builtinPlugins: true,
-  });
-  api = rbacApi(server);
-  await startTestControllerManager(server.url, { token: CM_TOKEN, leaderElection: false });
-  await applyPersonModel(api.admin);
-  await waitFor(
-    async () =>
-      (await api.admin('GET', '/apis/plugin.svc.run/v1alpha1/plugins/content')).body?.status?.phase === 'STARTED',
-    { what: 'the content module to start', timeoutMs: 30_000 },
-  );
-  // people-view comes from the plugin's extensions, which the controller-manager applies once it is STARTED.
-  await waitFor(async () => (await api.admin('GET', '/api/v1alpha1/roles/people-manage')).status === 200, {
-    what: "the people plugin's role templates",
-    timeoutMs: 30_000,
-  });
-  await createUser(api, 'carol', 'carol-password');
-  await bind(api, 'carol', 'post-contributor');
-  await createUser(api, 'dave', 'dave-password');
-  await createRole(api, 'user-viewer', [{ apiGroups: [''], resources: ['users'], verbs: ['get', 'list'] }], {
-    annotations: {
-      'rbac.authorization.svc.run/display-name': 'User viewer',
-      'rbac.authorization.svc.run/module': 'Administration',
-      'rbac.authorization.svc.run/ui-permissions': '["system:users:view"]',
-    },
-  });
-  browser = await launchChromium();
-}, 60_000);
-
-afterEach(async () => {
-  // Every page of the test ran without an uncaught error or an unexpected console error.
-  const problems = pages.flatMap((p) => p.problems);
-  await Promise.all(pages.splice(0).map((p) => p.context.close()));
-  expect(problems).toEqual([]);
+beforeAll(() => {
+  api = suite.api;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stopTestControllerManagers();
-  await api?.server.stop();
-  rmSync(tokenDir, { recursive: true, force: true });
-});
-
-/** A fresh browser session at `path`; `expectedFailures`: URLs whose error answers the test provokes. */
-async function open(path = '/console/', expectedFailures: string[] = []): Promise<Page> {
-  const watched = await openPage(browser, expectedFailures);
-  pages.push(watched);
-  await watched.page.goto(api.server.url + path);
-  return watched.page;
-}
+const open = (path = '/console/', expectedFailures: string[] = []): Promise<Page> => suite.open(path, expectedFailures);
 
 const menu = mainMenu;
 
