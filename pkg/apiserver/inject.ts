@@ -1,5 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { actFor } from '../auth/authn/in-process-caller';
+import type { UserInfo } from '../auth/user';
 
 /** A request answered in process, without a connection: method, path with query, headers, body. */
 export interface InjectedRequest {
@@ -23,13 +25,16 @@ const NO_CONNECTION = new Socket();
  * Runs one request through `handle` (the apiserver's whole pipeline: authentication, authorisation, the handler)
  * with a request and a response that no socket backs: the response's status, headers and body are collected and
  * resolved once it ends. Rejects when the handler destroys the response (it could not answer). For answers that
- * end, not for streams such as a watch.
+ * end, not for streams such as a watch. With `caller`, the request is authenticated as that user, whatever it
+ * carries (a plugin handler acting for the user who called its route).
  */
 export function injectRequest(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   request: InjectedRequest,
+  caller?: UserInfo,
 ): Promise<InjectedResponse> {
   const req = new IncomingMessage(NO_CONNECTION);
+  if (caller) actFor(req, caller);
   req.method = request.method;
   req.url = request.url;
   for (const [name, value] of Object.entries(request.headers)) {

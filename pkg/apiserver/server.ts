@@ -141,8 +141,8 @@ export class ApiServer {
   }
 
   /** Answers a request in process, through the same pipeline as one that came over a connection (inject.ts). */
-  inject(request: InjectedRequest): Promise<InjectedResponse> {
-    return injectRequest((req, res) => this.handle(req, res), request);
+  inject(request: InjectedRequest, caller?: UserInfo): Promise<InjectedResponse> {
+    return injectRequest((req, res) => this.handle(req, res), request, caller);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

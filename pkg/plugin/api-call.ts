@@ -6,12 +6,24 @@ import type { ApiAnswer, ApiCall } from './protocol';
  * replaces any `Authorization`, and cookies and impersonation headers are dropped.
  */
 export function asPlugin(call: ApiCall, token: string): ApiCall {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(call.headers)) {
+  return { ...call, headers: { ...credentialFree(call.headers), authorization: `Bearer ${token}` } };
+}
+
+/**
+ * A `req.client` request, which the host runs as the route's caller: every credential the plugin's code put on it
+ * is dropped (the caller's identity is given to the pipeline directly, never as a header).
+ */
+export function asCaller(call: ApiCall): ApiCall {
+  return { ...call, headers: credentialFree(call.headers) };
+}
+
+function credentialFree(headers: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
     const key = name.toLowerCase();
-    if (key !== 'authorization' && key !== 'cookie' && !key.startsWith('impersonate-')) headers[key] = value;
+    if (key !== 'authorization' && key !== 'cookie' && !key.startsWith('impersonate-')) kept[key] = value;
   }
-  return { ...call, headers: { ...headers, authorization: `Bearer ${token}` } };
+  return kept;
 }
 
 /**

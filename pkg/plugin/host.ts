@@ -18,10 +18,11 @@ import { awaitsAnyHost, notInstalledStatus } from './not-installed';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
-import { asPlugin, oversizedCall } from './api-call';
+import { asCaller, asPlugin, oversizedCall } from './api-call';
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
 import type { PluginIdentities } from '../auth/plugin-identities';
+import type { UserInfo } from '../auth/user';
 import type { ConsolePlugins } from '../apiserver/console-plugins';
 import type { LoadedPlugin } from './loaded-plugin';
 import { PluginModels } from './plugin-models';
@@ -49,8 +50,11 @@ export interface PluginHostOptions {
   api?: {
     url: string;
     identities: PluginIdentities;
-    /** Answers `ctx.client`'s requests in process (the apiserver's pipeline, no connection); absent: over HTTP. */
-    inProcess?: (call: ApiCall) => Promise<ApiAnswer>;
+    /**
+     * Answers `ctx.client`'s requests in process (the apiserver's pipeline, no connection), and `req.client`'s as
+     * `caller`; absent: `ctx.client` goes over HTTP and there is no `req.client`.
+     */
+    inProcess?: (call: ApiCall, caller?: UserInfo) => Promise<ApiAnswer>;
   };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
@@ -365,7 +369,9 @@ export class PluginHost {
     return {
       callApi:
         inProcess && token !== undefined
-          ? async (call) => oversizedCall(call, this.options.maxBodyBytes) ?? inProcess(asPlugin(call, token))
+          ? async (call, caller) =>
+              oversizedCall(call, this.options.maxBodyBytes) ??
+              (caller ? inProcess(asCaller(call), caller) : inProcess(asPlugin(call, token)))
           : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();

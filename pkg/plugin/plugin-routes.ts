@@ -138,7 +138,7 @@ export class PluginRoutes {
     const request = forwardedRequest(ctx, found.route.routeId, found.params);
     let answer;
     try {
-      answer = await worker.request(request, this.options.routeTimeoutMs, body);
+      answer = await worker.request(request, this.options.routeTimeoutMs, body, ctx.user);
     } catch (err) {
       const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
       throw body?.refusal() ?? routeFailure(err, { ...where, log: ctx.log });

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { UserInfo } from '../auth/user';
 import type {
   ApiAnswer,
   ApiCall,
@@ -37,7 +38,7 @@ export interface PluginWorkerHost {
   /** Something the plugin declared was ignored; the Plugin's message says so once it is STARTED. */
   warn(message: string): void;
   /** Answers one of `ctx.client`'s requests in process; absent: the client goes over HTTP. */
-  callApi?(call: ApiCall): Promise<ApiAnswer>;
+  callApi?(call: ApiCall, caller?: UserInfo): Promise<ApiAnswer>;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -59,6 +60,8 @@ export class PluginWorker {
   /** What goes to the worker, gathered per event loop turn. */
   private outbox?: MessageBatcher<HostMessage>;
   private readonly answers = new Map<number, { resolve: (r: PluginAnswer) => void; reject: (e: Error) => void }>();
+  /** The caller of each request the handler has not answered yet: whom its `req.client` acts for. */
+  private readonly callers = new Map<number, UserInfo>();
   private readonly streams = new Map<number, ResponseStream>();
   /** The streamed request bodies of requests under way, by request id. */
   private readonly bodies = new Map<number, RequestBodyStream>();
@@ -140,10 +143,19 @@ export class PluginWorker {
   }
 
   /** Forwards a request to route `routeId`; rejects with PluginHandlerError or PluginTimeoutError. */
-  request(request: ForwardedRequest, timeoutMs: number, body?: RequestBodyStream): Promise<PluginAnswer> {
+  request(
+    request: ForwardedRequest,
+    timeoutMs: number,
+    body?: RequestBodyStream,
+    caller?: UserInfo,
+  ): Promise<PluginAnswer> {
     const id = this.nextId + 1;
     if (body) this.bodies.set(id, body);
-    return this.forward({ ...request, streamed: body !== undefined }, timeoutMs).finally(() => this.bodies.delete(id));
+    if (caller) this.callers.set(id, caller);
+    return this.forward({ ...request, streamed: body !== undefined }, timeoutMs).finally(() => {
+      this.bodies.delete(id);
+      this.callers.delete(id);
+    });
   }
 
   private forward(request: ForwardedRequest, timeoutMs: number): Promise<PluginAnswer> {
@@ -264,11 +276,15 @@ export class PluginWorker {
 
   /** Answers a `ctx.client` request through the host; a failure is the worker's `fetch` failing, never a crash. */
   private async answerApiCall(message: Extract<WorkerMessage, { type: 'api-call' }>): Promise<void> {
-    const { id, method, url, headers, body } = message;
+    const { id, method, url, headers, body, onBehalfOf } = message;
     let reply: HostMessage;
     try {
       if (!this.host.callApi) throw new Error('the apiserver does not answer plugins in process');
-      reply = { type: 'api-answer', id, ...(await this.host.callApi({ method, url, headers, body })) };
+      // Only for a request of this worker that is still unanswered: once answered (or timed out), never again.
+      const caller = onBehalfOf === undefined ? undefined : this.callers.get(onBehalfOf);
+      if (onBehalfOf !== undefined && caller === undefined)
+        throw new Error(`request ${onBehalfOf} has been answered: req.client acts for its caller only until then`);
+      reply = { type: 'api-answer', id, ...(await this.host.callApi({ method, url, headers, body }, caller)) };
     } catch (err) {
       reply = { type: 'api-answer', id, error: (err as Error).message };
     }

@@ -25,6 +25,8 @@ export interface ApiCall {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** A `req.client` call: the id of the unanswered route request whose caller it acts for. */
+  onBehalfOf?: number;
 }
 
 /** Its answer. */

@@ -27,6 +27,7 @@
  * }
  * export function start(ctx: PluginContext) { ctx.routes.controller(new Directory()); }
  */
+import type { ApiClient } from '../client/api-client';
 
 /** `plugin.yaml`'s name, version and `spec.settings`. */
 export interface PluginInfo {
@@ -103,6 +104,11 @@ export interface PluginUser {
 export type PluginRequest = Request & {
   readonly params: Readonly<Record<string, string>>;
   readonly user: PluginUser;
+  /**
+   * The API as the caller of this route, with exactly their rights (their conditional rules included), until the
+   * handler answers; it cannot watch. Undefined when the apiserver does not answer plugins in process.
+   */
+  readonly client?: ApiClient;
 };
 
 /**
@@ -166,6 +172,8 @@ export interface PluginContext {
     register(model: ModelDeclaration, indexes?: IndexDeclaration[] | ((ix: IndexCollector) => unknown)): Promise<void>;
   };
   readonly routes: PluginRoutes;
+  /** The API as the plugin's own user, `system:plugin:<name>`; undefined when the apiserver gives plugins none. */
+  readonly client?: ApiClient;
 }
 
 /** What `index.js` exports; both optional, either may be async. */

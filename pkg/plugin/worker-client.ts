@@ -21,6 +21,22 @@ export function pluginClient(data: PluginWorkerData, call: ApiCaller): ApiClient
   });
 }
 
+/**
+ * A route handler's `req.client`: an ApiClient whose requests run in process as the user who called the route, with
+ * exactly that user's rights (their conditional rules included), until the handler answers. Undefined when the
+ * apiserver does not answer plugins in process. It cannot watch: a watch outlives the request it would act for.
+ */
+export function callerClient(data: PluginWorkerData, call: ApiCaller, requestId: number): ApiClient | undefined {
+  if (!data.api?.inProcess) return undefined;
+  const refuseWatch: Fetch = () =>
+    Promise.reject(new TypeError('req.client cannot watch: a watch outlives the request; use ctx.client'));
+  return new ApiClient({
+    server: data.api.server,
+    userAgent: `svc-plugin/${data.name}`,
+    fetch: inProcessFetch(data.api.server, (c) => call({ ...c, onBehalfOf: requestId }), refuseWatch),
+  });
+}
+
 /** How a watch reaches the apiserver's own listener: HTTP, or HTTPS without checking its certificate's names. */
 function overHttp(api: NonNullable<PluginWorkerData['api']>): Fetch {
   return api.server.startsWith('https:') && api.insecureSkipTlsVerify

@@ -6,20 +6,28 @@ import type { HostMessage } from './protocol';
 type RequestMessage = Extract<HostMessage, { type: 'request' }>;
 
 /** What the handler reads without the Request being built. */
-const CHEAP = new Set<PropertyKey>(['method', 'url', 'params', 'user']);
-const OWN = ['params', 'user'];
+const CHEAP = new Set<PropertyKey>(['method', 'url', 'params', 'user', 'client']);
+const OWN = ['params', 'user', 'client'];
 
 /**
  * The handler's request: a WHATWG `Request` (`instanceof Request` holds) with
- * `params` and `user` of its own; the real Request is built from the message
+ * `params`, `user` and `client` (made at its first use) of its own; the real Request is built from the message
  * at the first use of anything else (`headers`, `json()`, `body`, `signal` …).
  */
-export function handlerRequest(message: RequestMessage, body: () => ReadableStream<Uint8Array> | undefined): Request {
+export function handlerRequest(
+  message: RequestMessage,
+  body: () => ReadableStream<Uint8Array> | undefined,
+  client: () => unknown,
+): Request {
+  let madeClient: { value: unknown } | undefined;
   const cheap: Record<string, unknown> = {
     method: message.method,
     url: `http://plugin.invalid${message.url}`,
     params: Object.freeze({ ...message.params }),
     user: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }),
+    get client() {
+      return (madeClient ??= { value: client() }).value;
+    },
   };
   const added = new Map<PropertyKey, unknown>();
   let built: Request | undefined;

@@ -4,7 +4,7 @@
 // requests included when the host answers them in process (worker-client.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ApiAnswer, ApiCall, DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
-import { pluginClient } from './worker-client';
+import { callerClient, pluginClient } from './worker-client';
 import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
 import { RequestBodies } from './worker-request';
@@ -164,7 +164,8 @@ async function start(): Promise<void> {
 async function answer(message: Extract<HostMessage, { type: 'request' }>): Promise<void> {
   try {
     const body = () => (message.streamed ? bodies.stream(message.id) : undefined);
-    const result = await handlers[message.routeId](handlerRequest(message, body));
+    const client = () => callerClient(data, callApi, message.id);
+    const result = await handlers[message.routeId](handlerRequest(message, body, client));
     if (result instanceof Response) await responses.send(message.id, result);
     else post(plainAnswer(message.id, result));
   } catch (err) {

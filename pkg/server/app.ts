@@ -20,6 +20,7 @@ import {
 import { PLUGIN_KIND } from '../plugin/plugin-kind';
 import { PluginHost, type PluginHostOptions } from '../plugin/host';
 import { PluginIdentities } from '../auth/plugin-identities';
+import { inProcessCallerAuthenticator } from '../auth/authn/in-process-caller';
 import { PluginTokenAuthenticator } from '../auth/authn/plugin-token';
 import { PluginImpersonation } from '../auth/authn/plugin-impersonation';
 import { unionAuthenticator } from '../auth/authn/union';
@@ -125,7 +126,8 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     log,
     settings,
     authenticators: [
-      // A plugin's own token, the platform's credentials, and the plugins controller acting for a plugin.
+      // A plugin handler's call on behalf of its route's caller (in process only), a plugin's own token, the platform's credentials, and the plugins controller acting for a plugin.
+      inProcessCallerAuthenticator,
       new PluginImpersonation(
         unionAuthenticator([new PluginTokenAuthenticator(identities), ...security.authenticators]),
         identities,
@@ -146,8 +148,9 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     'apiserver listening',
   );
   const plugins = startPlugins(config, schemes, routes, storage, log, {
-    // ctx.client's requests run through this server's pipeline in process, as the plugin, with no connection.
-    api: { url: selfUrl(url), identities, inProcess: (call) => server.inject(call) },
+    // ctx.client's requests run through this server's pipeline in process, as the plugin, with no connection;
+    // req.client's as the route's caller.
+    api: { url: selfUrl(url), identities, inProcess: (call, caller) => server.inject(call, caller) },
     consolePlugins,
   });
   return {
