@@ -4,6 +4,8 @@ import type { ApiClient } from '../../pkg/client';
 export type RouteRequest = Request & {
   readonly params: Readonly<Record<string, string>>;
   readonly user: { readonly name: string; readonly groups: readonly string[] };
+  /** The API as the route's caller, with exactly their rights (the module's own is `ctx.client`). */
+  readonly client: ApiClient;
 };
 
 export type RouteHandler = (req: RouteRequest) => Response | Promise<Response>;

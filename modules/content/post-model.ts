@@ -72,9 +72,13 @@ export const POST_MODEL = {
   ],
 };
 
-/** `spec.slug` unique; `spec.owner` for the user centre; `status.phase` for the public side. */
+/**
+ * `spec.slug` unique; `spec.owner` for the user centre and the built-in roles' conditions; `spec.publish` and
+ * `status.phase` for the contributor's conditions (never publishing) and the public side.
+ */
 export const POST_INDEXES = [
   { name: 'spec.slug', path: 'spec.slug', unique: true },
   { name: 'spec.owner', path: 'spec.owner' },
+  { name: 'spec.publish', path: 'spec.publish' },
   { name: 'status.phase', path: 'status.phase' },
 ];

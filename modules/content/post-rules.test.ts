@@ -4,7 +4,6 @@ import {
   BadInput,
   editedPost,
   InvalidField,
-  isOwnedBy,
   isPublic,
   isRefusal,
   newDraft,
@@ -66,12 +65,7 @@ describe('statusFor', () => {
   });
 });
 
-describe('ownership and visibility', () => {
-  it("is the owner's post only", () => {
-    expect(isOwnedBy(post('DRAFT'), 'ada')).toBe(true);
-    expect(isOwnedBy(post('DRAFT'), 'alan')).toBe(false);
-  });
-
+describe('visibility', () => {
   it('shows published posts that are not being deleted', () => {
     expect(isPublic(post('PUBLISHED'))).toBe(true);
     expect(isPublic(post('PENDING_REVIEW'))).toBe(false);

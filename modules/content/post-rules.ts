@@ -36,9 +36,6 @@ export const phaseOf = (post: Post): PostPhase => post.status?.phase ?? 'DRAFT';
 /** Whether the public side shows the post: published and not being deleted. */
 export const isPublic = (post: Post): boolean => phaseOf(post) === 'PUBLISHED' && !post.metadata.deletionTimestamp;
 
-/** Whether `user` owns the post: the user centre shows a user their own posts only. */
-export const isOwnedBy = (post: Post, user: string): boolean => post.spec?.owner === user;
-
 /**
  * The user centre's actions (docs/content.md): submit moves a draft to
  * review; publish makes a draft or a post under review public (keeping its

@@ -1,5 +1,5 @@
 import { StatusError } from './errors';
-import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { escapeFieldValue, parseFieldSelector, parseLabelSelector } from './selectors';
 
 /** Kubernetes' words for an empty set (`in ()`). */
 const EMPTY = "for 'in', 'notin' operators, values set can't be empty";
@@ -174,4 +174,17 @@ describe('parseFieldSelector', () => {
     expect(error.code).toBe(400);
     expect(error.message).toContain(message);
   });
+});
+
+describe('escapeFieldValue', () => {
+  it.each(['ada', 'a,spec.owner!=b', 'x=y', 'back\\slash', 'in (a,b)', 'ends\\'])(
+    'keeps %j one value of one requirement',
+    (value) => {
+      const requirements = parseFieldSelector([`spec.owner=${escapeFieldValue(value)},metadata.name=p`]);
+      expect(requirements).toEqual([
+        { field: 'spec.owner', op: 'in', values: [value] },
+        { field: 'metadata.name', op: 'in', values: ['p'] },
+      ]);
+    },
+  );
 });

@@ -238,6 +238,9 @@ function findFieldOperator(term: string): { at: number; op: (typeof FIELD_OPERAT
 
 const ESCAPABLE = new Set(['\\', ',', '=', '(', ')']);
 
+/** `value` escaped for a field selector (`spec.owner=${escapeFieldValue(name)}`): whatever it holds, one value. */
+export const escapeFieldValue = (value: string): string => value.replace(/[\\,=()]/g, (c) => `\\${c}`);
+
 /** Removes the escapes of a field value; unescaped `,` and `=` and unknown escapes are errors (Kubernetes' `UnescapeValue`). */
 function unescapeFieldValue(term: string, value: string): string {
   let out = '';

@@ -7,6 +7,7 @@ import {
   ACCESS_REVIEWS,
   basic,
   bind,
+  createRole,
   createUser,
   expectStatus,
   MY_PERMISSIONS,
@@ -127,6 +128,38 @@ describe('a contributor', () => {
     expect(
       (await contributor('POST', CONSOLE, post('sneaky', 'sneaky', { owner: 'cora', publish: true }))).status,
     ).toBe(403);
+  });
+
+  it('edits their unpublished posts through the console API as in the user centre, and never publishes one there', async () => {
+    const current = (await contributor('GET', `${CONSOLE}/first-steps`)).body;
+    const retitled = { ...current, spec: { ...current.spec, title: 'First steps, third try' } };
+    const edited = await contributor('PUT', `${CONSOLE}/first-steps`, retitled);
+    expect(edited.status).toBe(200);
+    const publishing = { ...edited.body, spec: { ...edited.body.spec, publish: true } };
+    expect((await contributor('PUT', `${CONSOLE}/first-steps`, publishing)).status).toBe(403);
+    const status = `${CONSOLE}/first-steps/status`;
+    expect((await contributor('PATCH', status, { status: { phase: 'PUBLISHED' } }, merge)).status).toBe(403);
+    expect((await contributor('PATCH', status, { status: { phase: 'DRAFT' } }, merge)).body.status.phase).toBe('DRAFT');
+    expect((await contributor('POST', CONSOLE, post('for-ada', 'for-ada', { owner: 'ada' }))).status).toBe(403);
+    expect((await contributor('GET', `${UC}/first-steps`)).body.spec).toMatchObject({ publish: false });
+  });
+
+  it('needs the console API rules the user centre acts through: the routes alone do nothing', async () => {
+    await createRole(api, 'uc-routes-only', [
+      { apiGroups: ['uc.api.content.svc.run'], resources: ['posts'], verbs: ['create', 'get', 'list', 'update'] },
+    ]);
+    const uma = await createUser(api, 'uma');
+    await bind(api, 'uma', 'uc-routes-only');
+    const created = await waitFor(
+      async () => {
+        const res = await uma('POST', UC, post('umas-post', 'umas-post'));
+        return res.status === 403 && res.body.message.includes('cannot create resource "posts"') ? res : undefined;
+      },
+      { what: "uma's role to count, and the user centre to refuse her as herself" },
+    );
+    expect(created.body.message).toContain('User "uma"');
+    expect((await uma('GET', UC)).status).toBe(403);
+    expect((await api.admin('GET', `${CONSOLE}/umas-post`)).status).toBe(404);
   });
 });
 
