@@ -1,4 +1,5 @@
-import { ALL_VERBS, type Model } from '../registry/model';
+import { RESOURCE_VERBS } from '../api/verbs';
+import type { Model } from '../registry/model';
 import type { SchemeManager } from '../registry/scheme';
 import { CORE_V1 } from './core-v1';
 
@@ -95,7 +96,7 @@ function mainResource(m: Model) {
     singularName: m.singular,
     namespaced: false,
     kind: m.kind,
-    verbs: [...(m.verbs ?? ALL_VERBS)].sort(),
+    verbs: [...(m.verbs ?? RESOURCE_VERBS)].sort(),
   };
   if (m.shortNames?.length) resource.shortNames = m.shortNames;
   return resource;

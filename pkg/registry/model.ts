@@ -61,6 +61,3 @@ export function initialStatusOf(model: Pick<Model, 'schema'>): unknown {
   const initial = properties?.status?.default;
   return initial === undefined ? undefined : structuredClone(initial);
 }
-
-/** Every verb a model serves by default. */
-export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -92,17 +92,7 @@ export const ANONYMOUS_ROLE = 'anonymous';
 /** The role every logged-in request holds. */
 export const AUTHENTICATED_ROLE = 'authenticated';
 
-/** The verbs of resource requests; `*` in a rule stands for all of them. */
-export const RESOURCE_VERBS = [
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-] as const;
+export { RESOURCE_VERBS } from '../../api/verbs';
 /** The verb that matches every verb. */
 export const ANY = '*';
 

@@ -1,5 +1,6 @@
 import { forbidden, invalid, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
+import { RESOURCE_VERBS } from '../../api/verbs';
 import {
   ADMITTED_ANNOTATION,
   annotationArrayError,
@@ -22,14 +23,7 @@ import { jsonEqual } from '../../util/json-equal';
 /** The verbs a rule may name: the resource verbs (docs/security.md), the lower-cased methods of non-resource requests, and `*`. */
 export const RULE_VERBS = [
   '*',
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
+  ...RESOURCE_VERBS,
   'escalate',
   'bind',
   'post',
