@@ -13,6 +13,7 @@ import type { CliIo } from './io';
 import { applyMergePatch, mergePatchBetween } from './merge-patch';
 import { Discovery } from './resources';
 import { fieldValidationOf, validateOption } from './validate';
+import { isPlainObject } from '../api/plain-object';
 
 const INSTRUCTIONS = [
   "Please edit the object below. Lines beginning with a '#' will be ignored,",
@@ -167,8 +168,7 @@ function readEdited(content: string): Edited {
   if (text.trim() === '') return { kind: 'empty' };
   try {
     const object = yaml.load(text);
-    if (object && typeof object === 'object' && !Array.isArray(object))
-      return { kind: 'object', object: object as ApiObject };
+    if (isPlainObject(object)) return { kind: 'object', object: object as unknown as ApiObject };
     return { kind: 'unreadable', text, error: 'it holds no object' };
   } catch (err) {
     return { kind: 'unreadable', text, error: (err as Error).message.split('\n')[0] ?? '' };
