@@ -10,7 +10,7 @@ import { connect, type ConnectionFlags } from './connection';
 import { runEditor } from './editor';
 import { describeApiError } from './errors';
 import type { CliIo } from './io';
-import { applyMergePatch, mergePatchBetween } from './merge-patch';
+import { mergePatch, mergePatchBetween } from '../util/merge-patch';
 import { Discovery } from './resources';
 import { fieldValidationOf, validateOption } from './validate';
 import { isPlainObject } from '../api/plain-object';
@@ -117,7 +117,7 @@ class EditSession {
     const changes = mergePatchBetween(this.base, object);
     this.base = saved.latest;
     this.refused = undefined;
-    const rebased = applyMergePatch(saved.latest, changes) as ApiObject;
+    const rebased = mergePatch(saved.latest, changes) as ApiObject;
     this.reopen(toYaml(rebased), [
       `${this.res.plural} "${this.name}" changed on the server while you edited it: your changes are applied`,
       'to its latest version below. Save to apply them, or empty the file to cancel.',

@@ -2,7 +2,7 @@ import { invalid, type ErrorSubject } from '../../api/errors';
 import { patchKind } from './content-types';
 import { decodePatch, type Patch } from './decode';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchFailure } from './json-patch';
-import { mergePatch } from './merge-patch';
+import { mergePatch } from '../../util/merge-patch';
 import { isPlainObject } from '../../api/plain-object';
 
 /** Who a 422 is about, e.g. `{kind: 'Person', name: 'ada'}`; taken from `current` when not given. */
