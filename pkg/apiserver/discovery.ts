@@ -1,3 +1,4 @@
+import { formatApiVersion } from '../api/group-version';
 import { RESOURCE_VERBS } from '../api/verbs';
 import type { Model } from '../registry/model';
 import type { SchemeManager } from '../registry/scheme';
@@ -48,7 +49,7 @@ export class Discovery {
     return {
       kind: 'APIResourceList',
       apiVersion: 'v1',
-      groupVersion: group ? `${group}/${version}` : version,
+      groupVersion: formatApiVersion(group, version),
       resources: models.flatMap((m) => [mainResource(m), statusResource(m)]),
     };
   }
@@ -85,7 +86,7 @@ export class Discovery {
       ),
     ].sort();
     if (versions.length === 0) return undefined;
-    const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+    const entries = versions.map((version) => ({ groupVersion: formatApiVersion(name, version), version }));
     return { name, versions: entries, preferredVersion: entries[entries.length - 1] };
   }
 }
