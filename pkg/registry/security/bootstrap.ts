@@ -10,6 +10,7 @@ import { jsonEqual } from '../../util/json-equal';
 import type { Logger } from '../../util/log';
 import type { ResourceStore } from '../resource-store';
 import type { CredentialStore } from './credentials';
+import { isNotFound } from '../../api/errors';
 
 /** The super administrator's user name (docs/security.md). */
 export const ADMIN_USER = 'admin';
@@ -194,7 +195,7 @@ async function getOrUndefined(store: ResourceStore, name: string): Promise<ApiOb
   try {
     return await store.get(name);
   } catch (err) {
-    if ((err as { code?: number }).code === 404) return undefined;
+    if (isNotFound(err)) return undefined;
     throw err;
   }
 }
