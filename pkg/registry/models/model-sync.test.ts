@@ -38,6 +38,12 @@ describe('ModelSync', () => {
 
   it('serves the stored Models once start() resolves', async () => {
     await storage.create(MODELS, personModel());
+    // Registering takes a while (compiling, defining indexes): start() waits for it all the same.
+    const register = schemes.register.bind(schemes);
+    jest.spyOn(schemes, 'register').mockImplementation(async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return register(...args);
+    });
     sync = new ModelSync(storage, schemes, log);
     await sync.start();
     expect(schemes.served('example.com', 'persons')?.model.kind).toBe('Person');
