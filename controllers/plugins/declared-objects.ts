@@ -6,9 +6,10 @@
  * (`svc.run/role-template: "true"`) named `<plugin name>-…`.
  */
 
+import { AGGREGATE_TO_PREFIX, HIDDEN_LABEL, ROLE_TEMPLATE_LABEL } from '../../pkg/api/role-keys';
+
 /** The platform label keys a plugin's objects may carry. */
-const ALLOWED_PLATFORM_LABELS = new Set(['svc.run/role-template', 'svc.run/hidden']);
-const AGGREGATE_TO_PREFIX = 'rbac.authorization.svc.run/aggregate-to-';
+const ALLOWED_PLATFORM_LABELS = new Set([ROLE_TEMPLATE_LABEL, HIDDEN_LABEL]);
 
 /** The parts of an extension object the rules read. */
 export interface DeclaredObject {
@@ -25,8 +26,8 @@ export function declarationProblem(pluginName: string, object: DeclaredObject): 
   }
   if (object.kind === 'Role' && object.apiVersion === 'v1alpha1') {
     if (!object.metadata.name.startsWith(`${pluginName}-`)) return `a plugin's Role must be named "${pluginName}-…"`;
-    if (object.metadata.labels?.['svc.run/role-template'] !== 'true') {
-      return 'a plugin\'s Role must be a role template (label svc.run/role-template: "true")';
+    if (object.metadata.labels?.[ROLE_TEMPLATE_LABEL] !== 'true') {
+      return `a plugin's Role must be a role template (label ${ROLE_TEMPLATE_LABEL}: "true")`;
     }
   }
   return undefined;

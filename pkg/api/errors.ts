@@ -146,6 +146,16 @@ export const forbidden = (message: string, subject: ErrorSubject = {}, more: Par
 export const notFound = (subject: ErrorSubject) =>
   new StatusError(404, 'NotFound', `${qualifiedResource(subject)} "${subject.name}" not found`, detailsOf(subject));
 
+/**
+ * Whether an error says 404 NotFound: a `StatusError`, or an error of its shape (the client's `ApiError`, whose
+ * reason is absent when the server sent none).
+ */
+export function isNotFound(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const { code, reason } = err as { code?: unknown; reason?: unknown };
+  return reason === 'NotFound' || (reason === undefined && code === 404);
+}
+
 /** A path no route serves. */
 export const routeNotFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
 

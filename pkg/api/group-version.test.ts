@@ -1,5 +1,5 @@
 import { StatusError } from './errors';
-import { formatApiVersion, parseApiVersion } from './group-version';
+import { formatApiVersion, parseApiVersion, splitApiVersion } from './group-version';
 
 describe('parseApiVersion', () => {
   it.each([
@@ -37,5 +37,13 @@ describe('formatApiVersion', () => {
       const { group, version } = parseApiVersion(apiVersion);
       expect(formatApiVersion(group, version)).toBe(apiVersion);
     }
+  });
+});
+
+describe('splitApiVersion', () => {
+  it('splits as parseApiVersion does, and answers undefined where it throws', () => {
+    expect(splitApiVersion('example.com/v1')).toEqual({ group: 'example.com', version: 'v1' });
+    expect(splitApiVersion('v1')).toEqual({ group: '', version: 'v1' });
+    for (const bad of ['', '/v1', 'example.com/', 'a/b/c']) expect(splitApiVersion(bad)).toBeUndefined();
   });
 });

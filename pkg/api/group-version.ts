@@ -14,10 +14,17 @@ export interface GroupVersion {
  * (`/v1`, `example.com/`) or a second `/` throws a 400 `BadRequest`.
  */
 export function parseApiVersion(apiVersion: string): GroupVersion {
-  const parts = apiVersion.split('/');
-  if (parts.length > 2 || parts.some((p) => p === '')) {
+  const groupVersion = splitApiVersion(apiVersion);
+  if (groupVersion === undefined) {
     throw badRequest(`invalid apiVersion ${JSON.stringify(apiVersion)}: expected <version> or <group>/<version>`);
   }
+  return groupVersion;
+}
+
+/** `parseApiVersion` for a caller with its own answer to a malformed `apiVersion`: undefined instead of a 400. */
+export function splitApiVersion(apiVersion: string): GroupVersion | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length > 2 || parts.some((p) => p === '')) return undefined;
   return parts.length === 1 ? { group: '', version: parts[0] } : { group: parts[0], version: parts[1] };
 }
 

@@ -1,4 +1,6 @@
-import { ALL_VERBS, type Model } from '../registry/model';
+import { formatApiVersion } from '../api/group-version';
+import { RESOURCE_VERBS } from '../api/verbs';
+import type { Model } from '../registry/model';
 import type { SchemeManager } from '../registry/scheme';
 import { CORE_V1 } from './core-v1';
 
@@ -47,7 +49,7 @@ export class Discovery {
     return {
       kind: 'APIResourceList',
       apiVersion: 'v1',
-      groupVersion: group ? `${group}/${version}` : version,
+      groupVersion: formatApiVersion(group, version),
       resources: models.flatMap((m) => [mainResource(m), statusResource(m)]),
     };
   }
@@ -84,7 +86,7 @@ export class Discovery {
       ),
     ].sort();
     if (versions.length === 0) return undefined;
-    const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+    const entries = versions.map((version) => ({ groupVersion: formatApiVersion(name, version), version }));
     return { name, versions: entries, preferredVersion: entries[entries.length - 1] };
   }
 }
@@ -95,7 +97,7 @@ function mainResource(m: Model) {
     singularName: m.singular,
     namespaced: false,
     kind: m.kind,
-    verbs: [...(m.verbs ?? ALL_VERBS)].sort(),
+    verbs: [...(m.verbs ?? RESOURCE_VERBS)].sort(),
   };
   if (m.shortNames?.length) resource.shortNames = m.shortNames;
   return resource;

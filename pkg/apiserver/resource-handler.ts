@@ -1,6 +1,7 @@
 import type { RequestContext } from './context';
 import type { RegisteredModel, SchemeManager } from '../registry/scheme';
 import { methodNotAllowed, routeNotFound, serviceUnavailable } from '../api/errors';
+import { RESOURCE_VERBS } from '../api/verbs';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
 import { handleCreate } from './handlers/create';
@@ -16,7 +17,7 @@ import { objectAccess, usableConditions } from './object-access';
 import { forbiddenRequest } from './forbidden';
 
 /** The verbs each endpoint of a model serves. */
-const MAIN_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
+const MAIN_VERBS: ReadonlySet<string> = new Set(RESOURCE_VERBS);
 const STATUS_VERBS = new Set(['get', 'update', 'patch']);
 
 /** The model a resource request addresses, served and ready; 404 or 503 otherwise. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, StatusError } from '../api/errors';
+import { parseAccept } from '../util/accept';
 import type { Logger } from '../util/log';
 import { clientWentAway } from './client-gone';
 
@@ -83,19 +84,10 @@ export function renderError(error: StatusError, req?: Pick<IncomingMessage, 'hea
 export function prefersProblemJson(accept: string | undefined): boolean {
   let problem = 0;
   let json = 0;
-  for (const range of (accept ?? '').split(',')) {
-    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    const q = qualityOf(params);
+  for (const { type: main, subtype, q } of parseAccept(accept)) {
+    const type = `${main}/${subtype}`;
     if (type === 'application/problem+json') problem = Math.max(problem, q);
     else if (type === 'application/json' || type === 'application/*' || type === '*/*') json = Math.max(json, q);
   }
   return problem > 0 && problem >= json;
-}
-
-/** A media range's `q` parameter (1 when absent; 0 when malformed, as the range then asks for nothing). */
-function qualityOf(params: string[]): number {
-  const q = params.find((p) => p.startsWith('q='));
-  if (q === undefined) return 1;
-  const value = Number(q.slice(2));
-  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : 0;
 }

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../api/object';
 import type { Model, PrinterColumn } from '../registry/model';
+import { parseAccept } from '../util/accept';
 
 /**
  * Kubernetes' server-side printing: a `meta.k8s.io/v1` Table of a model's
@@ -8,7 +9,7 @@ import type { Model, PrinterColumn } from '../registry/model';
 
 /** Whether the client asked for a Table: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. */
 export function wantsTable(accept: string | undefined): boolean {
-  return (accept ?? '').split(',').some((part) => /;\s*as=Table/.test(part) && /;\s*g=meta\.k8s\.io/.test(part));
+  return parseAccept(accept).some((range) => range.params.as === 'Table' && range.params.g === 'meta.k8s.io');
 }
 
 /** The Table of some objects; `includeObject` is Kubernetes' `?includeObject=None|Metadata|Object` (default Metadata). */

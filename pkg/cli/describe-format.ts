@@ -1,5 +1,6 @@
 import yaml from 'js-yaml';
 import type { ApiObject } from '../api/object';
+import { isPlainObject } from '../api/plain-object';
 
 /** A condition as `status.conditions` holds it (Kubernetes' shape). */
 interface Condition {
@@ -83,8 +84,8 @@ function bodyFields(object: ApiObject): string {
 }
 
 function withoutConditions(status: unknown): unknown {
-  if (!status || typeof status !== 'object' || Array.isArray(status)) return status;
-  const { conditions: _conditions, ...rest } = status as Record<string, unknown>;
+  if (!isPlainObject(status)) return status;
+  const { conditions: _conditions, ...rest } = status;
   return rest;
 }
 

@@ -10,9 +10,10 @@ import { connect, type ConnectionFlags } from './connection';
 import { runEditor } from './editor';
 import { describeApiError } from './errors';
 import type { CliIo } from './io';
-import { applyMergePatch, mergePatchBetween } from './merge-patch';
+import { mergePatch, mergePatchBetween } from '../util/merge-patch';
 import { Discovery } from './resources';
 import { fieldValidationOf, validateOption } from './validate';
+import { isPlainObject } from '../api/plain-object';
 
 const INSTRUCTIONS = [
   "Please edit the object below. Lines beginning with a '#' will be ignored,",
@@ -116,7 +117,7 @@ class EditSession {
     const changes = mergePatchBetween(this.base, object);
     this.base = saved.latest;
     this.refused = undefined;
-    const rebased = applyMergePatch(saved.latest, changes) as ApiObject;
+    const rebased = mergePatch(saved.latest, changes) as ApiObject;
     this.reopen(toYaml(rebased), [
       `${this.res.plural} "${this.name}" changed on the server while you edited it: your changes are applied`,
       'to its latest version below. Save to apply them, or empty the file to cancel.',
@@ -167,8 +168,7 @@ function readEdited(content: string): Edited {
   if (text.trim() === '') return { kind: 'empty' };
   try {
     const object = yaml.load(text);
-    if (object && typeof object === 'object' && !Array.isArray(object))
-      return { kind: 'object', object: object as ApiObject };
+    if (isPlainObject(object)) return { kind: 'object', object: object as unknown as ApiObject };
     return { kind: 'unreadable', text, error: 'it holds no object' };
   } catch (err) {
     return { kind: 'unreadable', text, error: (err as Error).message.split('\n')[0] ?? '' };

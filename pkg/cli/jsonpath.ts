@@ -1,4 +1,5 @@
 import { UsageError } from './errors';
+import { isPlainObject } from '../api/plain-object';
 
 // kubectl's JSONPath templates (`-o jsonpath=…`), the part svcctl speaks: text with `{…}` actions holding a path
 // (`.field`, `['key']`, `.*`/`[*]`, `[n]`, slices `[a:b]`/`[a:b:step]`), a quoted text (`{"\n"}`), or
@@ -92,16 +93,13 @@ function select(value: unknown, steps: Step[]): unknown[] {
 }
 
 function apply(step: Step, value: unknown): unknown[] {
-  if (step.kind === 'wildcard') return Array.isArray(value) ? value : isRecord(value) ? Object.values(value) : [];
+  if (step.kind === 'wildcard') return Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [];
   if (step.kind === 'field') {
-    const found = isRecord(value) ? value[step.name] : undefined;
+    const found = isPlainObject(value) ? value[step.name] : undefined;
     return found === undefined ? [] : [found];
   }
   return Array.isArray(value) ? sliced(value, step) : [];
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** kubectl's slice of an array (client-go's jsonpath evalArray): out of bounds is an error, not a shorter slice. */
 function sliced(array: unknown[], step: SliceStep): unknown[] {

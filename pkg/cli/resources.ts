@@ -1,3 +1,4 @@
+import { splitApiVersion } from '../api/group-version';
 import type { ApiClient, DiscoveredResource } from '../client';
 
 /**
@@ -53,9 +54,9 @@ export function resourceOfKind(
   apiVersion: string,
   kind: string,
 ): DiscoveredResource | undefined {
-  const slash = apiVersion.lastIndexOf('/');
-  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const version = apiVersion.slice(slash + 1);
+  const groupVersion = splitApiVersion(apiVersion);
+  if (groupVersion === undefined) return undefined;
+  const { group, version } = groupVersion;
   return discovered.find((r) => r.group === group && r.version === version && r.kind === kind);
 }
 

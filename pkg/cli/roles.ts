@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
 import type { ApiObject } from '../api/object';
+import { DISPLAY_NAME_ANNOTATION, HIDDEN_LABEL, MODULE_ANNOTATION } from '../api/role-keys';
 import { connect, type ConnectionFlags } from './connection';
 import type { CliIo } from './io';
 import { renderTable } from './output';
 
 const CONSOLE_USERS = '/apis/api.console.svc.run/v1alpha1/users';
 const ROLES = { group: '', version: 'v1alpha1', plural: 'roles' };
-const DISPLAY_NAME = 'rbac.authorization.svc.run/display-name';
-const MODULE = 'rbac.authorization.svc.run/module';
-const HIDDEN = 'svc.run/hidden';
 
 /** `svcctl roles list | assign USER ROLE…`. */
 export function registerRoles(program: Command, io: CliIo): void {
@@ -24,7 +22,7 @@ export function registerRoles(program: Command, io: CliIo): void {
     .action(async (_opts: unknown, command: Command) => {
       const client = connect(command.optsWithGlobals<ConnectionFlags>(), io);
       const { items } = await client.list<ApiObject>(ROLES, { sort: ['metadata.name,asc'] });
-      const shown = items.filter((r) => r.metadata?.labels?.[HIDDEN] !== 'true');
+      const shown = items.filter((r) => r.metadata?.labels?.[HIDDEN_LABEL] !== 'true');
       io.stdout(
         renderTable(
           {
@@ -33,8 +31,8 @@ export function registerRoles(program: Command, io: CliIo): void {
             rows: shown.map((r) => ({
               cells: [
                 r.metadata?.name,
-                r.metadata?.annotations?.[DISPLAY_NAME] ?? '',
-                r.metadata?.annotations?.[MODULE] ?? '',
+                r.metadata?.annotations?.[DISPLAY_NAME_ANNOTATION] ?? '',
+                r.metadata?.annotations?.[MODULE_ANNOTATION] ?? '',
               ],
             })),
           },

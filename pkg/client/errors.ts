@@ -60,7 +60,7 @@ const hasReason = (err: unknown, code: number, reason: StatusReason): boolean =>
   err instanceof ApiError && (err.reason === reason || (err.reason === undefined && err.code === code));
 
 /** 404 NotFound: the object (or the route) does not exist. */
-export const isNotFound = (err: unknown): boolean => hasReason(err, 404, 'NotFound');
+export { isNotFound } from '../api/errors';
 
 /** 409 Conflict: a stale `resourceVersion`/`version`, a failed precondition or a taken unique index value. */
 export const isConflict = (err: unknown): boolean => hasReason(err, 409, 'Conflict');

@@ -1,3 +1,4 @@
+import { formatApiVersion } from '../api/group-version';
 /**
  * How the client names a resource type: its group, version and plural, the
  * three parts of its path (docs/api.md). The core group `""` is served under
@@ -30,7 +31,7 @@ export function objectPath(res: ResourceRef, name: string, subresource?: string)
 
 /** The `apiVersion` objects of the resource carry: `example.com/v1alpha1`, or `v1alpha1` for the core group. */
 export const apiVersionOf = (res: Pick<ResourceRef, 'group' | 'version'>): string =>
-  res.group === '' ? res.version : `${res.group}/${res.version}`;
+  formatApiVersion(res.group, res.version);
 
 /** `persons.example.com` (or `roles` for the core group): how logs and messages name a resource type. */
 export const describeResource = (res: Pick<ResourceRef, 'group' | 'plural'>): string =>

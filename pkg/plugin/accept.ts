@@ -1,9 +1,4 @@
-/** One media range of an `Accept` header: `text/*;q=0.5` → {type: 'text', subtype: '*', q: 0.5}. */
-interface MediaRange {
-  type: string;
-  subtype: string;
-  q: number;
-}
+import { parseAccept, type MediaRange } from '../util/accept';
 
 /** Whether a route's `accept` is a media type such as `text/csv` (no wildcards, no parameters). */
 export const isMediaType = (value: string) => /^[\w.+-]+\/[\w.+-]+$/.test(value);
@@ -47,16 +42,4 @@ function scoreOf(mediaType: string, ranges: MediaRange[]): number[] {
     if (specificity > found[1]) found = [range.q, specificity];
   }
   return found;
-}
-
-function parseAccept(header: string | undefined): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of (header || '*/*').split(',')) {
-    const [media, ...params] = part.trim().toLowerCase().split(';');
-    const [type, subtype] = media.trim().split('/');
-    if (!type || !subtype) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    ranges.push({ type, subtype, q: q === undefined ? 1 : Math.min(1, Number(q) || 0) });
-  }
-  return ranges.length ? ranges : [{ type: '*', subtype: '*', q: 1 }];
 }

@@ -4,6 +4,7 @@ import yaml from 'js-yaml';
 import { isDns1123Name } from '../api/validation/dns';
 import { isValidRange, parseVersion, satisfies } from './semver';
 import { readConsoleEntry, type PluginConsole } from './console-entry';
+import { isPlainObject } from '../api/plain-object';
 
 /** The API group and version of `plugin.yaml` and of the `Plugin` kind. */
 export const PLUGIN_API_VERSION = 'plugin.svc.run/v1alpha1';
@@ -60,7 +61,7 @@ export function readPluginFolder(dir: string): PluginManifest {
   const file = join(dir, 'plugin.yaml');
   const doc = readManifestDocument(file);
   const name = nameOf(file, doc);
-  const spec = isRecord(doc.spec) ? doc.spec : undefined;
+  const spec = isPlainObject(doc.spec) ? doc.spec : undefined;
   if (!spec) throw new ManifestError(file, 'spec must be a mapping');
   const { version, requires, enabled, settings } = checkedSpec(file, spec);
   const main = join(dir, 'index.js');
@@ -84,7 +85,7 @@ function readManifestDocument(file: string): Record<string, unknown> {
   const docs = loadYaml(file);
   if (docs.length !== 1) throw new ManifestError(file, `must hold exactly one document, not ${docs.length}`);
   const doc = docs[0];
-  if (!isRecord(doc)) throw new ManifestError(file, 'must be a mapping');
+  if (!isPlainObject(doc)) throw new ManifestError(file, 'must be a mapping');
   if (doc.apiVersion !== PLUGIN_API_VERSION)
     throw new ManifestError(file, `apiVersion must be "${PLUGIN_API_VERSION}"`);
   if (doc.kind !== 'Plugin') throw new ManifestError(file, 'kind must be "Plugin"');
@@ -92,7 +93,7 @@ function readManifestDocument(file: string): Record<string, unknown> {
 }
 
 function nameOf(file: string, doc: Record<string, unknown>): string {
-  const name = isRecord(doc.metadata) ? doc.metadata.name : undefined;
+  const name = isPlainObject(doc.metadata) ? doc.metadata.name : undefined;
   if (typeof name !== 'string' || !isDns1123Name(name) || name.length > 63) {
     throw new ManifestError(
       file,
@@ -119,7 +120,7 @@ function checkedSpec(file: string, spec: Record<string, unknown>) {
   const enabled = spec.enabled ?? true;
   if (typeof enabled !== 'boolean') throw new ManifestError(file, 'spec.enabled must be true or false');
   const settings = spec.settings ?? {};
-  if (!isRecord(settings)) throw new ManifestError(file, 'spec.settings must be a mapping');
+  if (!isPlainObject(settings)) throw new ManifestError(file, 'spec.settings must be a mapping');
   return { version: spec.version, requires, enabled, settings };
 }
 
@@ -145,11 +146,11 @@ function readExtensions(dir: string): ExtensionObject[] {
 
 function checkExtension(file: string, object: unknown, documentNumber: number): ExtensionObject['object'] {
   const where = documentNumber ? `document ${documentNumber}: ` : '';
-  if (!isRecord(object)) throw new ManifestError(file, `${where}must be an object`);
+  if (!isPlainObject(object)) throw new ManifestError(file, `${where}must be an object`);
   if (typeof object.apiVersion !== 'string' || !object.apiVersion)
     throw new ManifestError(file, `${where}apiVersion is missing`);
   if (typeof object.kind !== 'string' || !object.kind) throw new ManifestError(file, `${where}kind is missing`);
-  if (!isRecord(object.metadata) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
+  if (!isPlainObject(object.metadata) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
     throw new ManifestError(file, `${where}metadata.name is missing`);
   }
   return object as ExtensionObject['object'];
@@ -173,6 +174,3 @@ function parseJson(file: string): unknown {
     throw new ManifestError(file, `is not valid JSON: ${(err as Error).message}`);
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../api/object';
-import { StatusError } from '../api/errors';
+import { isNotFound } from '../api/errors';
 import type { ResourceStore } from '../registry/resource-store';
 import type { SchemeManager } from '../registry/scheme';
 import type { Logger } from '../util/log';
@@ -33,7 +33,7 @@ export class PluginObjects {
     try {
       await this.store().delete(name, undefined);
     } catch (err) {
-      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }
 
@@ -54,7 +54,7 @@ export class PluginObjects {
       });
       return object;
     } catch (err) {
-      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+      if (!isNotFound(err)) throw err;
       const { object } = await store.create({
         apiVersion: PLUGIN_API_VERSION,
         kind: 'Plugin',

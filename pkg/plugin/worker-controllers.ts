@@ -1,5 +1,6 @@
 // Inside a plugin's worker: reads an annotation-style instance's API version and routes (decorators or static
 // fields, see sdk.ts) into functional routes.
+import { splitApiVersion } from '../api/group-version';
 import { API_VERSION_KEY, ROUTES_KEY, type ControllerRoute } from './sdk';
 
 export interface ControllerRouteFound {
@@ -30,7 +31,7 @@ export function controllerRoutes(instance: unknown): { routes: ControllerRouteFo
   const cls = instance.constructor as ControllerClass;
   const className = cls.name || 'an anonymous class';
   const apiVersion = cls[API_VERSION_KEY] ?? cls.apiVersion;
-  if (typeof apiVersion !== 'string' || !/^[^/]+\/[^/]+$/.test(apiVersion)) {
+  if (typeof apiVersion !== 'string' || !splitApiVersion(apiVersion)?.group) {
     return {
       warning: `controller ${className} ignored: it has no API version (@ApiVersion('<group>/<version>') or a static apiVersion)`,
     };

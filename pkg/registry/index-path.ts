@@ -1,5 +1,6 @@
 import type { ApiObject } from '../api/object';
 import type { IndexSpec, IndexValue } from '../storage/indexes';
+import { isPlainObject } from '../api/plain-object';
 
 /**
  * An index function from a declarative path, as a Model object declares its
@@ -16,8 +17,8 @@ export function indexFuncFromPath(path: string): IndexSpec['indexFunc'] {
       for (const value of current) {
         if (step === '[*]') {
           if (Array.isArray(value)) next.push(...value);
-        } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-          const field = (value as Record<string, unknown>)[step];
+        } else if (isPlainObject(value)) {
+          const field = value[step];
           if (field !== undefined) next.push(field);
         }
       }

@@ -1,3 +1,4 @@
+import { formatApiVersion } from '../api/group-version';
 import type { IndexSpec } from '../storage/indexes';
 import type { ResourceType } from '../storage/interface';
 
@@ -41,8 +42,7 @@ export interface Model {
 }
 
 /** The `apiVersion` objects of the model carry: `example.com/v1alpha1`, or `v1alpha1` for the core group. */
-export const apiVersionOf = (m: Pick<Model, 'group' | 'version'>): string =>
-  m.group ? `${m.group}/${m.version}` : m.version;
+export const apiVersionOf = (m: Pick<Model, 'group' | 'version'>): string => formatApiVersion(m.group, m.version);
 
 /** The storage type key: `persons.example.com`, or `roles` for the core group. */
 export const storageTypeOf = (m: Pick<Model, 'group' | 'plural'>): ResourceType =>
@@ -61,6 +61,3 @@ export function initialStatusOf(model: Pick<Model, 'schema'>): unknown {
   const initial = properties?.status?.default;
   return initial === undefined ? undefined : structuredClone(initial);
 }
-
-/** Every verb a model serves by default. */
-export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

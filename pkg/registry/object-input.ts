@@ -2,6 +2,7 @@ import { SERVER_OWNED_METADATA, type ApiObject, type ObjectMeta } from '../api/o
 import { badRequest, invalid, type StatusCause } from '../api/errors';
 import type { Preconditions } from '../storage/interface';
 import { apiVersionOf, type Model } from './model';
+import { isPlainObject } from '../api/plain-object';
 
 /**
  * Checks on a request body before anything else reads it: that it is an
@@ -9,14 +10,14 @@ import { apiVersionOf, type Model } from './model';
  * client's values for them are ignored).
  */
 export function objectFromBody(model: Model, body: unknown): ApiObject {
-  if (!isObject(body)) {
+  if (!isPlainObject(body)) {
     throw badRequest(`the request body must be a JSON or YAML object (a ${model.kind}), not ${describe(body)}`);
   }
   const input = body;
   const apiVersion = apiVersionOf(model);
   checkTypeMeta(model, input, apiVersion);
   const metadata = input.metadata ?? {};
-  if (!isObject(metadata)) {
+  if (!isPlainObject(metadata)) {
     throw invalid({ kind: model.kind }, [
       { field: 'metadata', reason: 'FieldValueTypeInvalid', message: 'must be an object' },
     ]);
@@ -33,9 +34,6 @@ function withoutNullFields(meta: ObjectMeta): ObjectMeta {
   for (const [field, value] of Object.entries(out)) if (value === null) delete out[field];
   return out as ObjectMeta;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Absent apiVersion/kind are filled in, as the path says what they are; a different one is an error. */
 function checkTypeMeta(model: Model, input: Record<string, unknown>, apiVersion: string): void {

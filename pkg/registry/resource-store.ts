@@ -1,5 +1,5 @@
 import type { ApiObject, ObjectMeta } from '../api/object';
-import { badRequest, conflict, forbidden, invalid, notFound, type ErrorSubject } from '../api/errors';
+import { badRequest, conflict, forbidden, invalid, isNotFound, notFound, type ErrorSubject } from '../api/errors';
 import type { Preconditions, Storage, WriteOptions } from '../storage/interface';
 import type { ListOptions, ListResult } from '../storage/query';
 import type { Watcher } from '../storage/watch';
@@ -259,7 +259,7 @@ export class ResourceStore {
         return (await this.delete(item.metadata.name!, undefined, opts)).object;
       } catch (err) {
         // Removed by someone else meanwhile: nothing left to mark.
-        if ((err as { code?: number }).code !== 404) throw err;
+        if (!isNotFound(err)) throw err;
         return undefined;
       }
     });

@@ -4,6 +4,7 @@ import { type FieldCause, forbiddenValue, requiredValue, typeInvalid } from './c
 import { validateFinalizers } from './finalizers';
 import { validateLabels } from './labels';
 import { validateGenerateName, validateName } from './name';
+import { isPlainObject } from '../plain-object';
 
 /** How `validateObjectMeta` checks metadata; every option defaults to off. */
 export interface ObjectMetaValidationOptions {
@@ -14,9 +15,6 @@ export interface ObjectMetaValidationOptions {
   /** Label keys admitted despite `restrictPlatformKeys`: exact keys, or prefixes ending in `*`. */
   allowedPlatformKeys?: readonly string[];
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON `null` is treated as absent, as Kubernetes' decoder does. */
 const isAbsent = (value: unknown): value is undefined | null => value === undefined || value === null;
@@ -34,7 +32,7 @@ function stringField(meta: Record<string, unknown>, key: string, causes: FieldCa
 function mapField(meta: Record<string, unknown>, key: string, causes: FieldCause[]): Record<string, unknown> {
   const value = meta[key];
   if (isAbsent(value)) return {};
-  if (isRecord(value)) return value;
+  if (isPlainObject(value)) return value;
   causes.push(typeInvalid(`metadata.${key}`, value, 'object'));
   return {};
 }
@@ -65,7 +63,7 @@ function nameCauses(meta: Record<string, unknown>, options: ObjectMetaValidation
  */
 export function validateObjectMeta(meta: unknown, options: ObjectMetaValidationOptions = {}): FieldCause[] {
   if (isAbsent(meta)) return [requiredValue('metadata', 'metadata is required')];
-  if (!isRecord(meta)) return [typeInvalid('metadata', meta, 'object')];
+  if (!isPlainObject(meta)) return [typeInvalid('metadata', meta, 'object')];
   const causes = nameCauses(meta, options);
   causes.push(...validateLabels(mapField(meta, 'labels', causes), options));
   causes.push(...validateAnnotations(mapField(meta, 'annotations', causes)));

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context';
 import { decodeBody, readBody } from '../body';
 import { checkPropagationPolicy, writeOptions } from './options';
 import type { HandlerSettings } from './deps';
+import { isPlainObject } from '../../api/plain-object';
 
 /** What a DELETE asks for, from its query and its optional Kubernetes `DeleteOptions` body. */
 export interface DeleteRequest {
@@ -83,9 +84,6 @@ function preconditionsOf(pre: unknown): Preconditions | undefined {
   if (uid !== undefined) out.uid = uid;
   return Object.keys(out).length ? out : undefined;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A string member that may be absent (undefined or null); anything else is a 400 naming `field`. */
 function optionalString(value: unknown, field: string): string | undefined {

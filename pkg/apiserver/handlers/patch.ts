@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
-import { isStatusError } from './status-errors';
+import { isNotFound } from '../../api/errors';
 import { mediaType, readBody } from '../body';
 import { sendJson } from '../respond';
 import { applyPatch, decodePatch } from '../patch';
@@ -24,7 +24,7 @@ export async function handlePatch(ctx: RequestContext, store: ResourceStore, set
     const { object, warnings } = await store.patch(name, (current) => applyPatch(type, current, patch), options, sub);
     sendJson(ctx.res, 200, object, {}, warnings);
   } catch (err) {
-    if (type !== APPLY || sub || !isStatusError(err, 404)) throw err;
+    if (type !== APPLY || sub || !isNotFound(err)) throw err;
     const created = await store.create(
       { ...(patch as object), metadata: { ...((patch as { metadata?: object }).metadata ?? {}), name } },
       options,

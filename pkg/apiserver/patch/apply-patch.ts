@@ -2,7 +2,8 @@ import { invalid, type ErrorSubject } from '../../api/errors';
 import { patchKind } from './content-types';
 import { decodePatch, type Patch } from './decode';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchFailure } from './json-patch';
-import { mergePatch } from './merge-patch';
+import { mergePatch } from '../../util/merge-patch';
+import { isPlainObject } from '../../api/plain-object';
 
 /** Who a 422 is about, e.g. `{kind: 'Person', name: 'ada'}`; taken from `current` when not given. */
 export type PatchSubject = ErrorSubject & { kind?: string };
@@ -44,7 +45,7 @@ export function applyPatch(
     if (err instanceof JsonPatchFailure) throw invalid(who, [err.statusCause]);
     throw err;
   }
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+  if (!isPlainObject(result)) {
     throw invalid(who, [{ reason: 'FieldValueInvalid', message: 'the patched document must be a JSON object' }]);
   }
   return result;

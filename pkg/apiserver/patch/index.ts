@@ -14,5 +14,5 @@ export {
   type PatchKind,
 } from './content-types';
 export { applyJsonPatch, decodeJsonPatch, JsonPatchFailure, type JsonPatchOperation } from './json-patch';
-export { mergePatch } from './merge-patch';
+export { mergePatch } from '../../util/merge-patch';
 export { parsePointer } from './json-pointer';

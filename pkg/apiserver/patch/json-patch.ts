@@ -2,6 +2,7 @@ import { badRequest, type StatusCause } from '../../api/errors';
 import { jsonEqual } from '../../util/json-equal';
 import { hasOwn, setOwn } from '../../util/own';
 import { arrayIndex, parsePointer, pointerFieldPath } from './json-pointer';
+import { isPlainObject } from '../../api/plain-object';
 
 /** One RFC 6902 operation, checked: every member its `op` needs is there. */
 export type JsonPatchOperation =
@@ -27,7 +28,7 @@ export function decodeJsonPatch(document: unknown): JsonPatchOperation[] {
 /** One operation of a JSON patch document, checked (see decodeJsonPatch). */
 function decodeOperation(raw: unknown, i: number): JsonPatchOperation {
   const bad = (why: string) => badRequest(`JSON patch operation ${i} is malformed: ${why}`);
-  if (!isJsonObject(raw)) throw bad('it must be an object');
+  if (!isPlainObject(raw)) throw bad('it must be an object');
   const operation = raw;
   const { op, path } = operation;
   if (typeof op !== 'string' || !OPS.includes(op)) throw bad(`"op" must be one of ${OPS.join(', ')}`);
@@ -38,9 +39,6 @@ function decodeOperation(raw: unknown, i: number): JsonPatchOperation {
   if (!hasOwn(operation, 'value')) throw bad(`"value" is required for ${op}`);
   return { op: op as 'add' | 'replace' | 'test', path, value: operation.value };
 }
-
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `from` pointer of a move or copy. */
 function fromMember(operation: Record<string, unknown>, op: string, bad: (why: string) => Error): string {

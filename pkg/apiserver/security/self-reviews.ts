@@ -8,6 +8,7 @@ import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { requireVerb, type SecurityDeps } from './deps';
 import { permissionsOf } from './permissions';
+import { isPlainObject } from '../../api/plain-object';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** The `extra` key of `kubectl auth whoami` that lists the caller's roles. */
@@ -62,17 +63,15 @@ const isProtobuf = (ctx: RequestContext) => mediaType(ctx.req.headers['content-t
 function jsonSpec(raw: Buffer, ctx: RequestContext): Record<string, unknown> {
   const body = decodeBody(raw, ctx.req.headers['content-type']);
   if (body === null || body === undefined) return {};
-  if (!isObject(body)) throw badRequest('the request body must be a JSON object');
+  if (!isPlainObject(body)) throw badRequest('the request body must be a JSON object');
   const spec = body.spec ?? {};
-  if (!isObject(spec)) throw invalid({ kind: RULES_REVIEW }, [wrongType('spec', 'must be an object')]);
+  if (!isPlainObject(spec)) throw invalid({ kind: RULES_REVIEW }, [wrongType('spec', 'must be an object')]);
   if (spec.namespace !== undefined && typeof spec.namespace !== 'string')
     throw invalid({ kind: RULES_REVIEW }, [wrongType('spec.namespace', 'must be a string')]);
   return spec;
 }
 
 const RULES_REVIEW = 'SelfSubjectRulesReview';
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const wrongType = (field: string, message: string): StatusCause => ({ field, reason: 'FieldValueInvalid', message });
 
 function userInfoOf(user: UserInfo, deps: SecurityDeps) {

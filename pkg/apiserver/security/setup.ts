@@ -33,7 +33,7 @@ import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
 import type { ObjectReader } from './conditional-review';
 import { denialDetails } from './denial-details';
-import type { StatusDetails } from '../../api/errors';
+import { isNotFound, type StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
 import { warnAdminPasswordIgnored } from './admin-password-ignored';
 
@@ -221,7 +221,7 @@ function storedObjectReader(schemes: SchemeManager): ObjectReader {
     try {
       return { object: await served.store.get(name), model: served.model };
     } catch (err) {
-      if ((err as { code?: number }).code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   };
@@ -245,7 +245,7 @@ async function exists(store: ResourceStore, name: string): Promise<boolean> {
     await store.get(name);
     return true;
   } catch (err) {
-    if ((err as { code?: number }).code === 404) return false;
+    if (isNotFound(err)) return false;
     throw err;
   }
 }

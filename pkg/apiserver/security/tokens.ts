@@ -1,4 +1,4 @@
-import { forbidden, invalid, notFound, type StatusCause } from '../../api/errors';
+import { forbidden, invalid, isNotFound, notFound, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import { heldRoles } from '../../auth/rbac';
 import { newToken, tokenHash } from '../../auth/tokens';
@@ -130,7 +130,7 @@ async function ownToken(ctx: RequestContext, deps: SecurityDeps): Promise<ApiObj
   try {
     token = await deps.tokens.get(ctx.info.name);
   } catch (err) {
-    if ((err as { code?: number }).code === 404) throw missing();
+    if (isNotFound(err)) throw missing();
     throw err;
   }
   if ((token.spec as TokenSpec).username !== ctx.user.name) throw missing();

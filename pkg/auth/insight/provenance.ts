@@ -1,4 +1,5 @@
 import { canonicalRule, type EnforcedRole, type PolicyRule, type RbacSource, type RoleContributor } from '../rbac';
+import { isPlainObject } from '../../api/plain-object';
 
 /**
  * Where a rule a user holds comes from: the binding, the bound role, and the
@@ -76,7 +77,5 @@ export function originIndex(source: RbacSource, held: EnforcedRole): Map<string,
 /** The condition a rule carries (`where`), passed through as data; `undefined` for a rule without one. */
 export function conditionOf(rule: PolicyRule): Record<string, unknown> | undefined {
   const where = (rule as PolicyRule & { where?: unknown }).where;
-  return where !== null && typeof where === 'object' && !Array.isArray(where)
-    ? (where as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(where) ? where : undefined;
 }

@@ -1,3 +1,4 @@
+import { RESOURCE_VERBS } from '../../api/verbs';
 import type { RequestAttributes } from '../attributes';
 import { hasResourceNames, NAMELESS_VERBS, ruleAllows, ruleMatchesRequest } from './rules';
 import { ANY, type PolicyRule } from './types';
@@ -18,21 +19,7 @@ import { ANY, type PolicyRule } from './types';
 const ANY_VERB_BIT = 0;
 const MAX_VERB_BIT = 30;
 const verbBits = new Map<string, number>();
-for (const verb of [
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-  'post',
-  'put',
-  'head',
-  'options',
-])
-  verbBits.set(verb, verbBits.size + 1);
+for (const verb of [...RESOURCE_VERBS, 'post', 'put', 'head', 'options']) verbBits.set(verb, verbBits.size + 1);
 
 /** The verb's bit, assigned on first sight; `undefined` when the bits are used up. */
 function bitOf(verb: string): number | undefined {

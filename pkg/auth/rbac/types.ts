@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../api/object';
+import { AGGREGATE_TO_PREFIX, DEPENDENCIES_ANNOTATION, UI_PERMISSIONS_ANNOTATION } from '../../api/role-keys';
 
 /**
  * Roles, bindings and the labels and annotations that tie roles together
@@ -66,25 +67,7 @@ export interface RoleBinding extends ApiObject {
   subjects: { kind: 'User'; apiGroup: ''; name: string }[];
 }
 
-/** Label: the role is a permission template (shown as a permission, not as an assignable role). */
-export const ROLE_TEMPLATE_LABEL = 'svc.run/role-template';
-/** Label: the role is hidden from role lists and `users/-/permissions`. */
-export const HIDDEN_LABEL = 'svc.run/hidden';
-/** Label prefix: `<prefix><target>: "true"` aggregates the role into `<target>`. */
-export const AGGREGATE_TO_PREFIX = 'rbac.authorization.svc.run/aggregate-to-';
-/** Annotation: a JSON array of role names whose rules the role includes. */
-export const DEPENDENCIES_ANNOTATION = 'rbac.authorization.svc.run/dependencies';
-/** Annotation: a JSON array of UI permission strings, e.g. `["system:posts:view"]`. */
-export const UI_PERMISSIONS_ANNOTATION = 'rbac.authorization.svc.run/ui-permissions';
-/**
- * Annotation, written by the apiserver only: the role's definition as the role-write check admitted it
- * (`admission.ts`); a value a client sends is replaced.
- */
-export const ADMITTED_ANNOTATION = 'rbac.authorization.svc.run/admitted';
-/** Annotation: the module a role template belongs to (display only). */
-export const MODULE_ANNOTATION = 'rbac.authorization.svc.run/module';
-/** Annotation: a role's human name (display only). */
-export const DISPLAY_NAME_ANNOTATION = 'rbac.authorization.svc.run/display-name';
+export * from '../../api/role-keys';
 /** The role that allows everything. */
 export const SUPER_ROLE = 'super-role';
 /** The role every request holds. */
@@ -92,17 +75,7 @@ export const ANONYMOUS_ROLE = 'anonymous';
 /** The role every logged-in request holds. */
 export const AUTHENTICATED_ROLE = 'authenticated';
 
-/** The verbs of resource requests; `*` in a rule stands for all of them. */
-export const RESOURCE_VERBS = [
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-] as const;
+export { RESOURCE_VERBS } from '../../api/verbs';
 /** The verb that matches every verb. */
 export const ANY = '*';
 

@@ -1,5 +1,6 @@
 import { formatFieldPath, type PathSegment } from './field-path';
-import { isPlainObject, SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema } from './openapi-schema';
+import { isPlainObject } from '../../api/plain-object';
+import { SCHEMA_LIST_KEYWORDS, SUPPORTED_KEYWORDS, type OpenApiSchema } from './openapi-schema';
 import { patternProblem } from './linear-regexp';
 import { setOwn } from '../../util/own';
 import { OBJECT_META_FIELDS } from '../../api/object';

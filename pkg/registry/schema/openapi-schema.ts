@@ -93,7 +93,3 @@ export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
   'x-kubernetes-list-map-keys',
   'x-kubernetes-map-type',
 ]);
-
-/** Whether a value is a JSON object (not null, not an array). */
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

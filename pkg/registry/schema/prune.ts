@@ -1,6 +1,7 @@
 import { assertWithinLimits } from '../../util/json-limits';
 import { formatFieldPath, type PathSegment } from './field-path';
-import { isPlainObject, SCHEMA_LIST_KEYWORDS, type OpenApiSchema } from './openapi-schema';
+import { isPlainObject } from '../../api/plain-object';
+import { SCHEMA_LIST_KEYWORDS, type OpenApiSchema } from './openapi-schema';
 import { hasOwn } from '../../util/own';
 import { PLATFORM_FIELDS } from './object-schema';
 

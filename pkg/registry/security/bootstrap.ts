@@ -3,17 +3,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import yaml from 'js-yaml';
 import type { ApiObject } from '../../api/object';
+import { AUTOUPDATE_ANNOTATION } from '../../api/role-keys';
 import { isAdmitted, SUPER_ROLE, type PolicyRule, type Role } from '../../auth/rbac';
 import { hashPassword, type PasswordHashOptions } from '../../auth/password';
 import { jsonEqual } from '../../util/json-equal';
 import type { Logger } from '../../util/log';
 import type { ResourceStore } from '../resource-store';
 import type { CredentialStore } from './credentials';
+import { isNotFound } from '../../api/errors';
 
 /** The super administrator's user name (docs/security.md). */
 export const ADMIN_USER = 'admin';
-/** Set to "false" on a built-in role to keep the apiserver from adding to it at start. */
-export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.svc.run/autoupdate';
 
 /** The stores the bootstrap writes through, as the platform (no user: no escalation check). */
 export interface BootstrapStores {
@@ -195,7 +195,7 @@ async function getOrUndefined(store: ResourceStore, name: string): Promise<ApiOb
   try {
     return await store.get(name);
   } catch (err) {
-    if ((err as { code?: number }).code === 404) return undefined;
+    if (isNotFound(err)) return undefined;
     throw err;
   }
 }

@@ -1,5 +1,7 @@
 import { forbidden, invalid, type StatusCause } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
+import { DISPLAY_NAME_ANNOTATION, MODULE_ANNOTATION } from '../../api/role-keys';
+import { RESOURCE_VERBS } from '../../api/verbs';
 import {
   ADMITTED_ANNOTATION,
   annotationArrayError,
@@ -20,23 +22,7 @@ import { conditionCauses, type ModelIndexes } from './rule-conditions';
 import { jsonEqual } from '../../util/json-equal';
 
 /** The verbs a rule may name: the resource verbs (docs/security.md), the lower-cased methods of non-resource requests, and `*`. */
-export const RULE_VERBS = [
-  '*',
-  'get',
-  'list',
-  'watch',
-  'create',
-  'update',
-  'patch',
-  'delete',
-  'deletecollection',
-  'escalate',
-  'bind',
-  'post',
-  'put',
-  'head',
-  'options',
-];
+export const RULE_VERBS = ['*', ...RESOURCE_VERBS, 'escalate', 'bind', 'post', 'put', 'head', 'options'];
 
 const stringList = { type: 'array', items: { type: 'string' } };
 
@@ -83,9 +69,9 @@ export const ROLE_KIND: Model = {
     {
       name: 'Display Name',
       type: 'string',
-      jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/display-name',
+      jsonPath: `.metadata.annotations.${DISPLAY_NAME_ANNOTATION.replaceAll('.', '\\.')}`,
     },
-    { name: 'Module', type: 'string', jsonPath: '.metadata.annotations.rbac\\.authorization\\.svc\\.run/module' },
+    { name: 'Module', type: 'string', jsonPath: `.metadata.annotations.${MODULE_ANNOTATION.replaceAll('.', '\\.')}` },
   ],
 };
 

@@ -4,6 +4,7 @@ import { hashPassword, type PasswordHashOptions } from '../../auth/password';
 import type { Logger } from '../../util/log';
 import { ADMIN_USER, type BootstrapStores } from './bootstrap';
 import type { LastSuperAdminGuard } from './last-super-admin';
+import { isNotFound } from '../../api/errors';
 
 /** The command a warning gives: a restart with the admin password set restores `admin`. */
 export const RESTORE_ADMIN_COMMAND =
@@ -114,7 +115,7 @@ async function getOrUndefined(store: BootstrapStores['users'], name: string): Pr
   try {
     return await store.get(name);
   } catch (err) {
-    if ((err as { code?: number }).code === 404) return undefined;
+    if (isNotFound(err)) return undefined;
     throw err;
   }
 }

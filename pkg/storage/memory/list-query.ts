@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../api/object';
 import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX } from '../indexes';
 import { StorageError } from '../errors';
+import { countOption, sortDirection, unknownIndex } from '../list-options';
 import { clone } from '../objects';
 import type { ListOptions, ListResult, SortKey } from '../query';
 import { decodeContinue, encodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
@@ -46,8 +47,8 @@ export function runList(store: TypeStore, options: ListOptions = {}): ListResult
 /** Where the page starts and ends, and the continue token's state when resuming. */
 function pageBounds(options: ListOptions, fingerprint: string, sortKeys: number) {
   const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sortKeys) : undefined;
-  const offset = resumed !== undefined ? 0 : (count(options.offset, 'offset') ?? 0);
-  const limit = count(options.limit, 'limit');
+  const offset = resumed !== undefined ? 0 : (countOption(options.offset, 'offset') ?? 0);
+  const limit = countOption(options.limit, 'limit');
   // One more than the page is read, to learn whether another page follows.
   const end = limit === undefined ? Infinity : offset + limit;
   return { resumed, offset, limit, end };
@@ -108,11 +109,7 @@ function matches(store: TypeStore, options: ListOptions, query: ResolvedQuery): 
 function queryTable(store: TypeStore, index: string, usedIn: string): IndexTable {
   const table = store.table(index);
   if (table === undefined || isPairIndex(table.spec)) {
-    throw new StorageError(
-      'Invalid',
-      `${usedIn}: "${index}" is not an index of ${store.type}; its indexes are: ${store.indexNames().join(', ')}`,
-      { type: store.type, index },
-    );
+    throw unknownIndex(store.type, index, usedIn, store.indexNames());
   }
   if (table.building !== undefined) {
     throw new StorageError(
@@ -126,22 +123,5 @@ function queryTable(store: TypeStore, index: string, usedIn: string): IndexTable
 
 function sortKey(store: TypeStore, key: SortKey): TableSortKey {
   const table = queryTable(store, key.index, 'sort');
-  // A caller without types may leave the direction out: the index's own order applies.
-  const direction = key.direction ?? (table.spec.order === 'DESC' ? 'desc' : 'asc');
-  if (direction !== 'asc' && direction !== 'desc') {
-    throw new StorageError('Invalid', `sort: direction of "${key.index}" must be asc or desc`, {
-      type: store.type,
-      index: key.index,
-    });
-  }
-  return { table, direction };
-}
-
-/** A non-negative integer option, or undefined when absent; anything else is Invalid. */
-function count(value: number | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new StorageError('Invalid', `${option} must be a non-negative integer, not ${String(value)}`);
-  }
-  return value;
+  return { table, direction: sortDirection(store.type, key, table.spec) };
 }

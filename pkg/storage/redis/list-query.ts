@@ -1,5 +1,5 @@
 import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX, type IndexSpec } from '../indexes';
-import { StorageError } from '../errors';
+import { countOption, sortDirection, unknownIndex } from '../list-options';
 import type { ResourceType } from '../interface';
 import type { FieldRequirement, LabelRequirement, ListOptions, SortKey } from '../query';
 import { decodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
@@ -84,9 +84,9 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     keys[index] = 5 + at;
   });
   const fingerprint = queryFingerprint({ sort, pos, neg });
-  const limit = count(options.limit, 'limit');
+  const limit = countOption(options.limit, 'limit');
   const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
-  const offset = resumed ? 0 : (count(options.offset, 'offset') ?? 0);
+  const offset = resumed ? 0 : (countOption(options.offset, 'offset') ?? 0);
   const query: ListScriptQuery = {
     indexes: used,
     keys,
@@ -118,11 +118,7 @@ function indexLookup(type: ResourceType, specs: readonly IndexSpec[]): IndexLook
   return (index, usedIn) => {
     const spec = byName.get(index);
     if (spec === undefined) {
-      throw new StorageError(
-        'Invalid',
-        `${usedIn}: "${index}" is not an index of ${type}; its indexes are: ${[...byName.keys()].join(', ')}`,
-        { type, index },
-      );
+      throw unknownIndex(type, index, usedIn, [...byName.keys()]);
     }
     return spec;
   };
@@ -151,14 +147,7 @@ function sortOf(type: ResourceType, options: ListOptions, known: IndexLookup): {
   const sortKeys = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
   return sortKeys.map((key) => {
     const spec = known(key.index, 'sort');
-    const direction = key.direction ?? (spec.order === 'DESC' ? 'desc' : 'asc');
-    if (direction !== 'asc' && direction !== 'desc') {
-      throw new StorageError('Invalid', `sort: the direction of "${key.index}" must be asc or desc`, {
-        type,
-        index: key.index,
-      });
-    }
-    return { i: key.index, d: direction === 'desc' };
+    return { i: key.index, d: sortDirection(type, key, spec) === 'desc' };
   });
 }
 
@@ -203,12 +192,3 @@ function fieldRequirement(req: FieldRequirement): ScriptRequirement {
 }
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)];
-
-/** A non-negative integer option, or undefined when absent; anything else is Invalid. */
-function count(value: number | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new StorageError('Invalid', `${option} must be a non-negative integer, not ${String(value)}`);
-  }
-  return value;
-}

@@ -161,5 +161,19 @@ export function describeSelectors(h: Harness): void {
       expect(err.message).toContain('spec.note');
       expect(await listNames(storage, type, { sort: [{ index: COLOR_INDEX, direction: 'asc' }] })).toHaveLength(5);
     });
+
+    it.each<[string, ListOptions, string]>([
+      ['a negative limit', { limit: -1 }, 'limit must be a non-negative integer, not -1'],
+      ['a fractional offset', { offset: 1.5 }, 'offset must be a non-negative integer, not 1.5'],
+      [
+        'a sort direction other than asc or desc',
+        { sort: [{ index: COLOR_INDEX, direction: 'up' as 'asc' }] },
+        `sort: the direction of "${COLOR_INDEX}" must be asc or desc`,
+      ],
+    ])('%s is Invalid with the message every backend gives', async (_what, options, message) => {
+      const { storage, type } = await population();
+      const err = await expectStorageError(storage.list(type, options), 'Invalid');
+      expect(err.message).toBe(message);
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { mergePatch } from './merge-patch';
+import { mergePatch, mergePatchBetween } from './merge-patch';
 
 describe('JSON merge patch (RFC 7386)', () => {
   // RFC 7386 Appendix A, every example.
@@ -45,5 +45,34 @@ describe('JSON merge patch (RFC 7386)', () => {
     expect(Object.keys(result)).toEqual(['__proto__']);
     expect(result.polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('mergePatchBetween', () => {
+  it.each([
+    ['equal objects', { a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } }, {}],
+    ['a changed scalar', { a: 1 }, { a: 2 }, { a: 2 }],
+    ['a removed field', { a: 1, b: 2 }, { a: 1 }, { b: null }],
+    ['an added nested field', { s: { a: 1 } }, { s: { a: 1, b: 2 } }, { s: { b: 2 } }],
+    ['an array, replaced whole', { t: [1, 2] }, { t: [2] }, { t: [2] }],
+    ['an object replaced by a scalar', { s: { a: 1 } }, { s: 'x' }, { s: 'x' }],
+  ])('%s: the patch, applied with mergePatch, gives the new object back', (_what, from, to, patch) => {
+    expect(mergePatchBetween(from, to)).toEqual(patch);
+    expect(mergePatch(from, patch)).toEqual(to);
+  });
+
+  it('applies a patch to another base, keeping what the patch does not name', () => {
+    const patch = mergePatchBetween({ spec: { age: 36, name: 'Ada' } }, { spec: { age: 37, name: 'Ada' } });
+    expect(mergePatch({ spec: { age: 36, name: 'Ada L.' }, extra: true }, patch)).toEqual({
+      spec: { age: 37, name: 'Ada L.' },
+      extra: true,
+    });
+  });
+
+  it('reads and writes a __proto__ member as data', () => {
+    const to = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const patch = mergePatchBetween({}, to);
+    expect(Object.keys(patch)).toEqual(['__proto__']);
+    expect((patch as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });
