@@ -150,6 +150,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     api: { url: selfUrl(url), identities, inProcess: (call) => server.inject(call) },
     consolePlugins,
   });
+  if (plugins) security.pluginExtensions.of = (name) => plugins.host.extensionsOf(name);
   return {
     url,
     secureUrl,
