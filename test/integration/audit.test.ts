@@ -84,6 +84,30 @@ describe('audit', () => {
     expect(byName.p2.tokenName).toBeUndefined();
   });
 
+  it('pages the records by limit and continue, newest first, each once, whichever batches hold them', async () => {
+    const eve = await createUser(suite, 'eve');
+    for (let i = 0; i < 5; i++) expect((await eve('DELETE', `${PERSONS}/e${i}`)).status).toBe(403);
+    const all = await waitFor(
+      async () => {
+        const found = await eventsOf('user=eve&verb=delete');
+        return found.length >= 5 ? found : undefined;
+      },
+      { what: "eve's audit records" },
+    );
+    expect(all.map((e) => e.name)).toEqual(['e4', 'e3', 'e2', 'e1', 'e0']);
+    const paged: string[] = [];
+    let token = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await suite.admin('GET', `${EVENTS}?user=eve&verb=delete&limit=2${token && `&continue=${token}`}`);
+      expect(res.status).toBe(200);
+      paged.push(...(res.body.items as Event[]).map((e) => e.name));
+      token = res.body.metadata.continue ?? '';
+      if (!token) break;
+    }
+    expect(paged).toEqual(['e4', 'e3', 'e2', 'e1', 'e0']);
+    expect((await suite.admin('GET', `${EVENTS}?continue=nonsense`)).status).toBe(400);
+  });
+
   it('records an anonymous refusal, and no allowed read at the default level', async () => {
     expect((await suite.anonymous('GET', PERSONS)).status).toBe(401);
     expect((await suite.admin('GET', PERSONS)).status).toBe(200);
