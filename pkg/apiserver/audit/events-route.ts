@@ -83,50 +83,81 @@ interface Cursor {
   record: number;
 }
 
+/** Where the first page starts. */
+const FIRST: Cursor = { from: '', batch: '', record: 0 };
+
 async function listEvents(ctx: RequestContext, storage: Storage, query: EventQuery): Promise<void> {
   const limit = limitOf(ctx.url.searchParams);
   const token = ctx.url.searchParams.get('continue');
-  const cursor = token ? cursorOf(token) : undefined;
-  let from = cursor?.from ?? '';
-  /** The batch to resume at: those before it were answered already. */
-  let seek = cursor?.batch;
+  const read = { revision: undefined as string | undefined };
   const items: AuditEvent[] = [];
-  let revision: string | undefined;
   let next: Cursor | undefined;
-  gathering: for (;;) {
-    const page = await storage.list(AUDIT_BATCH_TYPE, {
-      fieldSelector: query.fields,
-      sort: [{ index: TIME_INDEX, direction: 'desc' }],
-      limit: BATCHES_PER_READ,
-      continue: from || undefined,
-    });
-    revision ??= page.revision;
-    for (const item of page.items) {
-      const batch = item as AuditBatch;
-      let r = 0;
-      if (seek !== undefined) {
-        if (batch.metadata.name !== seek) continue;
-        seek = undefined;
-        r = cursor!.record;
-      }
-      // Newest first: a batch whose newest record is older than `since` ends the answer.
-      if (query.since !== undefined && batchTime(batch) < query.since) break gathering;
-      for (; r < batch.records.length; r++) {
-        const index = batch.records.length - 1 - r;
-        if (!matches(batch.records[index], query)) continue;
-        if (items.length === limit) {
-          next = { from, batch: batch.metadata.name!, record: r };
-          break gathering;
-        }
-        items.push(eventOf(batch, index));
-      }
+  for await (const { batch, from, skip } of batchesFrom(storage, query, token ? cursorOf(token) : FIRST, read)) {
+    // Newest first: a batch whose newest record is older than `since` ends the answer.
+    if (query.since !== undefined && batchTime(batch) < query.since) break;
+    const stop = takeRecords(batch, skip, query, items, limit);
+    if (stop !== undefined) {
+      next = { from, batch: batch.metadata.name!, record: stop };
+      break;
     }
-    if (!page.continue) break;
-    from = page.continue;
   }
-  const metadata: Record<string, unknown> = { resourceVersion: revision };
+  const metadata: Record<string, unknown> = { resourceVersion: read.revision };
   if (next) metadata.continue = Buffer.from(JSON.stringify(next)).toString('base64url');
   sendJson(ctx.res, 200, { apiVersion: `${AUDIT_GROUP}/${AUDIT_VERSION}`, kind: 'EventList', metadata, items });
+}
+
+/**
+ * The batches that may hold matching records, newest first, from the cursor's batch on (with the records of it
+ * to skip), each with the store page it was read from; `read.revision` is the first page's.
+ */
+async function* batchesFrom(
+  storage: Storage,
+  query: EventQuery,
+  start: Cursor,
+  read: { revision: string | undefined },
+): AsyncGenerator<{ batch: AuditBatch; from: string; skip: number }> {
+  let from = start.from;
+  let seek = start.batch === '' ? undefined : start.batch;
+  for (;;) {
+    const page = await batchPage(storage, query, from);
+    read.revision ??= page.revision;
+    for (const item of page.items) {
+      const batch = item as AuditBatch;
+      if (seek !== undefined && batch.metadata.name !== seek) continue;
+      yield { batch, from, skip: seek === undefined ? 0 : start.record };
+      seek = undefined;
+    }
+    if (!page.continue) return;
+    from = page.continue;
+  }
+}
+
+const batchPage = (storage: Storage, query: EventQuery, from: string) =>
+  storage.list(AUDIT_BATCH_TYPE, {
+    fieldSelector: query.fields,
+    sort: [{ index: TIME_INDEX, direction: 'desc' }],
+    limit: BATCHES_PER_READ,
+    continue: from || undefined,
+  });
+
+/**
+ * Adds the batch's matching records, newest first after the `skip` newest, to `items` up to `limit`; returns where
+ * it stopped (counted from the newest) when the page is full with records left to look at.
+ */
+function takeRecords(
+  batch: AuditBatch,
+  skip: number,
+  query: EventQuery,
+  items: AuditEvent[],
+  limit: number,
+): number | undefined {
+  for (let r = skip; r < batch.records.length; r++) {
+    const index = batch.records.length - 1 - r;
+    if (!matches(batch.records[index], query)) continue;
+    if (items.length === limit) return r;
+    items.push(eventOf(batch, index));
+  }
+  return undefined;
 }
 
 /** A continue token this route made; 400 for anything else. */
@@ -134,7 +165,13 @@ function cursorOf(token: string): Cursor {
   try {
     const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor>;
     const { from, batch, record } = cursor;
-    if (typeof from === 'string' && typeof batch === 'string' && Number.isInteger(record) && record! >= 0)
+    if (
+      typeof from === 'string' &&
+      typeof batch === 'string' &&
+      batch !== '' &&
+      Number.isInteger(record) &&
+      record! >= 0
+    )
       return cursor as Cursor;
   } catch {
     // reported below
