@@ -9,7 +9,7 @@ import { PluginExtensionsReconciler } from './reconciler';
  * STOPPED or is deleted (docs/plugins.md).
  */
 export { PluginExtensionsReconciler } from './reconciler';
-export { declarationProblem, labelKeyProblem, type DeclaredObject } from './declared-objects';
+export { declarationProblem, labelKeyProblem, type DeclaredObject } from '../../pkg/auth/plugin-declarations';
 export {
   EXTENSIONS_CONDITION,
   PLUGIN_EXTENSIONS_FINALIZER,

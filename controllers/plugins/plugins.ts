@@ -8,7 +8,7 @@ export const PLUGINS: ResourceRef = { group: 'plugin.svc.run', version: 'v1alpha
 export const ROLES: ResourceRef = { group: '', version: 'v1alpha1', plural: 'roles', kind: 'Role' };
 
 /** The label the controller puts on every object it applies for a plugin: its value is the plugin's name. */
-export const PLUGIN_NAME_LABEL = 'plugin.svc.run/plugin-name';
+export { PLUGIN_NAME_LABEL } from '../../pkg/auth/plugin-declarations';
 
 /** The finalizer that holds a Plugin until its extension objects are deleted. */
 export const PLUGIN_EXTENSIONS_FINALIZER = 'plugin.svc.run/extensions';

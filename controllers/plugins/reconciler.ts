@@ -23,7 +23,7 @@ import {
   type Request,
 } from '../../pkg/controller';
 import { jsonEqual } from '../../pkg/util/json-equal';
-import { declarationProblem, type DeclaredObject } from './declared-objects';
+import { declarationProblem, type DeclaredObject } from '../../pkg/auth/plugin-declarations';
 import {
   describeExtension,
   EXTENSIONS_CONDITION,

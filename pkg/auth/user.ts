@@ -6,6 +6,8 @@ export interface UserInfo {
   groups: string[];
   /** A role-limited token: only these of the user's bound roles count. */
   roleLimit?: string[];
+  /** The personal access token the request logged in with (its object's name), for the audit record. */
+  tokenName?: string;
 }
 
 /** The visitor without credentials (docs/security.md). */

@@ -10,7 +10,7 @@ import type { Storage } from '../storage/interface';
 import { StorageMirror } from '../registry/mirror';
 import { storageTypeOf } from '../registry/model';
 import { sendJson } from '../apiserver/respond';
-import { unmetRequirement, type PluginManifest } from './manifest';
+import { unmetRequirement, type ExtensionObject, type PluginManifest } from './manifest';
 import { PluginFolderSync, type FolderSyncTarget, type Settling } from './folder-sync';
 import type { LoadedSource } from './plugin-source';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './tar-reader';
@@ -410,12 +410,17 @@ export class PluginHost {
     void plugin.worker?.terminate();
   }
 
+  /** The objects in plugin `name`'s `extensions/` folder as loaded; undefined when no such plugin is installed. */
+  extensionsOf(name: string): ExtensionObject['object'][] | undefined {
+    return this.plugins.get(name)?.manifest.extensions.map((e) => e.object);
+  }
+
   /** `GET …/plugins/<name>/extensions`: `{"items": [...]}`, the objects in the plugin's `extensions/` folder. */
   private async serveExtensions(ctx: RequestContext): Promise<void> {
     if (ctx.info.verb !== 'get') throw methodNotAllowed(ctx.req.method ?? 'GET', ctx.info.path);
     const plugin = this.plugins.get(ctx.info.name);
     if (!plugin) throw notFound({ group: PLUGIN_KIND.group, resource: PLUGIN_KIND.plural, name: ctx.info.name });
-    sendJson(ctx.res, 200, { items: plugin.manifest.extensions.map((e) => e.object) });
+    sendJson(ctx.res, 200, { items: this.extensionsOf(ctx.info.name) });
   }
 }
 

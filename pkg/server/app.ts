@@ -153,6 +153,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     api: { url: selfUrl(url), identities, inProcess: (call, caller) => server.inject(call, caller) },
     consolePlugins,
   });
+  if (plugins) security.pluginExtensions.of = (name) => plugins.host.extensionsOf(name);
   return {
     url,
     secureUrl,

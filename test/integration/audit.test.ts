@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { person, PERSONS } from '../support/person';
-import { createRole, createUser, bind, useRbacApi } from '../support/security';
+import { bearer, createRole, createToken, createUser, bind, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 
@@ -23,6 +23,7 @@ interface Event {
   decision: string;
   reason: string;
   authenticatedBy: string;
+  tokenName?: string;
   requestId: string;
 }
 
@@ -63,6 +64,48 @@ describe('audit', () => {
     expect(await eventsOf(`user=ada&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual(
       [],
     );
+  });
+
+  it('names the token a token-authenticated request used, and none for a password login', async () => {
+    const dee = await createUser(suite, 'dee');
+    const { token, name } = await createToken(dee);
+    expect((await suite.as(bearer(token))('DELETE', `${PERSONS}/p1`)).status).toBe(403);
+    expect((await dee('DELETE', `${PERSONS}/p2`)).status).toBe(403);
+    const refused = await waitFor(
+      async () => {
+        const found = await eventsOf('user=dee&verb=delete');
+        return found.length >= 2 ? found : undefined;
+      },
+      { what: "dee's audit records" },
+    );
+    const byName = Object.fromEntries(refused.map((e) => [e.name, e]));
+    expect(byName.p1).toMatchObject({ authenticatedBy: 'token', tokenName: name });
+    expect(byName.p2.authenticatedBy).toBe('password');
+    expect(byName.p2.tokenName).toBeUndefined();
+  });
+
+  it('pages the records by limit and continue, newest first, each once, whichever batches hold them', async () => {
+    const eve = await createUser(suite, 'eve');
+    for (let i = 0; i < 5; i++) expect((await eve('DELETE', `${PERSONS}/e${i}`)).status).toBe(403);
+    const all = await waitFor(
+      async () => {
+        const found = await eventsOf('user=eve&verb=delete');
+        return found.length >= 5 ? found : undefined;
+      },
+      { what: "eve's audit records" },
+    );
+    expect(all.map((e) => e.name)).toEqual(['e4', 'e3', 'e2', 'e1', 'e0']);
+    const paged: string[] = [];
+    let token = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await suite.admin('GET', `${EVENTS}?user=eve&verb=delete&limit=2${token && `&continue=${token}`}`);
+      expect(res.status).toBe(200);
+      paged.push(...(res.body.items as Event[]).map((e) => e.name));
+      token = res.body.metadata.continue ?? '';
+      if (!token) break;
+    }
+    expect(paged).toEqual(['e4', 'e3', 'e2', 'e1', 'e0']);
+    expect((await suite.admin('GET', `${EVENTS}?continue=nonsense`)).status).toBe(400);
   });
 
   it('records an anonymous refusal, and no allowed read at the default level', async () => {

@@ -4,7 +4,18 @@ import type { Storage } from '../../storage/interface';
 import type { RequestContext } from '../context';
 import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
-import { AUDIT_FIELDS, AUDIT_GROUP, AUDIT_TYPE, AUDIT_VERSION, TIME_INDEX, type AuditEvent } from './store-sink';
+import type { AuditRecord } from './record';
+import {
+  AUDIT_BATCH_TYPE,
+  AUDIT_FIELDS,
+  AUDIT_GROUP,
+  AUDIT_VERSION,
+  batchTime,
+  eventOf,
+  TIME_INDEX,
+  type AuditBatch,
+  type AuditEvent,
+} from './store-sink';
 import { isStorageError } from '../../storage/errors';
 import { expired, methodNotAllowed } from '../../api/errors';
 
@@ -57,41 +68,141 @@ function limitOf(params: URLSearchParams): number {
   return Math.min(limit, MAX_LIMIT);
 }
 
+/** Batches read per store page while gathering a page of records (fixed: a continue token replays the same page). */
+const BATCHES_PER_READ = 20;
+
+/**
+ * Where a page of records ends: the store page it was read from, the batch (by name: newer batches may come before
+ * it when that page is read again) and the record in it.
+ */
+interface Cursor {
+  /** The store's continue token of the batches' page (`''`: the first). */
+  from: string;
+  batch: string;
+  /** The next record to look at, counted from the batch's newest. */
+  record: number;
+}
+
+/** Where the first page starts. */
+const FIRST: Cursor = { from: '', batch: '', record: 0 };
+
 async function listEvents(ctx: RequestContext, storage: Storage, query: EventQuery): Promise<void> {
-  const page = await storage.list(AUDIT_TYPE, {
-    fieldSelector: query.fields,
-    sort: [{ index: TIME_INDEX, direction: 'desc' }],
-    limit: limitOf(ctx.url.searchParams),
-    continue: ctx.url.searchParams.get('continue') || undefined,
-  });
-  const items = page.items.filter((item) => matchesSince(item as AuditEvent, query.since));
-  // Newest first: the first record older than `since` ends the answer.
-  const ended = items.length < page.items.length;
-  const metadata: Record<string, unknown> = { resourceVersion: page.revision };
-  if (page.continue && !ended) metadata.continue = page.continue;
+  const limit = limitOf(ctx.url.searchParams);
+  const token = ctx.url.searchParams.get('continue');
+  const read = { revision: undefined as string | undefined };
+  const items: AuditEvent[] = [];
+  let next: Cursor | undefined;
+  for await (const { batch, from, skip } of batchesFrom(storage, query, token ? cursorOf(token) : FIRST, read)) {
+    // Newest first: a batch whose newest record is older than `since` ends the answer.
+    if (query.since !== undefined && batchTime(batch) < query.since) break;
+    const stop = takeRecords(batch, skip, query, items, limit);
+    if (stop !== undefined) {
+      next = { from, batch: batch.metadata.name!, record: stop };
+      break;
+    }
+  }
+  const metadata: Record<string, unknown> = { resourceVersion: read.revision };
+  if (next) metadata.continue = Buffer.from(JSON.stringify(next)).toString('base64url');
   sendJson(ctx.res, 200, { apiVersion: `${AUDIT_GROUP}/${AUDIT_VERSION}`, kind: 'EventList', metadata, items });
 }
 
-const matchesSince = (event: AuditEvent, since: string | undefined) => since === undefined || event.time >= since;
+/**
+ * The batches that may hold matching records, newest first, from the cursor's batch on (with the records of it
+ * to skip), each with the store page it was read from; `read.revision` is the first page's.
+ */
+async function* batchesFrom(
+  storage: Storage,
+  query: EventQuery,
+  start: Cursor,
+  read: { revision: string | undefined },
+): AsyncGenerator<{ batch: AuditBatch; from: string; skip: number }> {
+  let from = start.from;
+  let seek = start.batch === '' ? undefined : start.batch;
+  for (;;) {
+    const page = await batchPage(storage, query, from);
+    read.revision ??= page.revision;
+    for (const item of page.items) {
+      const batch = item as AuditBatch;
+      if (seek !== undefined && batch.metadata.name !== seek) continue;
+      yield { batch, from, skip: seek === undefined ? 0 : start.record };
+      seek = undefined;
+    }
+    if (!page.continue) return;
+    from = page.continue;
+  }
+}
 
-function matches(event: AuditEvent, query: EventQuery): boolean {
+const batchPage = (storage: Storage, query: EventQuery, from: string) =>
+  storage.list(AUDIT_BATCH_TYPE, {
+    fieldSelector: query.fields,
+    sort: [{ index: TIME_INDEX, direction: 'desc' }],
+    limit: BATCHES_PER_READ,
+    continue: from || undefined,
+  });
+
+/**
+ * Adds the batch's matching records, newest first after the `skip` newest, to `items` up to `limit`; returns where
+ * it stopped (counted from the newest) when the page is full with records left to look at.
+ */
+function takeRecords(
+  batch: AuditBatch,
+  skip: number,
+  query: EventQuery,
+  items: AuditEvent[],
+  limit: number,
+): number | undefined {
+  for (let r = skip; r < batch.records.length; r++) {
+    const index = batch.records.length - 1 - r;
+    if (!matches(batch.records[index], query)) continue;
+    if (items.length === limit) return r;
+    items.push(eventOf(batch, index));
+  }
+  return undefined;
+}
+
+/** A continue token this route made; 400 for anything else. */
+function cursorOf(token: string): Cursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor>;
+    const { from, batch, record } = cursor;
+    if (
+      typeof from === 'string' &&
+      typeof batch === 'string' &&
+      batch !== '' &&
+      Number.isInteger(record) &&
+      record! >= 0
+    )
+      return cursor as Cursor;
+  } catch {
+    // reported below
+  }
+  throw badRequest('continue is not a continue token of this list');
+}
+
+const matchesSince = (record: AuditRecord, since: string | undefined) => since === undefined || record.time >= since;
+
+function matches(record: AuditRecord, query: EventQuery): boolean {
   return (
-    matchesSince(event, query.since) &&
-    query.fields.every((f) => f.values.includes(String(event[f.field as keyof AuditEvent])))
+    matchesSince(record, query.since) &&
+    query.fields.every((f) => f.values.includes(String(record[f.field as keyof AuditRecord])))
   );
 }
 
 /** Streams the records created from now on (or after `resourceVersion`) that match, until the client leaves. */
 async function watchEvents(ctx: RequestContext, storage: Storage, query: EventQuery): Promise<void> {
   const from = ctx.url.searchParams.get('resourceVersion') || undefined;
-  const watcher = storage.watch(AUDIT_TYPE, from === undefined || from === '0' ? {} : { fromRevision: from });
+  const watcher = storage.watch(AUDIT_BATCH_TYPE, from === undefined || from === '0' ? {} : { fromRevision: from });
   ctx.signal.addEventListener('abort', () => watcher.stop(), { once: true });
   ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
   ctx.res.flushHeaders();
   try {
     for await (const event of watcher) {
-      if (event.type !== 'ADDED' || !matches(event.object as AuditEvent, query)) continue;
-      ctx.res.write(`${JSON.stringify({ type: 'ADDED', object: event.object })}\n`);
+      if (event.type !== 'ADDED') continue;
+      const batch = event.object as AuditBatch;
+      const lines = batch.records.flatMap((record, i) =>
+        matches(record, query) ? [`${JSON.stringify({ type: 'ADDED', object: eventOf(batch, i) })}\n`] : [],
+      );
+      if (lines.length) ctx.res.write(lines.join(''));
     }
   } catch (err) {
     if (!isStorageError(err, 'Expired')) throw err;

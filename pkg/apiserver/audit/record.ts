@@ -63,6 +63,7 @@ export function auditRecordOf(ctx: RequestContext, outcome: AuthorizationOutcome
     requestId: ctx.id,
     user: ctx.user.name,
     authenticatedBy: authenticatedBy(ctx),
+    ...(ctx.user.tokenName === undefined ? {} : { tokenName: ctx.user.tokenName }),
     verb: ctx.info.verb,
     group: ctx.info.apiGroup,
     resource: ctx.info.resource,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../util/log';
+import { waitFor } from '../../util/wait-for';
 import { auditFileSink } from './file-sink';
 import { AuditRecorder, type AuditSink } from './recorder';
 import type { AuditRecord } from './record';
@@ -41,6 +42,31 @@ describe('AuditRecorder', () => {
     expect(written.map((r) => r.requestId)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
   });
 
+  it('gathers the records of the batch time into one write, and those that come during a write into the next', async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => {};
+    const sink: AuditSink = {
+      name: 'memory',
+      write: (r) => {
+        batches.push(r.map((x) => x.requestId));
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      close: async () => {},
+    };
+    const recorder = new AuditRecorder([sink], new Registry(), log, 100, 20);
+    for (let i = 0; i < 3; i++) recorder.record(record(i));
+    await waitFor(() => batches.length === 1, { what: 'the first batch' });
+    for (let i = 3; i < 6; i++) recorder.record(record(i));
+    release();
+    await waitFor(() => batches.length === 2, { what: 'the second batch' });
+    release();
+    await recorder.flush();
+    expect(batches).toEqual([
+      ['r0', 'r1', 'r2'],
+      ['r3', 'r4', 'r5'],
+    ]);
+  });
+
   it('drops and counts what a full queue cannot hold, and what a failing sink loses, without throwing', async () => {
     const registry = new Registry();
     let release: () => void = () => {};
@@ -54,7 +80,7 @@ describe('AuditRecorder', () => {
       write: () => Promise.reject(new Error('disk full')),
       close: async () => {},
     };
-    const recorder = new AuditRecorder([slow, broken], registry, log, 3);
+    const recorder = new AuditRecorder([slow, broken], registry, log, 3, 0);
     for (let i = 0; i < 3; i++) recorder.record(record(i));
     // The first batch is taken by the drain once the caller has moved on; the queue then fills again.
     await new Promise((resolve) => setImmediate(resolve));

@@ -2,7 +2,7 @@ import type { StatusDetails } from '../../api/errors';
 import type { RequestAttributes } from '../../auth/attributes';
 import type { AccessIndex } from '../../auth/insight/access-index';
 import { nearestMiss } from '../../auth/insight/nearest-miss';
-import { HIDDEN_LABEL, ROLE_TEMPLATE_LABEL, type RbacSource } from '../../auth/rbac';
+import { HIDDEN_LABEL, ROLE_TEMPLATE_LABEL, type EnforcedRole, type RbacSource } from '../../auth/rbac';
 import type { UserInfo } from '../../auth/user';
 
 /** How many role templates a 403 names. */
@@ -19,6 +19,12 @@ export function denialDetails(
 ): (user: UserInfo, attrs: RequestAttributes) => Pick<StatusDetails, 'trace' | 'templates'> {
   const templates = templatesCache(index);
   return (user, attrs) => ({ trace: nearestMiss(source, user, attrs), templates: templates(attrs) });
+}
+
+/** Only visible role templates are named: the others are not the user's to ask for. */
+function isVisibleTemplate({ role }: EnforcedRole): boolean {
+  const labels = role.metadata.labels ?? {};
+  return labels[ROLE_TEMPLATE_LABEL] === 'true' && labels[HIDDEN_LABEL] !== 'true';
 }
 
 /** How many requests' templates are kept (until a role changes). */
@@ -44,13 +50,7 @@ function templatesCache(index: AccessIndex): (attrs: RequestAttributes) => strin
     ]);
     let templates = cache.get(key);
     if (templates === undefined) {
-      templates = index
-        .rolesAllowing(attrs)
-        .filter((name) => {
-          const labels = index.role(name)?.role.metadata.labels ?? {};
-          return labels[ROLE_TEMPLATE_LABEL] === 'true' && labels[HIDDEN_LABEL] !== 'true';
-        })
-        .slice(0, TEMPLATES_NAMED);
+      templates = index.rolesAllowing(attrs, isVisibleTemplate).slice(0, TEMPLATES_NAMED);
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
       cache.set(key, templates);
     }

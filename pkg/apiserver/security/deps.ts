@@ -11,6 +11,15 @@ import type { SecurityCache } from '../../registry/security/security-cache';
 import type { RequestContext } from '../context';
 import { decodeBody, readBody } from '../body';
 import type { ObjectReader } from './conditional-review';
+import type { DeclaredObject } from '../../auth/plugin-declarations';
+
+/**
+ * The objects an installed plugin declares in `extensions/`, as loaded (undefined: no such plugin here); set once
+ * the plugin host runs, for the impact review of a Plugin.
+ */
+export interface PluginExtensions {
+  of?: (plugin: string) => readonly DeclaredObject[] | undefined;
+}
 
 /** What the security endpoints (passwords, tokens, permissions, access reviews) are built from. */
 export interface SecurityDeps {
@@ -34,6 +43,7 @@ export interface SecurityDeps {
   passwordHash?: PasswordHashOptions;
   /** Reads a stored object, for access reviews that decide conditional rules on it. */
   readObject?: ObjectReader;
+  pluginExtensions?: PluginExtensions;
 }
 
 /** The request body as a JSON (or YAML) object; 400 for anything else. */

@@ -1,6 +1,7 @@
 import { badRequest, invalid, type StatusCause } from '../../api/errors';
 import type { AccessIndex } from '../../auth/insight/access-index';
 import { accessImpact, type ProposedChange } from '../../auth/insight/impact';
+import { pluginRoleWrites } from '../../auth/insight/plugin-templates';
 import { whatCan } from '../../auth/insight/what-can';
 import { whoCan, type ConditionsHold } from '../../auth/insight/who-can';
 import { bindCondition, type Role } from '../../auth/rbac';
@@ -19,7 +20,8 @@ import { connectAccessIndex, impactWorld, indexedBinding } from './insight-index
  * of `create` on it (the hidden template `access-insight-view` grants all three):
  * - `resourceaccessreviews`: who can do something, each user with the grant's path, paged;
  * - `subjectrulesreviews`: what a user can do, each rule with where it comes from;
- * - `accessimpactreviews`: what a proposed Role, RoleBinding, User or role assignment would change, per user.
+ * - `accessimpactreviews`: what a proposed Role, RoleBinding, User, Plugin (its role templates) or role assignment
+ *   would change, per user.
  */
 export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): AccessIndex {
   const index = connectAccessIndex(deps.cache);
@@ -47,7 +49,7 @@ export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): A
   });
   routes.add(route('accessimpactreviews'), async (ctx) => {
     const spec = await reviewSpec(ctx, deps, KIND.impact);
-    const change = proposedChange(spec);
+    const change = proposedChange(spec, deps);
     const page = pageOf(spec.limit, spec.continue, KIND.impact);
     const impact = accessImpact(impactWorld(deps.cache, index), change);
     const start = page.after === '' ? 0 : impact.changes.findIndex((c) => c.user > page.after);
@@ -134,17 +136,18 @@ function afterOf(token: string): string {
 }
 
 /** The change an impact review's spec proposes; 422 naming what is missing or wrong. */
-function proposedChange(spec: Record<string, unknown>): ProposedChange {
+function proposedChange(spec: Record<string, unknown>, deps: SecurityDeps): ProposedChange {
   const kind = KIND.impact;
   const operation = spec.operation;
   if (operation !== 'create' && operation !== 'update' && operation !== 'delete')
     throw invalid({ kind }, [fieldInvalid('spec.operation', 'must be create, update or delete')]);
   if (spec.userPermissions !== undefined) return assignment(spec.userPermissions, operation);
-  return objectChange(objectAt<Record<string, unknown>>(spec.object, 'spec.object', kind), operation === 'delete');
+  const object = objectAt<Record<string, unknown>>(spec.object, 'spec.object', kind);
+  return objectChange(object, operation === 'delete', deps);
 }
 
 /** The change writing (or, `deleted`, deleting) `object` proposes. */
-function objectChange(object: Record<string, unknown>, deleted: boolean): ProposedChange {
+function objectChange(object: Record<string, unknown>, deleted: boolean, deps: SecurityDeps): ProposedChange {
   const kind = KIND.impact;
   const metadata = objectAt<Record<string, unknown>>(object.metadata, 'spec.object.metadata', kind);
   const name = metadata.name;
@@ -165,12 +168,28 @@ function objectChange(object: Record<string, unknown>, deleted: boolean): Propos
         disabled: (object.spec as { disabled?: unknown } | undefined)?.disabled === true,
       };
     case 'Plugin':
-      throw invalid({ kind }, [
-        fieldInvalid('spec.object.kind', 'the impact of a Plugin (its role templates) is not reviewed yet'),
-      ]);
+      return pluginChange(name, object, deleted, deps);
     default:
       throw invalid({ kind }, [fieldInvalid('spec.object.kind', 'must be Role, RoleBinding, User or Plugin')]);
   }
+}
+
+/**
+ * A Plugin written or deleted: its role templates applied (enabled, the default) or removed (disabled, deleted),
+ * read from the plugin as this server loaded it; nothing is installed or run. 422 when the plugin would be applied
+ * but is not installed here (its templates are unknown).
+ */
+function pluginChange(name: string, object: Record<string, unknown>, deleted: boolean, deps: SecurityDeps): ProposedChange {
+  const enabled = (object.spec as { enabled?: unknown } | undefined)?.enabled;
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    throw invalid({ kind: KIND.impact }, [fieldInvalid('spec.object.spec.enabled', 'must be true or false')]);
+  const applied = !deleted && enabled !== false;
+  const declared = deps.pluginExtensions?.of?.(name);
+  if (applied && declared === undefined)
+    throw invalid({ kind: KIND.impact }, [
+      fieldInvalid('spec.object.metadata.name', `no plugin "${name}" is installed here: its role templates are unknown`),
+    ]);
+  return { kind: 'roles', roles: pluginRoleWrites(name, applied, declared ?? [], deps.cache.allRoles()) };
 }
 
 function assignment(value: unknown, operation: string): ProposedChange {

@@ -32,6 +32,7 @@ import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
 import type { ObjectReader } from './conditional-review';
+import type { PluginExtensions } from './deps';
 import { denialDetails } from './denial-details';
 import { isNotFound, type StatusDetails } from '../../api/errors';
 import { writeAdminPasswordFile } from './admin-password-file';
@@ -67,6 +68,8 @@ export interface Security {
   /** A 403's nearest miss (RBAC only). */
   denialDetails?: (user: UserInfo, info: RequestInfo) => Pick<StatusDetails, 'trace' | 'templates'>;
   cache: SecurityCache;
+  /** Where the plugin host makes its plugins' `extensions/` objects known (impact reviews of a Plugin). */
+  pluginExtensions: PluginExtensions;
   stop(): void;
 }
 
@@ -171,6 +174,7 @@ export async function setupSecurity(
   const throttle = new LoginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...config.loginLimits });
   const basic = new BasicAuthenticator(cache, throttle, new PasswordVerifier({ hashOptions: config.passwordHash }));
   const authorizer = isRbac ? rbac : alwaysAllow;
+  const pluginExtensions: PluginExtensions = {};
   const index = registerSecurityRoutes(routes, {
     cache,
     credentials,
@@ -186,6 +190,7 @@ export async function setupSecurity(
     maxBodyBytes,
     passwordHash: config.passwordHash,
     readObject: storedObjectReader(schemes),
+    pluginExtensions,
   });
   return {
     authenticators: [new BearerAuthenticator(cache, throttle), basic],
@@ -196,6 +201,7 @@ export async function setupSecurity(
       return () => unsubscribe.forEach((u) => u());
     },
     cache,
+    pluginExtensions,
     stop: () => cache.stop(),
   };
 }

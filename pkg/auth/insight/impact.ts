@@ -39,9 +39,17 @@ export interface ImpactWorld {
   userExists(user: string): boolean;
 }
 
+/** A role as it would be written; `role` undefined for a deletion. */
+export interface RoleWrite {
+  name: string;
+  role: Role | undefined;
+}
+
 /** A proposed change. `undefined` for a deletion. */
 export type ProposedChange =
   | { kind: 'role'; name: string; role: Role | undefined }
+  /** Several roles written or deleted at once (a plugin's role templates applied or removed). */
+  | { kind: 'roles'; roles: readonly RoleWrite[] }
   | { kind: 'binding'; name: string; binding: IndexedBinding | undefined }
   /** A user created, updated (`disabled`) or deleted (`exists: false`). */
   | { kind: 'user'; name: string; exists: boolean; disabled: boolean }
@@ -93,16 +101,8 @@ class Effective {
 
 export function accessImpact(world: ImpactWorld, change: ProposedChange): AccessImpact {
   const before = new Effective(world.graph);
-  const after =
-    change.kind === 'role'
-      ? new Effective(
-          new RoleGraphWithChange(
-            world.graph,
-            change.name,
-            change.role === undefined ? undefined : withAdmissionStamp(change.role),
-          ),
-        )
-      : before;
+  const writes = roleWrites(change);
+  const after = writes.length ? new Effective(graphWith(world.graph, writes)) : before;
   const subjects = subjectsOf(world, change, before, after);
   const memo = new Map<string, Omit<UserAccessChange, 'user'>>();
   const changes: UserAccessChange[] = [];
@@ -131,7 +131,8 @@ export function accessImpact(world: ImpactWorld, change: ProposedChange): Access
 function subjectsOf(world: ImpactWorld, change: ProposedChange, before: Effective, after: Effective): Set<string> {
   switch (change.kind) {
     case 'role':
-      return usersOfChangedRoles(world, change.name, before, after);
+    case 'roles':
+      return usersOfChangedRoles(world, roleWrites(change), before, after);
     case 'binding':
       return new Set([...(world.binding(change.name)?.subjects ?? []), ...(change.binding?.subjects ?? [])]);
     case 'user':
@@ -141,11 +142,36 @@ function subjectsOf(world: ImpactWorld, change: ProposedChange, before: Effectiv
   }
 }
 
-/** The users bound to a role whose effective rules or UI permissions the change of role `name` changes. */
-function usersOfChangedRoles(world: ImpactWorld, name: string, before: Effective, after: Effective): Set<string> {
+/** The roles a change writes or deletes. */
+function roleWrites(change: ProposedChange): readonly RoleWrite[] {
+  if (change.kind === 'role') return [change];
+  return change.kind === 'roles' ? change.roles : [];
+}
+
+/** The role graph with every write made, each written role stamped as admitted (as the role write check does). */
+function graphWith(graph: ReversibleRoleGraph, writes: readonly RoleWrite[]): ReversibleRoleGraph {
+  return writes.reduce<ReversibleRoleGraph>(
+    (next, { name, role }) =>
+      new RoleGraphWithChange(next, name, role === undefined ? undefined : withAdmissionStamp(role)),
+    graph,
+  );
+}
+
+/** The users bound to a role whose effective rules or UI permissions the written roles change. */
+function usersOfChangedRoles(
+  world: ImpactWorld,
+  writes: readonly RoleWrite[],
+  before: Effective,
+  after: Effective,
+): Set<string> {
   const users = new Set<string>();
   const next = after.graph as ReversibleRoleGraph;
-  for (const role of new Set([...rolesAffectedBy(world.graph, name), ...rolesAffectedBy(next, name)])) {
+  const affected = new Set<string>();
+  for (const { name } of writes) {
+    for (const role of rolesAffectedBy(world.graph, name)) affected.add(role);
+    for (const role of rolesAffectedBy(next, name)) affected.add(role);
+  }
+  for (const role of affected) {
     const was = before.of(role);
     const will = after.of(role);
     if (jsonEqual(was.rules, will.rules) && jsonEqual(was.uiPermissions, will.uiPermissions)) continue;

@@ -13,6 +13,7 @@ import {
   type HeldRole,
   type PolicyRule,
   type RbacSource,
+  type RuleSet,
   type TraceEntry,
 } from '../rbac';
 import type { UserInfo } from '../user';
@@ -21,30 +22,38 @@ import type { UserInfo } from '../user';
  * A refused request's nearest miss, as the access review's denied trace
  * words it (every role considered, then the closest rules and what failed),
  * built for a 403: rules are ranked by how many of their parts fail with the
- * matching predicates, and only the closest few are put into words.
+ * matching predicates, and only the closest few are put into words. The
+ * ranking stops once the closest rules cannot be beaten.
  */
 
 /** How many of the closest failing rules are named (as the access review does). */
 const CLOSEST_RULES = 3;
 
 export function nearestMiss(source: RbacSource, user: UserInfo, attrs: RequestAttributes): TraceEntry[] {
-  const trace: TraceEntry[] = [];
+  const held = [...heldRoles(source, user)];
+  const counted = held.filter((h) => !h.limited && h.enforced !== undefined);
+  // No rule can miss by less than this: 1 unless some rule matches the request as far as its parts go (a
+  // conditional one). Once the closest rules all miss by this little, no later rule can take their place.
+  const floor = counted.some((h) => matchesSomeRule(h.enforced!.ruleSet, attrs)) ? 0 : 1;
+  const request = describeRequest(attrs);
   let closest: { role: string; rule: PolicyRule; misses: number; order: number }[] = [];
   let order = 0;
-  for (const held of heldRoles(source, user)) {
-    trace.push({ kind: 'Role', name: held.name, message: roleMessage(held, attrs) });
-    if (held.limited || held.enforced === undefined) continue;
-    for (const rule of held.enforced.ruleSet.rules) {
+  const settled = () => closest.length === CLOSEST_RULES && closest[CLOSEST_RULES - 1].misses <= floor;
+  for (const role of counted) {
+    if (settled()) break;
+    for (const rule of role.enforced!.ruleSet.rules) {
       if (!sameKind(rule, attrs)) continue;
       const misses = missCount(rule, attrs);
-      const candidate = { role: held.name, rule, misses, order: order++ };
+      const candidate = { role: role.name, rule, misses, order: order++ };
       if (closest.length < CLOSEST_RULES || misses < closest[closest.length - 1].misses) {
         closest = [...closest, candidate]
           .sort((a, b) => a.misses - b.misses || a.order - b.order)
           .slice(0, CLOSEST_RULES);
+        if (settled()) break;
       }
     }
   }
+  const trace: TraceEntry[] = held.map((h) => ({ kind: 'Role', name: h.name, message: roleMessage(h, request) }));
   for (const c of closest) {
     trace.push({
       kind: 'Rule',
@@ -55,12 +64,16 @@ export function nearestMiss(source: RbacSource, user: UserInfo, attrs: RequestAt
   return trace;
 }
 
-function roleMessage(held: HeldRole, attrs: RequestAttributes): string {
+/** Whether a rule of the set matches every part of the request (an allowing or a conditional rule). */
+const matchesSomeRule = (ruleSet: RuleSet, attrs: RequestAttributes) =>
+  ruleSet.allows(attrs) !== undefined || ruleSet.conditionalMatches(attrs).length > 0;
+
+function roleMessage(held: HeldRole, request: string): string {
   const how =
     held.binding === undefined ? 'held by every request of the user' : `bound by RoleBinding "${held.binding}"`;
   if (held.limited) return `${how}, but left out by the token's role limit`;
   if (held.enforced === undefined) return `${how}, but no such role exists`;
-  return `${how}; none of its ${held.enforced.ruleSet.rules.length} rules allows ${describeRequest(attrs)}`;
+  return `${how}; none of its ${held.enforced.ruleSet.rules.length} rules allows ${request}`;
 }
 
 /** How many reasons `ruleMismatches` would give, without wording them. */

@@ -131,7 +131,7 @@ export class SecurityCache implements CredentialSource, RbacSource {
     const spec = token.spec as TokenSpec;
     if (spec.expiresAt && Date.parse(spec.expiresAt) <= Date.now()) return undefined;
     if (!this.mayLogIn(spec.username, credential)) return undefined;
-    const user: UserInfo = { name: spec.username, groups: [...LOGGED_IN_GROUPS] };
+    const user: UserInfo = { name: spec.username, groups: [...LOGGED_IN_GROUPS], tokenName: token.metadata.name };
     if (spec.roles) user.roleLimit = spec.roles;
     return user;
   }

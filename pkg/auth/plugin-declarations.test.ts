@@ -1,4 +1,4 @@
-import { declarationProblem, labelKeyProblem, type DeclaredObject } from './declared-objects';
+import { declarationProblem, labelKeyProblem, type DeclaredObject } from './plugin-declarations';
 
 const role = (name: string, labels: Record<string, string> = { 'svc.run/role-template': 'true' }): DeclaredObject => ({
   apiVersion: 'v1alpha1',

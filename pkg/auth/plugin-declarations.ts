@@ -24,7 +24,7 @@ export function declarationProblem(pluginName: string, object: DeclaredObject): 
     const problem = labelKeyProblem(key);
     if (problem) return problem;
   }
-  if (object.kind === 'Role' && object.apiVersion === 'v1alpha1') {
+  if (isDeclaredRole(object)) {
     if (!object.metadata.name.startsWith(`${pluginName}-`)) return `a plugin's Role must be named "${pluginName}-…"`;
     if (object.metadata.labels?.[ROLE_TEMPLATE_LABEL] !== 'true') {
       return `a plugin's Role must be a role template (label ${ROLE_TEMPLATE_LABEL}: "true")`;
@@ -42,3 +42,10 @@ export function labelKeyProblem(key: string): string | undefined {
   if (!platform || ALLOWED_PLATFORM_LABELS.has(key) || key.startsWith(AGGREGATE_TO_PREFIX)) return undefined;
   return `label "${key}" is under the platform's prefix ${prefix}`;
 }
+
+/** The label the plugins controller puts on every object it applies for a plugin: the plugin's name. */
+export const PLUGIN_NAME_LABEL = 'plugin.svc.run/plugin-name';
+
+/** Whether a declared object is a Role (the platform's, `v1alpha1`). */
+export const isDeclaredRole = (object: Pick<DeclaredObject, 'apiVersion' | 'kind'>): boolean =>
+  object.kind === 'Role' && object.apiVersion === 'v1alpha1';
