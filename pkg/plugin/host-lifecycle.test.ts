@@ -6,7 +6,6 @@ import type { Storage } from '../storage/interface';
 import { SchemeManager } from '../registry/scheme';
 import type { ResourceStore } from '../registry/resource-store';
 import { RouteTable } from '../apiserver/routes';
-import { ExponentialRateLimiter } from '../controller/rate-limiter';
 import { captureLog, type CapturedLog } from '../../test/support/log-capture';
 import { waitFor } from '../../test/support/wait-for';
 import { PLUGIN_KIND } from './plugin-kind';
@@ -53,7 +52,6 @@ beforeAll(async () => {
     routeTimeoutMs: 5_000,
     maxBodyBytes: 1024 * 1024,
     rescanIntervalMs: 60_000,
-    retryRateLimiter: new ExponentialRateLimiter(20, 1000),
   });
   await host.start();
 });

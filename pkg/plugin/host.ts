@@ -28,7 +28,7 @@ import { PluginModels } from './plugin-models';
 import { PluginRoutes } from './plugin-routes';
 import { PluginObjects } from './plugin-objects';
 import { ReconcileLoop } from '../controller/reconcile-loop';
-import type { RateLimiter } from '../controller/rate-limiter';
+import { ExponentialRateLimiter } from '../controller/rate-limiter';
 import type { Reconciler, Request } from '../controller/reconciler';
 import { KeySettling } from './key-settling';
 
@@ -66,8 +66,6 @@ export interface PluginHostOptions {
   rescanIntervalMs?: number;
   /** Where a STARTED plugin's console pages (`spec.console`) are made known, until it stops. */
   consolePlugins?: ConsolePlugins;
-  /** How a plugin whose reconcile failed (its Plugin object could not be stored, say) is retried; default the controllers'. */
-  retryRateLimiter?: RateLimiter<string>;
 }
 
 /** A plugin the folder (or the platform) has: where it comes from and its content as read. */
@@ -130,7 +128,8 @@ export class PluginHost implements Reconciler {
       name: 'plugin-host',
       reconciler: this,
       workers: 16,
-      rateLimiter: options.retryRateLimiter,
+      // A failed step (the Plugin object not stored, say) is retried per plugin: 5 ms doubling up to 30 s.
+      rateLimiter: new ExponentialRateLimiter(5, 30_000),
       log: log.child({ controller: 'plugin-host' }),
     });
     // Absolute, so that a plugin's index.js is found whatever the worker's working directory.

@@ -62,7 +62,8 @@ function plainHeaders(given: RequestInit['headers']): Record<string, string> {
     new Headers(given).forEach((value, name) => (headers[name] = value));
     return headers;
   }
-  for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(given))
+    headers[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   return headers;
 }
 
