@@ -1,18 +1,18 @@
 import type { ApiObject } from '../api/object';
-import { isConflict, isNotFound } from '../client/errors';
 import type { ResourceRef } from '../client/resource';
 import type { Logger } from '../util/log';
 import type { DeepReadonly } from '../util/deep-freeze';
 import type { EventHandler, ObjectEvent } from './event-handler';
 import type { Informer } from './informer';
 import type { Selectors } from './lister-watcher';
-import type { ControllerMetrics, ReconcileOutcome } from './metrics';
+import type { ControllerMetrics } from './metrics';
 import { allPass, type Predicate } from './predicates';
 import type { RateLimiter } from './rate-limiter';
-import { isTerminalError, type Reconciler, type Result } from './reconciler';
+import type { Reconciler } from './reconciler';
+import { ReconcileLoop } from './reconcile-loop';
 import type { Runnable } from './runnable';
 import type { SharedInformers } from './shared-informers';
-import { WorkQueue } from './workqueue';
+import type { WorkQueue } from './workqueue';
 
 /**
  * Where a controller's keys come from: the informer of a resource, which
@@ -58,9 +58,8 @@ export class Controller implements Runnable {
   /** The controller's queue of keys (exposed for metrics and tests). */
   readonly queue: WorkQueue;
   private readonly log: Logger;
-  private readonly stopper = new AbortController();
+  private readonly loop: ReconcileLoop;
   private readonly sources = new Map<Source, (() => void) | undefined>();
-  private workers: Promise<void>[] = [];
   private started = false;
   private stopping: Promise<void> | undefined;
 
@@ -69,8 +68,9 @@ export class Controller implements Runnable {
     private readonly deps: ControllerDeps,
   ) {
     this.name = config.name;
-    this.queue = new WorkQueue({ rateLimiter: config.rateLimiter });
     this.log = deps.log.child({ controller: config.name });
+    this.loop = new ReconcileLoop({ ...config, log: this.log, metrics: deps.metrics });
+    this.queue = this.loop.queue;
     for (const source of config.sources) this.sources.set(source, undefined);
   }
 
@@ -79,14 +79,14 @@ export class Controller implements Runnable {
    * existing object enqueued once), then starts the workers.
    */
   async start(): Promise<void> {
-    if (this.started || this.stopper.signal.aborted) return;
+    if (this.started || this.loop.signal.aborted) return;
     this.started = true;
     this.deps.metrics?.trackQueue(this.name, () => this.queue.len());
     for (const source of this.sources.keys()) this.subscribe(source);
     const informers = [...this.sources.keys()].map((s) => this.informerOf(s));
-    await Promise.all(informers.map((i) => i.waitForSync(this.stopper.signal)));
-    if (this.stopper.signal.aborted) return;
-    this.workers = Array.from({ length: this.config.workers }, () => this.runWorker());
+    await Promise.all(informers.map((i) => i.waitForSync(this.loop.signal)));
+    if (this.loop.signal.aborted) return;
+    this.loop.start();
     this.log.info({ workers: this.config.workers }, 'controller started');
   }
 
@@ -98,7 +98,7 @@ export class Controller implements Runnable {
   watch<T extends ApiObject = ApiObject>(source: Source<T>): () => void {
     const entry = source as unknown as Source;
     this.sources.set(entry, undefined);
-    if (this.started && !this.stopper.signal.aborted) this.subscribe(entry);
+    if (this.started && !this.loop.signal.aborted) this.subscribe(entry);
     return () => {
       this.sources.get(entry)?.();
       this.sources.delete(entry);
@@ -115,11 +115,9 @@ export class Controller implements Runnable {
   }
 
   private async shutDown(): Promise<void> {
-    this.stopper.abort();
+    const stopped = this.loop.stop();
     for (const unsubscribe of this.sources.values()) unsubscribe?.();
-    const drained = this.queue.shutDownWithDrain();
-    await Promise.all(this.workers);
-    await drained;
+    await stopped;
     this.deps.metrics?.untrackQueue(this.name);
     if (this.started) this.log.info('controller stopped');
   }
@@ -140,57 +138,5 @@ export class Controller implements Runnable {
       onDelete: (object) => enqueue({ type: 'delete', object }),
     };
     this.sources.set(source, this.informerOf(source).addEventHandler(handler));
-  }
-
-  private async runWorker(): Promise<void> {
-    for (let key = await this.queue.get(); key !== undefined; key = await this.queue.get()) {
-      try {
-        await this.reconcileKey(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
-  }
-
-  /** One reconcile, and what its outcome does to the key (controller-runtime's reconcileHandler). */
-  private async reconcileKey(key: string): Promise<void> {
-    const log = this.log.child({ key });
-    const started = performance.now();
-    let outcome: ReconcileOutcome;
-    try {
-      const result: Result | void = await this.config.reconciler.reconcile(
-        { name: key },
-        { signal: this.stopper.signal, log },
-      );
-      outcome = this.afterSuccess(key, result);
-    } catch (err) {
-      outcome = this.afterFailure(key, err, log);
-    }
-    this.deps.metrics?.observeReconcile(this.name, outcome, (performance.now() - started) / 1000);
-  }
-
-  private afterSuccess(key: string, result: Result | void): ReconcileOutcome {
-    this.queue.forget(key);
-    const delay = result?.requeueAfterMs ?? 0;
-    if (delay <= 0) return 'success';
-    this.queue.addAfter(key, delay);
-    return 'requeue_after';
-  }
-
-  private afterFailure(key: string, err: unknown, log: Logger): ReconcileOutcome {
-    if (isNotFound(err)) {
-      this.queue.forget(key);
-      return 'success';
-    }
-    if (isTerminalError(err)) {
-      this.queue.forget(key);
-      log.error({ err }, 'reconcile failed for good; not retrying until the object changes');
-      return 'terminal_error';
-    }
-    this.queue.addRateLimited(key);
-    if (this.stopper.signal.aborted) log.debug({ err }, 'reconcile ended by the stop');
-    else if (isConflict(err)) log.info({ err: err as Error, retries: this.queue.retries(key) }, 'conflict; retrying');
-    else log.error({ err, retries: this.queue.retries(key) }, 'reconcile failed; retrying with backoff');
-    return 'error';
   }
 }

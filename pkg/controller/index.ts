@@ -24,6 +24,7 @@ export {
   type ReconcileContext,
   type Result,
 } from './reconciler';
+export { ReconcileLoop, type ReconcileLoopConfig } from './reconcile-loop';
 export { WorkQueue, type WorkQueueOptions } from './workqueue';
 export {
   BucketRateLimiter,

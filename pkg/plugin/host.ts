@@ -28,6 +28,10 @@ import type { LoadedPlugin } from './loaded-plugin';
 import { PluginModels } from './plugin-models';
 import { PluginRoutes } from './plugin-routes';
 import { PluginObjects } from './plugin-objects';
+import { ReconcileLoop } from '../controller/reconcile-loop';
+import { ExponentialRateLimiter } from '../controller/rate-limiter';
+import type { Reconciler, Request } from '../controller/reconciler';
+import { KeySettling } from './key-settling';
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
@@ -68,6 +72,12 @@ export interface PluginHostOptions {
   consolePlugins?: ConsolePlugins;
 }
 
+/** A plugin the folder (or the platform) has: where it comes from and its content as read. */
+interface DesiredPlugin {
+  source: string;
+  loaded: LoadedSource;
+}
+
 /**
  * The plugin host (docs/plugins.md): loads the plugins folder and follows its
  * changes (a plugin added is installed, changed is reloaded, removed is
@@ -78,22 +88,31 @@ export interface PluginHostOptions {
  * set to false (or whose object is deleted) is stopped and they go away. A
  * plugin that fails is unloaded; the apiserver keeps serving. Also serves
  * `GET …/plugins/<name>/extensions`, the plugin's `extensions/` objects, which
- * the plugin controller applies. The jobs around the lifecycle are its parts':
- * PluginRoutes (routes), PluginModels (models), PluginObjects (the Plugin
- * object), PluginWorker (the worker thread).
+ * the plugin controller applies.
+ *
+ * The lifecycle is a reconciler on the controller runtime's loop
+ * (docs/adr/0050-plugin-lifecycle-reconciler.md): the folder and the Plugin
+ * objects are the desired state, the running workers the actual one; every
+ * change queues the plugin's name, one reconcile per name at a time, a failed
+ * one retried with backoff. The jobs around it are its parts': PluginRoutes
+ * (routes), PluginModels (models), PluginObjects (the Plugin object),
+ * PluginWorker (the worker thread).
  */
-export class PluginHost {
+export class PluginHost implements Reconciler {
+  /** Actual: the plugins whose Plugin object is stored, running or not. */
   private readonly plugins = new Map<string, LoadedPlugin>();
+  /** Desired: the plugins of the folder and the platform, by name. */
+  private readonly desired = new Map<string, DesiredPlugin>();
+  /** Plugins removed from the folder whose Plugin object is still to be deleted. */
+  private readonly removed = new Set<string>();
+  private readonly loop: ReconcileLoop;
+  private readonly settling = new KeySettling();
   private readonly models: PluginModels;
   private readonly pluginRoutes: PluginRoutes;
   private readonly objects: PluginObjects;
   private readonly mirror: StorageMirror;
   /** Absent without a plugins folder: the built-in plugins only. */
   private readonly folder: PluginFolderSync | undefined;
-  /** Uninstalls under way, by plugin name: installing the same name again waits for them. */
-  private readonly leaving = new Map<string, Promise<void>>();
-  /** Installs under way (their Plugin object stored, the plugin not yet known): not "not installed". */
-  private readonly installing = new Set<string>();
   private removeExtensionsRoute: (() => void) | undefined;
   private stopping = false;
 
@@ -108,6 +127,15 @@ export class PluginHost {
     this.models = new PluginModels(schemes, storage, options);
     this.pluginRoutes = new PluginRoutes(routes, (key) => this.models.owner(key), options);
     this.objects = new PluginObjects(schemes, log, options);
+    // Plugins start side by side, each name reconciled by one worker at a time.
+    this.loop = new ReconcileLoop({
+      name: 'plugin-host',
+      reconciler: this,
+      workers: 16,
+      // A failed step (the Plugin object not stored, say) is retried per plugin: 5 ms doubling up to 30 s.
+      rateLimiter: new ExponentialRateLimiter(5, 30_000),
+      log: log.child({ controller: 'plugin-host' }),
+    });
     // Absolute, so that a plugin's index.js is found whatever the worker's working directory.
     this.folder =
       options.pluginsDir === undefined
@@ -121,9 +149,6 @@ export class PluginHost {
 
   /** Loads every plugin in the folder and starts the enabled ones; resolves when each is STARTED, STOPPED or FAILED. */
   async start(): Promise<void> {
-    const settling: Promise<void>[] = [];
-    for (const manifest of this.options.builtins ?? [])
-      settling.push((await this.install(`builtin:${manifest.name}`, { manifest })).settled);
     this.removeExtensionsRoute = this.routes.add(
       {
         group: PLUGIN_KIND.group,
@@ -134,13 +159,17 @@ export class PluginHost {
       async (ctx) => this.serveExtensions(ctx),
     );
     await this.mirror.start();
-    this.mirror.subscribe((name, _previous, current) => void this.follow(name, current));
+    this.mirror.subscribe((name) => this.enqueue(name));
+    this.loop.start();
+    const settling: Promise<void>[] = [];
+    for (const manifest of this.options.builtins ?? [])
+      settling.push(this.want(`builtin:${manifest.name}`, { manifest }).settled);
     if (this.folder) {
       settling.push((await this.folder.scan()).settled);
       await this.folder.uninstallOrphans();
       this.folder.watch();
     } else {
-      for (const name of this.folderTarget().storedPlugins()) if (!this.plugins.has(name)) this.uninstall(name);
+      for (const name of this.folderTarget().storedPlugins()) if (!this.desired.has(name)) this.unwant(name);
     }
     await Promise.all(settling);
   }
@@ -151,117 +180,115 @@ export class PluginHost {
     this.folder?.stop();
     this.mirror.stop();
     this.removeExtensionsRoute?.();
+    const loopStopped = this.loop.stop();
     await Promise.all([...this.plugins.values()].map((plugin) => this.halt(plugin)));
-    await Promise.all(this.leaving.values());
+    await loopStopped;
+    this.settling.wakeAll();
     for (const plugin of this.plugins.values()) removeUnpacked(plugin);
+    for (const { loaded } of this.desired.values()) if (loaded.unpackedDir) removeUnpacked(loaded);
+  }
+
+  /**
+   * Brings one plugin in line with the folder and its Plugin object:
+   * uninstalled when it left the folder; its Plugin object stored (and the
+   * old worker stopped) when its content is new; started when `spec.enabled`
+   * is true, stopped when it is false or the object is deleted. A plugin that
+   * failed stays FAILED until its content or its object changes.
+   */
+  async reconcile({ name }: Request): Promise<void> {
+    const seen = this.settling.began(name);
+    try {
+      if (!this.stopping) await this.converge(name);
+    } finally {
+      this.settling.ended(name, seen);
+    }
+  }
+
+  private async converge(name: string): Promise<void> {
+    const want = this.desired.get(name);
+    if (!want) return this.convergeAbsent(name, this.plugins.get(name));
+    const plugin = await this.installed(name, want);
+    if (plugin && !this.stopping) await this.follow(plugin, this.mirror.get(name));
+  }
+
+  /** The plugin with the folder's content, its Plugin object stored; the old content's worker stopped first. */
+  private async installed(name: string, want: DesiredPlugin): Promise<LoadedPlugin | undefined> {
+    const current = this.plugins.get(name);
+    if (current?.manifest === want.loaded.manifest) return current;
+    if (current) await this.halt(current);
+    // Stored before the plugin is known: a failure here is retried with backoff, the old content stopped.
+    const stored = await this.objects.save(want.loaded.manifest);
+    if (current) {
+      if (current.unpackedDir !== want.loaded.unpackedDir) removeUnpacked(current);
+      this.log.info({ plugin: name, version: want.loaded.manifest.version }, 'plugin changed; reloading');
+    }
+    const plugin = loadedPlugin(want, this.options.logLinesPerSecond ?? 100);
+    this.plugins.set(name, plugin);
+    await this.mirror.waitFor(stored.metadata.resourceVersion);
+    return plugin;
+  }
+
+  /** Started when its Plugin object says `spec.enabled` (not false), stopped when it says false or is deleted. */
+  private async follow(plugin: LoadedPlugin, object: ApiObject | undefined): Promise<void> {
+    const spec = object?.spec as Record<string, unknown> | undefined;
+    const wanted = object !== undefined && !object.metadata.deletionTimestamp && spec?.enabled !== false;
+    if (plugin.wanted === wanted) return;
+    const first = plugin.wanted === undefined;
+    plugin.wanted = wanted;
+    if (wanted) return this.run(plugin);
+    if (!first) await this.halt(plugin);
+    if (object) await this.objects.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
+  }
+
+  /** A plugin the folder does not have: stopped and its Plugin object deleted when it left, else not installed. */
+  private async convergeAbsent(name: string, plugin: LoadedPlugin | undefined): Promise<void> {
+    if (plugin) {
+      plugin.wanted = false;
+      await this.halt(plugin);
+      removeUnpacked(plugin);
+      this.plugins.delete(name);
+    }
+    if (!this.removed.has(name)) return this.markNotInstalled(name, this.mirror.get(name));
+    // The plugin controller's finalizer holds the object until the plugin's extension objects are deleted.
+    await this.objects.delete(name);
+    this.removed.delete(name);
+    this.log.info({ plugin: name }, 'plugin uninstalled: it is no longer in the plugins folder');
+  }
+
+  /** Queues the plugin's name for a reconcile; `settled` resolves once it has been reconciled. */
+  private enqueue(name: string): Settling {
+    this.settling.asked(name);
+    const settled = this.settling.settled(name);
+    if (this.stopping) this.settling.wakeAll();
+    else this.loop.add(name);
+    return { settled };
+  }
+
+  /** The folder (or the platform) has this plugin, with this content. */
+  private want(source: string, loaded: LoadedSource): Settling {
+    const name = loaded.manifest.name;
+    this.removed.delete(name);
+    this.desired.set(name, { source, loaded });
+    return this.enqueue(name);
+  }
+
+  /** The folder no longer has this plugin: it is uninstalled. */
+  private unwant(name: string): void {
+    this.desired.delete(name);
+    this.removed.add(name);
+    this.enqueue(name);
   }
 
   private folderTarget(): FolderSyncTarget {
-    const find = (path: string) => [...this.plugins.values()].find((p) => p.source === path);
+    const find = (path: string) => [...this.desired.entries()].find(([, d]) => d.source === path)?.[0];
     return {
-      installedFrom: (path) => find(path)?.manifest.name,
-      sourceOf: (name) => this.plugins.get(name)?.source,
-      install: (path, loaded) => this.install(path, loaded),
-      reload: (name, loaded) => this.reload(this.plugins.get(name)!, loaded),
-      uninstall: (name) => this.uninstall(name),
+      installedFrom: (path) => find(path),
+      sourceOf: (name) => this.desired.get(name)?.source,
+      install: async (path, loaded) => this.want(path, loaded),
+      reload: (name, loaded) => this.want(this.desired.get(name)?.source ?? name, loaded).settled,
+      uninstall: (name) => this.unwant(name),
       storedPlugins: () => [...this.mirror.values()].flatMap((o) => (o.metadata.name ? [o.metadata.name] : [])),
     };
-  }
-
-  /** Stores the plugin's `Plugin` object and follows it; the plugin is known to the host only once that worked. */
-  private async install(source: string, loaded: LoadedSource): Promise<Settling> {
-    const { manifest } = loaded;
-    await this.leaving.get(manifest.name);
-    let stored: ApiObject;
-    this.installing.add(manifest.name);
-    try {
-      stored = await this.objects.save(manifest);
-    } catch (err) {
-      this.log.error({ plugin: manifest.name, err }, 'could not store the Plugin object; the plugin is not started');
-      return { settled: Promise.resolve() };
-    } finally {
-      this.installing.delete(manifest.name);
-    }
-    const plugin: LoadedPlugin = {
-      manifest,
-      source,
-      refused: loaded.refused,
-      unpackedDir: loaded.unpackedDir,
-      requests: new InFlight(),
-      routes: [],
-      routeRemovers: new Map(),
-      models: [],
-      indexWorkerClosers: new Map(),
-      logs: new LogLimiter(this.options.logLinesPerSecond ?? 100),
-      statusWrites: Promise.resolve(),
-      transitions: Promise.resolve(),
-      warnings: [],
-    };
-    this.plugins.set(manifest.name, plugin);
-    return { settled: this.follow(manifest.name, stored) };
-  }
-
-  /** Swaps in the plugin's new content: stops it, stores the new spec, and starts it again if it is enabled. */
-  private reload(plugin: LoadedPlugin, loaded: LoadedSource): Promise<void> {
-    plugin.transitions = plugin.transitions.then(async () => {
-      if (this.stopping) return;
-      await this.halt(plugin);
-      removeUnpacked(plugin);
-      Object.assign(plugin, { manifest: loaded.manifest, refused: loaded.refused, unpackedDir: loaded.unpackedDir });
-      this.log.info({ plugin: plugin.manifest.name, version: plugin.manifest.version }, 'plugin changed; reloading');
-      try {
-        await this.objects.save(loaded.manifest);
-      } catch (err) {
-        this.log.error({ plugin: plugin.manifest.name, err }, 'could not update the Plugin object');
-      }
-      if (plugin.wanted) await this.run(plugin);
-    });
-    return plugin.transitions;
-  }
-
-  /**
-   * Uninstalls a plugin removed from the folder: stops it and deletes its
-   * `Plugin` object (the plugin controller's finalizer holds the object
-   * until the plugin's extension objects are deleted).
-   */
-  private uninstall(name: string): void {
-    const plugin = this.plugins.get(name);
-    this.plugins.delete(name);
-    if (plugin) plugin.wanted = false;
-    const done = (plugin?.transitions ?? Promise.resolve())
-      .then(async () => {
-        if (plugin) await this.halt(plugin);
-        if (plugin) removeUnpacked(plugin);
-        await this.objects.delete(name);
-        this.log.info({ plugin: name }, 'plugin uninstalled: it is no longer in the plugins folder');
-      })
-      .catch((err: unknown) => this.log.error({ plugin: name, err }, 'could not uninstall the plugin'))
-      .finally(() => {
-        if (this.leaving.get(name) === done) this.leaving.delete(name);
-      });
-    this.leaving.set(name, done);
-  }
-
-  /**
-   * Brings the plugin in line with its `Plugin` object: started when
-   * `spec.enabled` is true, stopped when it is false or the object is deleted.
-   * Resolves once the change (if any) is done.
-   */
-  private follow(name: string, object: ApiObject | undefined): Promise<void> {
-    const plugin = this.plugins.get(name);
-    if (!plugin) return this.markNotInstalled(name, object);
-    const spec = object?.spec as Record<string, unknown> | undefined;
-    const wanted = object !== undefined && !object.metadata.deletionTimestamp && spec?.enabled !== false;
-    if (plugin.wanted === wanted) return plugin.transitions;
-    const first = plugin.wanted === undefined;
-    plugin.wanted = wanted;
-    plugin.transitions = plugin.transitions.then(async () => {
-      if (this.stopping) return;
-      if (wanted) return this.run(plugin);
-      if (!first) await this.halt(plugin);
-      if (object) await this.objects.setPhase(plugin, 'STOPPED', 'disabled: spec.enabled is false');
-    });
-    return plugin.transitions;
   }
 
   /**
@@ -269,7 +296,7 @@ export class PluginHost {
    * the not-installed status (PENDING, `Ready` False `NotInstalled`), so that it does not sit without a phase.
    */
   private async markNotInstalled(name: string, object: ApiObject | undefined): Promise<void> {
-    if (this.stopping || this.installing.has(name) || this.leaving.has(name) || !awaitsAnyHost(object)) return;
+    if (this.stopping || !awaitsAnyHost(object)) return;
     try {
       // Checked again on the stored object: a host that has the plugin may have written its phase meanwhile.
       await this.objects
@@ -432,7 +459,25 @@ function archiveLimits(given: Partial<ArchiveLimits> = {}): ArchiveLimits {
   };
 }
 
-function removeUnpacked(plugin: LoadedPlugin): void {
+function removeUnpacked(plugin: { unpackedDir?: string }): void {
   if (plugin.unpackedDir) rmSync(plugin.unpackedDir, { recursive: true, force: true });
   plugin.unpackedDir = undefined;
+}
+
+/** A plugin of the folder as the host runs it, not yet started. */
+function loadedPlugin({ source, loaded }: DesiredPlugin, logLinesPerSecond: number): LoadedPlugin {
+  return {
+    manifest: loaded.manifest,
+    source,
+    refused: loaded.refused,
+    unpackedDir: loaded.unpackedDir,
+    requests: new InFlight(),
+    routes: [],
+    routeRemovers: new Map(),
+    models: [],
+    indexWorkerClosers: new Map(),
+    logs: new LogLimiter(logLinesPerSecond),
+    statusWrites: Promise.resolve(),
+    warnings: [],
+  };
 }

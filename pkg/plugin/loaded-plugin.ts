@@ -38,8 +38,6 @@ export interface LoadedPlugin {
   statusWrites: Promise<void>;
   /** Whether the plugin should run, as its `Plugin` object last said; undefined until the object was read. */
   wanted?: boolean;
-  /** Starts and stops of this plugin, one at a time, in order. */
-  transitions: Promise<void>;
   /** What the plugin declared that was ignored, for the STARTED message. */
   warnings: string[];
 }

@@ -1,6 +1,6 @@
 import { isNotFound } from '../client/errors';
 import type { ApiAnswer, ApiCall } from './protocol';
-import { pluginClient } from './worker-client';
+import { AnswerResponse, pluginClient } from './worker-client';
 
 const THINGS = { group: 'things.example.com', version: 'v1', plural: 'things' };
 const data = (inProcess: boolean) => ({
@@ -52,5 +52,24 @@ describe("a plugin's ctx.client answered in process", () => {
     })!;
     await expect(overHttp.get(THINGS, 'a')).rejects.toThrow();
     expect(calls).toEqual([]);
+  });
+
+  it("reads an answer's status, headers (repeated ones joined, any case) and text, and no body for a 204", async () => {
+    const answer = new AnswerResponse({
+      status: 404,
+      headers: [
+        ['content-type', 'application/json'],
+        ['warning', '299 - "one"'],
+        ['warning', '299 - "two"'],
+      ],
+      body: '{"kind":"Status"}',
+    });
+    expect(answer.ok).toBe(false);
+    expect(answer.headers.get('Warning')).toBe('299 - "one", 299 - "two"');
+    expect(answer.headers.get('etag')).toBeNull();
+    expect(await answer.json()).toEqual({ kind: 'Status' });
+    const empty = new AnswerResponse({ status: 204, headers: [], body: 'ignored' });
+    expect(empty.ok).toBe(true);
+    expect(await empty.text()).toBe('');
   });
 });

@@ -44,24 +44,74 @@ function overHttp(api: NonNullable<PluginWorkerData['api']>): Fetch {
     : (url, init) => fetch(url, init);
 }
 
-/** A `fetch` that hands each request but a watch to `call`, and builds a standard Response of its answer. */
+/**
+ * A `fetch` that hands each request but a watch to `call`, and answers what pkg/client's transport reads of it
+ * (status, headers, the text): a standard Response would build a body stream only for the text to be read back.
+ */
 function inProcessFetch(server: string, call: ApiCaller, watchFetch: Fetch): Fetch {
+  const prefix = server.replace(/\/+$/, '').length;
   return async (url: string, init: RequestInit): Promise<Response> => {
-    const watch = new URL(url).searchParams.get('watch');
-    if (watch === 'true' || watch === '1') return watchFetch(url, init);
+    if (isWatch(url)) return watchFetch(url, init);
     init.signal?.throwIfAborted();
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const answering = call({
       method: init.method ?? 'GET',
-      url: url.slice(server.replace(/\/+$/, '').length),
-      headers,
+      url: url.slice(prefix),
+      headers: plainHeaders(init.headers),
       body: typeof init.body === 'string' ? init.body : undefined,
     });
     const answer = await abortable(answering, init.signal ?? undefined);
-    const body = [204, 205, 304].includes(answer.status) ? null : answer.body;
-    return new Response(body, { status: answer.status, headers: answer.headers });
+    return new AnswerResponse(answer) as unknown as Response;
   };
+}
+
+function isWatch(url: string): boolean {
+  if (!url.includes('watch=')) return false;
+  const watch = new URL(url).searchParams.get('watch');
+  return watch === 'true' || watch === '1';
+}
+
+/** The request's headers as lower-case names and values. */
+function plainHeaders(given: RequestInit['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (given === undefined) return headers;
+  if (given instanceof Headers || Array.isArray(given)) {
+    new Headers(given).forEach((value, name) => (headers[name] = value));
+    return headers;
+  }
+  for (const [name, value] of Object.entries(given))
+    headers[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
+  return headers;
+}
+
+/** An in-process answer as the part of a `Response` pkg/client reads: `ok`, `status`, `headers.get`, `text()`, `json()`. */
+export class AnswerResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body = null;
+  private readonly content: string;
+
+  constructor(answer: ApiAnswer) {
+    this.status = answer.status;
+    this.ok = answer.status >= 200 && answer.status < 300;
+    this.content = [204, 205, 304].includes(answer.status) ? '' : answer.body;
+    const pairs = answer.headers;
+    this.headers = {
+      get(name: string): string | null {
+        const key = name.toLowerCase();
+        const values = pairs.filter(([n]) => n === key).map(([, v]) => v);
+        return values.length === 0 ? null : values.join(', ');
+      },
+    };
+  }
+
+  async text(): Promise<string> {
+    return this.content;
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(this.content);
+  }
 }
 
 /** `promise`, or the signal's reason once it aborts first. */
