@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { impactOf, type ImpactAnswer, type ProposedChange } from '../api/insight';
 import { ruleInWords } from '../insight/words';
 import { HasPermission } from '../permissions/permissions';
@@ -25,9 +26,12 @@ export function ImpactPanel(props: { change: ProposedChange | undefined }) {
   );
 }
 
+/** How long the proposed change must stay the same before the server is asked (typing is not asking). */
+const SETTLE_MS = 400;
+
 function Impact(props: { change: ProposedChange }) {
-  const key = JSON.stringify(props.change);
-  const impact = useAsync(() => impactOf(props.change, IMPACT_SHOWN), [key]);
+  const key = useSettled(JSON.stringify(props.change), SETTLE_MS);
+  const impact = useAsync(() => impactOf(JSON.parse(key) as ProposedChange, IMPACT_SHOWN), [key]);
   return (
     <section aria-labelledby="impact" class="impact">
       <h2 id="impact">Impact of this change</h2>
@@ -105,4 +109,14 @@ function Rules(props: { rules: Rule[]; user?: string }) {
       ))}
     </ul>
   );
+}
+
+/** `value` once it has not changed for `ms` (the first value at once). */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

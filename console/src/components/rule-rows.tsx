@@ -59,7 +59,7 @@ export function RuleRows(props: { rules: RuleDraft[]; onChange: (rules: RuleDraf
               type="button"
               class="link"
               onClick={() => set(i, { fieldSelector: withUserName(rule.fieldSelector) })}
-              aria-label={`Rule ${i + 1}: only the asking user's own (insert ${USER_NAME})`}
+              aria-label={`Insert ${USER_NAME} in rule ${i + 1}: only the asking user's own`}
             >
               Insert {USER_NAME}
             </button>

@@ -12,6 +12,10 @@ import { Link } from '../router/link';
 import { navigate } from '../router/router';
 import { buildingBlocks, draftOf, resultingGrants, roleFromDraft, type RoleDraft } from '../roles/compose';
 import { includedBy, type Role } from '../roles/roles';
+import type { RuleDraft } from '../roles/rule-draft';
+
+/** A rule being typed is asked about once it names resources and verbs. */
+const isComplete = (rule: RuleDraft) => rule.resources.trim() !== '' && rule.verbs.trim() !== '';
 
 const EMPTY: RoleDraft = { name: '', displayName: '', module: '', chosen: [], rules: [], kept: [] };
 
@@ -128,8 +132,11 @@ function DraftFields(props: {
       <Preview draft={draft} roles={props.roles} own={props.own} />
       <ImpactPanel
         change={
-          draft.name.trim() || props.own
-            ? { operation: props.own ? 'update' : 'create', object: roleFromDraft(draft, props.own) }
+          (draft.name.trim() || props.own) && draft.rules.every(isComplete)
+            ? {
+                operation: props.own ? 'update' : 'create',
+                object: { apiVersion: 'v1alpha1', kind: 'Role', ...roleFromDraft(draft, props.own) },
+              }
             : undefined
         }
       />
