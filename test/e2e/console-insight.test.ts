@@ -56,11 +56,17 @@ it('shows the super administrator who can act on an object, with the path that g
   const page = await open('/console/models/core/v1alpha1/users/carol');
   await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
   const panel = page.getByRole('region', { name: 'Who can' });
-  await panel.getByRole('status').filter({ hasText: /can get it/ }).waitFor();
+  await panel
+    .getByRole('status')
+    .filter({ hasText: /can get it/ })
+    .waitFor();
   await panel.getByRole('link', { name: 'admin', exact: true }).waitFor();
   expect(await panel.textContent()).toContain('super-role');
   await page.getByLabel('Verb', { exact: true }).selectOption('delete');
-  await panel.getByRole('status').filter({ hasText: /can delete it/ }).waitFor();
+  await panel
+    .getByRole('status')
+    .filter({ hasText: /can delete it/ })
+    .waitFor();
   await noSeriousViolations(page);
   await screenshot(page, 'insight-who-can-object');
 });
@@ -194,7 +200,9 @@ it('gives a delegated administrator access insight and the audit log, and says w
 
   const page = await open('/console/');
   await logIn(page, 'dora', 'dora-password');
-  await waitFor(async () => (await mainMenu(page).allTextContents()).includes('Audit'), { what: 'the Audit menu entry' });
+  await waitFor(async () => (await mainMenu(page).allTextContents()).includes('Audit'), {
+    what: 'the Audit menu entry',
+  });
   expect(await mainMenu(page).allTextContents()).not.toContain('Models');
 
   // A role page: editing is not dora's (no system:roles:manage, no update on roles): disabled, with a why.
@@ -215,7 +223,10 @@ it('gives a delegated administrator access insight and the audit log, and says w
   await waitFor(async () => !(await page.getByRole('button', { name: 'Disable' }).isDisabled()), {
     what: 'Disable enabled for dora',
   });
-  await page.getByRole('region', { name: 'What carol can do' }).getByText(/UI permissions/).waitFor();
+  await page
+    .getByRole('region', { name: 'What carol can do' })
+    .getByText(/UI permissions/)
+    .waitFor();
   await noSeriousViolations(page);
   await screenshot(page, 'insight-delegated-user');
 

@@ -44,12 +44,18 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
       details?: { causes?: StatusCause[]; trace?: Denial['trace']; templates?: string[] };
     };
     const reason = status.reason ?? res.statusText;
-    const { causes, trace, templates } = status.details ?? {};
-    const denial = res.status === 403 && (trace || templates) ? { trace: trace ?? [], templates: templates ?? [] } : undefined;
-    return new ApiError(res.status, reason, status.message ?? text, causes, retryAfter, denial);
+    const details = status.details ?? {};
+    const denial = res.status === 403 ? denialOf(details) : undefined;
+    return new ApiError(res.status, reason, status.message ?? text, details.causes, retryAfter, denial);
   } catch {
     return new ApiError(res.status, res.statusText, text || `${res.status} ${res.statusText}`, [], retryAfter);
   }
+}
+
+/** A 403's nearest miss, when its `details` carry one. */
+function denialOf(details: { trace?: Denial['trace']; templates?: string[] }): Denial | undefined {
+  if (!details.trace && !details.templates) return undefined;
+  return { trace: details.trace ?? [], templates: details.templates ?? [] };
 }
 
 /** `Retry-After` in seconds (the server sends seconds; an HTTP date is read too), if any. */

@@ -51,9 +51,11 @@ export function ErrorBox(props: { error: ApiError | undefined; onReload?: () => 
         <details class="why">
           <summary>Why?</summary>
           <ul>
-            {explanationLines(explain({ trace: error.denial.trace, templates: error.denial.templates })).map((line, i) => (
-              <li key={i}>{line}</li>
-            ))}
+            {explanationLines(explain({ trace: error.denial.trace, templates: error.denial.templates })).map(
+              (line, i) => (
+                <li key={i}>{line}</li>
+              ),
+            )}
           </ul>
         </details>
       )}

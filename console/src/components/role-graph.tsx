@@ -40,9 +40,7 @@ export function RoleGraphView(props: { role: Role; roles: readonly Role[] }) {
             const to = at.get(edge.to);
             if (!from || !to) return null;
             const [x1, y1, x2, y2] = ends(from, to);
-            return (
-              <line key={i} x1={x1} y1={y1} x2={x2} y2={y2} class={`edge ${edge.via}`} marker-end="url(#arrow)" />
-            );
+            return <line key={i} x1={x1} y1={y1} x2={x2} y2={y2} class={`edge ${edge.via}`} marker-end="url(#arrow)" />;
           })}
           {graph.nodes.map((node) => (
             <g key={node.name} class={`node${node.layer === 0 ? ' self' : ''}${node.template ? ' template' : ''}`}>

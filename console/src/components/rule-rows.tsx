@@ -8,15 +8,19 @@ import { TextField } from './field';
  * (`where`) as a field selector and a label selector, with `${user.name}` one
  * click away. The server's 422 on a rule's condition is shown under its field selector.
  */
-export function RuleRows(props: { rules: RuleDraft[]; onChange: (rules: RuleDraft[]) => void; causes?: StatusCause[] }) {
+export function RuleRows(props: {
+  rules: RuleDraft[];
+  onChange: (rules: RuleDraft[]) => void;
+  causes?: StatusCause[];
+}) {
   const set = (i: number, patch: Partial<RuleDraft>) =>
     props.onChange(props.rules.map((rule, j) => (j === i ? { ...rule, ...patch } : rule)));
   return (
     <section aria-labelledby="own-rules">
       <h2 id="own-rules">Own rules</h2>
       <p class="muted">
-        Rules of this role itself, besides those of the roles it is built from. A condition limits a rule to the
-        objects that match it; <code>{USER_NAME}</code> stands for the user who asks.
+        Rules of this role itself, besides those of the roles it is built from. A condition limits a rule to the objects
+        that match it; <code>{USER_NAME}</code> stands for the user who asks.
       </p>
       {props.rules.map((rule, i) => {
         const at = `rules[${i}]`;

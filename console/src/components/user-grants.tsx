@@ -41,9 +41,7 @@ function GrantList(props: { rules: RuleWithVia[]; reader: Reader }) {
       {props.rules.map((rule, i) => (
         <li key={i}>
           {ruleInWords(rule, props.reader)}{' '}
-          <span class="muted">
-            (through {[...new Set(rule.via.map((v) => v.path.join(' → ')))].join('; ')})
-          </span>
+          <span class="muted">(through {[...new Set(rule.via.map((v) => v.path.join(' → ')))].join('; ')})</span>
         </li>
       ))}
     </ul>

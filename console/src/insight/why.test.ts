@@ -8,7 +8,11 @@ describe('"why?" in words', () => {
         reason: 'no role of user "dora" allows delete persons.example.com "p1"',
         trace: [
           { kind: 'Role', name: 'viewer', message: 'bound by RoleBinding "dora-viewer"; none of its 1 rules allows …' },
-          { kind: 'Rule', name: 'get, list persons.example.com', message: 'in Role "viewer": verb delete is not get, list' },
+          {
+            kind: 'Rule',
+            name: 'get, list persons.example.com',
+            message: 'in Role "viewer": verb delete is not get, list',
+          },
         ],
         templates: ['persons-manage'],
       }),

@@ -61,20 +61,20 @@ const listOf = (items: readonly string[] | undefined, every: string) =>
  * A rule in words, as a user page shows it: `update, delete posts (content.svc.run) where spec.owner = you`,
  * `get /metrics`, `every verb on everything`.
  */
-export function ruleInWords(rule: Rule & { where?: Condition }, reader: Reader = {}): string {
+export function ruleInWords(rule: Rule, reader: Reader = {}): string {
   const verbs = listOf(rule.verbs, 'every verb on');
   if (rule.nonResourceURLs?.length) return `${verbs} ${rule.nonResourceURLs.join(', ')}`;
-  const resources = listOf(rule.resources, 'everything');
-  const groups = (rule.apiGroups ?? []).filter((g) => g !== '*').map((g) => g || 'core');
-  const names = rule.resourceNames?.length ? ` named ${rule.resourceNames.join(', ')}` : '';
   const where = rule.where && conditionInWords(rule.where, reader);
-  return [
-    verbs,
-    resources,
-    groups.length && !rule.apiGroups?.includes('*') ? `(${groups.join(', ')})` : '',
-    names.trim(),
-    where ? `where ${where}` : '',
-  ]
+  return [verbs, listOf(rule.resources, 'everything'), groupsOf(rule), namesOf(rule), where ? `where ${where}` : '']
     .filter(Boolean)
     .join(' ');
 }
+
+/** `(content.svc.run, core)`; nothing for every group. */
+function groupsOf(rule: Rule): string {
+  const groups = rule.apiGroups ?? [];
+  if (groups.length === 0 || groups.includes('*')) return '';
+  return `(${groups.map((g) => g || 'core').join(', ')})`;
+}
+
+const namesOf = (rule: Rule) => (rule.resourceNames?.length ? `named ${rule.resourceNames.join(', ')}` : '');

@@ -30,7 +30,9 @@ function fakeServer() {
         return new Response(body);
       }
       const older = url.includes('continue=');
-      const items = older ? [record('e0', 'carol', 'allow')] : [record('e2', 'dora', 'deny'), record('e1', 'ada', 'allow')];
+      const items = older
+        ? [record('e0', 'carol', 'allow')]
+        : [record('e2', 'dora', 'deny'), record('e1', 'ada', 'allow')];
       return new Response(JSON.stringify({ items, metadata: older ? {} : { continue: 'next' } }));
     }),
   );
@@ -60,7 +62,9 @@ describe('the Audit page', () => {
     fireEvent.change(screen.getByLabelText('Decision'), { target: { value: 'deny' } });
     fireEvent.input(screen.getByLabelText('Since'), { target: { value: '2026-11-28T10:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
-    await waitFor(() => expect(server.urls[server.urls.length - 1]).toContain('user=dora&decision=deny&since=2026-11-28T'));
+    await waitFor(() =>
+      expect(server.urls[server.urls.length - 1]).toContain('user=dora&decision=deny&since=2026-11-28T'),
+    );
   });
 
   it('follows new records live and says "Paused" when the stream ends, then resumes', async () => {

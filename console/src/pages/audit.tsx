@@ -70,14 +70,24 @@ export function AuditPage() {
         <TextField label="User" name="user" value={draft.user} onInput={set('user')} />
         <div class="field">
           <label for="field-verb">Verb</label>
-          <select id="field-verb" value={draft.verb} onChange={(e) => set('verb')((e.target as HTMLSelectElement).value)}>
+          <select
+            id="field-verb"
+            value={draft.verb}
+            onChange={(e) => set('verb')((e.target as HTMLSelectElement).value)}
+          >
             <option value="">any</option>
             {VERBS.map((v) => (
               <option key={v}>{v}</option>
             ))}
           </select>
         </div>
-        <TextField label="Resource" name="resource" value={draft.resource} onInput={set('resource')} hint="e.g. roles" />
+        <TextField
+          label="Resource"
+          name="resource"
+          value={draft.resource}
+          onInput={set('resource')}
+          hint="e.g. roles"
+        />
         <div class="field">
           <label for="field-decision">Decision</label>
           <select

@@ -25,7 +25,13 @@ const WHO_CAN = '/apis/authorization.svc.run/v1alpha1/resourceaccessreviews';
 const DENIED_DELETE = {
   allowed: false,
   reason: 'no role of user "dora" allows delete persons.example.com "ada"',
-  trace: [{ kind: 'Rule', name: 'get, update persons.example.com', message: 'in Role "editor": verb delete is not get, update' }],
+  trace: [
+    {
+      kind: 'Rule',
+      name: 'get, update persons.example.com',
+      message: 'in Role "editor": verb delete is not get, update',
+    },
+  ],
 };
 
 /**
@@ -47,9 +53,15 @@ function fakeServer(reads: object[], put: () => Response, denied: string[] = [])
       if (url === WHO_CAN) {
         const users = [
           { name: 'ada', via: [{ binding: 'ada-admin', role: 'admin', path: ['admin', 'models-manage'] }] },
-          { name: 'bob', via: [{ binding: 'bob-x', role: 'x', path: ['x'] }], conditions: [{ fieldSelector: 'spec.owner=bob' }] },
+          {
+            name: 'bob',
+            via: [{ binding: 'bob-x', role: 'x', path: ['x'] }],
+            conditions: [{ fieldSelector: 'spec.owner=bob' }],
+          },
         ];
-        return new Response(JSON.stringify({ status: { anonymous: false, authenticated: false, users, total: 2, continue: '' } }));
+        return new Response(
+          JSON.stringify({ status: { anonymous: false, authenticated: false, users, total: 2, continue: '' } }),
+        );
       }
       return new Response(JSON.stringify(reads.length > 1 ? reads.shift() : reads[0]));
     }),
@@ -107,7 +119,9 @@ describe('the actions on an object and who can take them', () => {
     fakeServer([ada(36, 1)], () => new Response('{}'), ['delete']);
     renderPage();
     const remove = await screen.findByRole('button', { name: 'Delete' });
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(false),
+    );
     expect((remove as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: "Why can't I delete it?" }));
     const why = screen.getByRole('note', { name: 'Why you cannot delete it' });
@@ -120,7 +134,9 @@ describe('the actions on an object and who can take them', () => {
     renderPage(['system:models:view']);
     fireEvent.click((await screen.findAllByRole('button', { name: "Why can't I edit it?" }))[0]);
     expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getAllByRole('note', { name: 'Why you cannot edit it' })[0].textContent).toContain('system:models:manage');
+    expect(screen.getAllByRole('note', { name: 'Why you cannot edit it' })[0].textContent).toContain(
+      'system:models:manage',
+    );
   });
 
   it('lists who can, with the path that grants it and a conditional holder’s condition', async () => {

@@ -77,7 +77,13 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         <>
           {/* Every action shows; one the caller may not take is disabled, with a "Why?" in words. */}
           <div class="actions">
-            <GuardedButton may={mayUpdate} id="edit-yaml" action="edit it" label="Edit YAML" onClick={() => setDraft(text)} />
+            <GuardedButton
+              may={mayUpdate}
+              id="edit-yaml"
+              action="edit it"
+              label="Edit YAML"
+              onClick={() => setDraft(text)}
+            />
             <GuardedButton
               may={mayUpdate}
               id="edit-form"

@@ -183,9 +183,7 @@ function Preview(props: { draft: RoleDraft; roles: Role[]; own?: Role }) {
       <h3>UI permissions</h3>
       <p>{result.uiPermissions.join(', ') || 'None.'}</p>
       <h3>Rules</h3>
-      {own.length > 0 && (
-        <p class="muted">Including the role's own rules and UI permissions ({own.length} rules).</p>
-      )}
+      {own.length > 0 && <p class="muted">Including the role's own rules and UI permissions ({own.length} rules).</p>}
       <RulesTable rules={result.rules} />
     </section>
   );

@@ -64,7 +64,10 @@ export function RolePage(props: { params: Record<string, string> }) {
           <Contributors role={r} />
           <RolePicture role={r} />
           <HasPermission permissions={[VIEW_ACCESS]}>
-            <WhoCanPanel request={{ group: '', resource: 'roles', name: r.metadata.name }} verbs={['update', 'delete', 'bind', 'get']} />
+            <WhoCanPanel
+              request={{ group: '', resource: 'roles', name: r.metadata.name }}
+              verbs={['update', 'delete', 'bind', 'get']}
+            />
           </HasPermission>
         </>
       )}

@@ -40,19 +40,32 @@ const MAX_PER_ROW = 4;
  * rows, one row per layer (wrapped when wide), each node at a fixed size.
  */
 export function roleGraph(role: Role, roles: readonly Role[]): RoleGraph {
-  const byName = new Map(roles.map((r) => [r.metadata.name, r]));
   const name = role.metadata.name;
   const contributors = role.status?.contributors ?? [];
-  const edges: GraphEdge[] = contributors.map((c) => ({
-    from: c.through ?? name,
-    to: c.name,
-    via: c.via === 'aggregation' ? 'aggregation' : 'dependency',
-  }));
-  const targets = Object.entries(role.metadata.labels ?? {})
+  const targets = aggregationTargets(role);
+  const edges: GraphEdge[] = [
+    ...contributors.map((c) => ({
+      from: c.through ?? name,
+      to: c.name,
+      via: c.via === 'aggregation' ? ('aggregation' as const) : ('dependency' as const),
+    })),
+    ...targets.map((target) => ({ from: target, to: name, via: 'aggregation' as const })),
+  ];
+  const layerOf = layers(name, targets, edges);
+  const byName = new Map(roles.map((r) => [r.metadata.name, r]));
+  byName.set(name, role);
+  return { ...place(rowsOf(layerOf), layerOf, byName), edges };
+}
+
+/** The roles this role's `aggregate-to-<target>` labels put it into. */
+function aggregationTargets(role: Role): string[] {
+  return Object.entries(role.metadata.labels ?? {})
     .filter(([key, value]) => key.startsWith(AGGREGATE_TO) && value === 'true')
     .map(([key]) => key.slice(AGGREGATE_TO.length));
-  for (const target of targets) edges.push({ from: target, to: name, via: 'aggregation' });
+}
 
+/** Each role's layer: 0 the role, -1 its aggregation targets, then by distance along the edges. */
+function layers(name: string, targets: string[], edges: GraphEdge[]): Map<string, number> {
   const layerOf = new Map<string, number>([[name, 0]]);
   for (const target of targets) if (!layerOf.has(target)) layerOf.set(target, -1);
   const queue = [name];
@@ -64,35 +77,41 @@ export function roleGraph(role: Role, roles: readonly Role[]): RoleGraph {
       queue.push(edge.to);
     }
   }
-  // A contributor whose edge starts at a role not reached (should not happen) still gets drawn, at the bottom.
+  // An edge from a role not reached (should not happen) still gets its role drawn, at the bottom.
   const deepest = Math.max(0, ...layerOf.values());
-  for (const c of contributors) if (!layerOf.has(c.name)) layerOf.set(c.name, deepest + 1);
+  for (const edge of edges) if (!layerOf.has(edge.to)) layerOf.set(edge.to, deepest + 1);
+  return layerOf;
+}
 
+/** The rows to draw: one per layer, top to bottom, names sorted, wrapped at MAX_PER_ROW. */
+function rowsOf(layerOf: Map<string, number>): string[][] {
   const rows: string[][] = [];
-  const layers = [...new Set(layerOf.values())].sort((a, b) => a - b);
-  for (const layer of layers) {
+  for (const layer of [...new Set(layerOf.values())].sort((a, b) => a - b)) {
     const members = [...layerOf.entries()]
       .filter(([, l]) => l === layer)
       .map(([n]) => n)
       .sort();
     for (let i = 0; i < members.length; i += MAX_PER_ROW) rows.push(members.slice(i, i + MAX_PER_ROW));
   }
-  const widest = Math.max(1, ...rows.map((r) => r.length));
-  const width = widest * NODE_WIDTH + (widest - 1) * GAP_X;
-  const nodes: GraphNode[] = [];
-  rows.forEach((row, r) => {
-    const rowWidth = row.length * NODE_WIDTH + (row.length - 1) * GAP_X;
-    row.forEach((n, i) => {
-      const found = n === name ? role : byName.get(n);
-      nodes.push({
+  return rows;
+}
+
+/** Every node at its place: rows centred in the widest row's width. */
+function place(rows: string[][], layerOf: Map<string, number>, byName: Map<string, Role>): Omit<RoleGraph, 'edges'> {
+  const widthOf = (count: number) => count * NODE_WIDTH + (count - 1) * GAP_X;
+  const width = widthOf(Math.max(1, ...rows.map((r) => r.length)));
+  const nodes = rows.flatMap((row, r) =>
+    row.map((n, i): GraphNode => {
+      const found = byName.get(n);
+      return {
         name: n,
         label: found ? displayName(found) : n,
         template: found?.metadata.labels?.[TEMPLATE_LABEL] === 'true',
         layer: layerOf.get(n) as number,
-        x: (width - rowWidth) / 2 + i * (NODE_WIDTH + GAP_X),
+        x: (width - widthOf(row.length)) / 2 + i * (NODE_WIDTH + GAP_X),
         y: r * (NODE_HEIGHT + GAP_Y),
-      });
-    });
-  });
-  return { nodes, edges, width, height: rows.length * NODE_HEIGHT + (rows.length - 1) * GAP_Y };
+      };
+    }),
+  );
+  return { nodes, width, height: rows.length * NODE_HEIGHT + (rows.length - 1) * GAP_Y };
 }
