@@ -30,6 +30,7 @@ describe('the bundle', () => {
   it.each([
     ['the YAML editor (CodeMirror)', 'codemirror-yaml'],
     ['the charts (uPlot)', 'uplot-chart'],
+    ['the picture of a role', 'role-graph'],
   ])('leaves %s out of the first page: it loads on the pages that use it', (what, chunk) => {
     const files = readdirSync(assets).filter((f) => f.startsWith(`${chunk}-`) && f.endsWith('.js'));
     expect(files).toHaveLength(1);

@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './router/router';
 import { AccessPage } from './pages/access';
+import { AuditPage } from './pages/audit';
 import { DashboardPage } from './pages/dashboard';
 import { HomePage } from './pages/home';
 import { MePage } from './pages/me';
@@ -61,6 +62,8 @@ export const ROUTES: RouteDefinition[] = [
   { path: '/roles/:name', title: 'Role', component: RolePage, meta: { permissions: ROLES } },
   { path: '/roles/:name/edit', title: 'Edit role', component: EditRolePage, meta: { permissions: MANAGE_ROLES } },
   { path: '/access', title: 'Access', component: AccessPage, menu: true, meta: { permissions: [] } },
+  // Listing audit records needs `list` on events in audit.svc.run: the audit-view template carries both.
+  { path: '/audit', title: 'Audit', component: AuditPage, menu: true, meta: { permissions: ['system:audit:view'] } },
   {
     path: '/plugins',
     title: 'Plugins',

@@ -28,3 +28,10 @@ export const CONSOLE_PLUGINS = '/apis/api.console.svc.run/v1alpha1/consoleplugin
 
 /** Models defined as objects (their schema, indexes and printer columns); platform kinds are not among them. */
 export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
+
+/** Access insight: who can, what a user can, and what a role change would do (each a POST answered with `status`). */
+export const WHO_CAN = '/apis/authorization.svc.run/v1alpha1/resourceaccessreviews';
+export const WHAT_CAN = '/apis/authorization.svc.run/v1alpha1/subjectrulesreviews';
+export const IMPACT = '/apis/authorization.svc.run/v1alpha1/accessimpactreviews';
+/** The audit records, newest first (`?user=&verb=&resource=&decision=&since=&limit=&continue=`, `?watch=true`). */
+export const AUDIT_EVENTS = '/apis/audit.svc.run/v1alpha1/events';

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import type { ApiError, StatusCause } from '../api/errors';
+import { explain, explanationLines } from '../insight/why';
 
 /** The id of the message a form shows under the field a cause names, if the page shows one (see TextField). */
 function placedMessageId(cause: StatusCause): string | undefined {
@@ -45,6 +46,18 @@ export function ErrorBox(props: { error: ApiError | undefined; onReload?: () => 
             ),
           )}
         </ul>
+      )}
+      {error.denial && (
+        <details class="why">
+          <summary>Why?</summary>
+          <ul>
+            {explanationLines(explain({ trace: error.denial.trace, templates: error.denial.templates })).map(
+              (line, i) => (
+                <li key={i}>{line}</li>
+              ),
+            )}
+          </ul>
+        </details>
       )}
       {error.isConflict && props.onReload && (
         <button type="button" onClick={props.onReload}>

@@ -4,6 +4,7 @@ import { ROLES, userPermissions } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { RoleChoice } from '../components/role-choice';
+import { ImpactPanel } from '../components/impact';
 import { groupByModule, includedBy, type Role } from '../roles/roles';
 
 /**
@@ -29,6 +30,7 @@ export function AssignRoles(props: { user: string }) {
     void save.run(async () => {
       await api('POST', userPermissions(props.user), { body: { roles: chosen ?? [] } });
       setSaved(true);
+      held.reload();
     });
   };
   return (
@@ -50,6 +52,9 @@ export function AssignRoles(props: { user: string }) {
             ))}
           </fieldset>
         ))}
+      {chosen && !saved && !sameSet(chosen, held.value?.roles ?? []) && (
+        <ImpactPanel change={{ operation: 'update', userPermissions: { user: props.user, roles: chosen } }} />
+      )}
       <ErrorBox error={save.error} />
       {saved && <p role="status">Roles saved.</p>}
       <button type="submit" disabled={!chosen || save.busy}>
@@ -58,3 +63,6 @@ export function AssignRoles(props: { user: string }) {
     </form>
   );
 }
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((name) => b.includes(name));

@@ -20,8 +20,25 @@ const ada = (age: number, version: number) => ({
 
 type Call = { method: string; url: string; body?: string };
 
-/** GET answers each of `reads` in turn (the last one again after); a PUT answers `put`. */
-function fakeServer(reads: object[], put: () => Response) {
+const ACCESS_REVIEWS = '/apis/authorization.svc.run/v1alpha1/accessreviews';
+const WHO_CAN = '/apis/authorization.svc.run/v1alpha1/resourceaccessreviews';
+const DENIED_DELETE = {
+  allowed: false,
+  reason: 'no role of user "dora" allows delete persons.example.com "ada"',
+  trace: [
+    {
+      kind: 'Rule',
+      name: 'get, update persons.example.com',
+      message: 'in Role "editor": verb delete is not get, update',
+    },
+  ],
+};
+
+/**
+ * GET answers each of `reads` in turn (the last one again after); a PUT answers `put`. Access reviews allow
+ * everything but `denied`; who-can names ada, and bob only on his own objects.
+ */
+function fakeServer(reads: object[], put: () => Response, denied: string[] = []) {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -29,15 +46,32 @@ function fakeServer(reads: object[], put: () => Response) {
       const method = init.method ?? 'GET';
       calls.push({ method, url, body: init.body as string | undefined });
       if (method === 'PUT') return put();
+      if (url === ACCESS_REVIEWS) {
+        const verb = JSON.parse(init.body as string).spec.verb as string;
+        return new Response(JSON.stringify({ status: denied.includes(verb) ? DENIED_DELETE : { allowed: true } }));
+      }
+      if (url === WHO_CAN) {
+        const users = [
+          { name: 'ada', via: [{ binding: 'ada-admin', role: 'admin', path: ['admin', 'models-manage'] }] },
+          {
+            name: 'bob',
+            via: [{ binding: 'bob-x', role: 'x', path: ['x'] }],
+            conditions: [{ fieldSelector: 'spec.owner=bob' }],
+          },
+        ];
+        return new Response(
+          JSON.stringify({ status: { anonymous: false, authenticated: false, users, total: 2, continue: '' } }),
+        );
+      }
       return new Response(JSON.stringify(reads.length > 1 ? reads.shift() : reads[0]));
     }),
   );
   return calls;
 }
 
-function renderPage() {
+function renderPage(uiPermissions = ['*']) {
   return render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions: ['*'] }}>
+    <PermissionsContext.Provider value={{ roles: [], uiPermissions }}>
       <ObjectPage params={{ group: 'example.com', version: 'v1alpha1', plural: 'persons', name: 'ada' }} />
     </PermissionsContext.Provider>,
   );
@@ -77,5 +111,47 @@ describe('editing an object as YAML', () => {
     expect(theirs.textContent).toContain('+   age: 40');
     expect(theirs.textContent).toContain('-   version: 1');
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+  });
+});
+
+describe('the actions on an object and who can take them', () => {
+  it('disables an action the caller may not take, with a "Why?" that gives the nearest miss in words', async () => {
+    fakeServer([ada(36, 1)], () => new Response('{}'), ['delete']);
+    renderPage();
+    const remove = await screen.findByRole('button', { name: 'Delete' });
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    expect((remove as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: "Why can't I delete it?" }));
+    const why = screen.getByRole('note', { name: 'Why you cannot delete it' });
+    expect(why.textContent).toContain('No role of user "dora" allows delete');
+    expect(why.textContent).toContain('Closest rule: get, update persons.example.com — in Role "editor": verb delete');
+  });
+
+  it('disables editing without the UI permission that offers it, and says which one', async () => {
+    fakeServer([ada(36, 1)], () => new Response('{}'));
+    renderPage(['system:models:view']);
+    fireEvent.click((await screen.findAllByRole('button', { name: "Why can't I edit it?" }))[0]);
+    expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getAllByRole('note', { name: 'Why you cannot edit it' })[0].textContent).toContain(
+      'system:models:manage',
+    );
+  });
+
+  it('lists who can, with the path that grants it and a conditional holder’s condition', async () => {
+    fakeServer([ada(36, 1)], () => new Response('{}'));
+    renderPage();
+    const panel = await screen.findByRole('region', { name: 'Who can' });
+    await waitFor(() => expect(panel.textContent).toContain('2 users can get it.'));
+    expect(panel.textContent).toContain('binding ada-admin → admin → models-manage');
+    expect(panel.textContent).toContain('bob only where spec.owner = bob');
+  });
+
+  it('shows no who-can panel without the UI permission for it', async () => {
+    fakeServer([ada(36, 1)], () => new Response('{}'));
+    renderPage(['system:models:view']);
+    await screen.findByRole('button', { name: 'Delete' });
+    expect(screen.queryByRole('region', { name: 'Who can' })).toBeNull();
   });
 });

@@ -7,6 +7,8 @@ import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
 import { YamlTextEditor } from '../components/yaml-editor';
 import { HasPermission } from '../permissions/permissions';
+import { GuardedButton, useMayI } from '../components/why-not';
+import { VIEW_ACCESS, WhoCanPanel } from '../components/who-can';
 import { Link } from '../router/link';
 import { navigate } from '../router/router';
 import { modelCollection, modelOf, modelRoute, type ModelParams } from './model-params';
@@ -19,6 +21,8 @@ interface ApiObject {
 }
 
 const YAML = 'application/yaml';
+/** The UI permission that offers editing and deleting objects. */
+const MANAGE = 'system:models:manage';
 
 /**
  * One object: its YAML, edited as YAML or with a form generated from the
@@ -32,6 +36,9 @@ export function ObjectPage(props: { params: Record<string, string> }) {
   const [draft, setDraft] = useState<string | undefined>();
   const [form, setForm] = useState(false);
   const save = useAction();
+  const target = { group: model.group, resource: model.plural, name: props.params.name };
+  const mayUpdate = useMayI({ ...target, verb: 'update' }, MANAGE);
+  const mayDelete = useMayI({ ...target, verb: 'delete' }, MANAGE);
   const reload = () => {
     setDraft(undefined);
     setForm(false);
@@ -68,23 +75,41 @@ export function ObjectPage(props: { params: Record<string, string> }) {
       {save.error?.isConflict && <ChangedMeanwhile path={path} asRead={text} />}
       {object.value && draft === undefined && !form && (
         <>
-          <HasPermission permissions={['system:models:manage']}>
-            <div class="actions">
-              <button type="button" onClick={() => setDraft(text)}>
-                Edit YAML
-              </button>
-              <button type="button" onClick={() => setForm(true)}>
-                Edit with a form
-              </button>
-              <button type="button" class="danger" onClick={onDelete} disabled={save.busy}>
-                Delete
-              </button>
-            </div>
-          </HasPermission>
+          {/* Every action shows; one the caller may not take is disabled, with a "Why?" in words. */}
+          <div class="actions">
+            <GuardedButton
+              may={mayUpdate}
+              id="edit-yaml"
+              action="edit it"
+              label="Edit YAML"
+              onClick={() => setDraft(text)}
+            />
+            <GuardedButton
+              may={mayUpdate}
+              id="edit-form"
+              action="edit it"
+              label="Edit with a form"
+              onClick={() => setForm(true)}
+            />
+            <GuardedButton
+              may={mayDelete}
+              id="delete"
+              action="delete it"
+              label="Delete"
+              class="danger"
+              busy={save.busy}
+              onClick={onDelete}
+            />
+          </div>
           <pre aria-label="YAML" tabIndex={0}>
             <code>{text}</code>
           </pre>
         </>
+      )}
+      {object.value && (
+        <HasPermission permissions={[VIEW_ACCESS]}>
+          <WhoCanPanel request={target} />
+        </HasPermission>
       )}
       {draft !== undefined && (
         <YamlEditor

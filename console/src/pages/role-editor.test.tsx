@@ -120,4 +120,40 @@ describe('the role editor', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('gone');
     expect(screen.queryByRole('button', { name: 'Save role' })).toBeNull();
   });
+
+  it('gives a rule a condition with ${user.name} offered, and shows the server refusing it under that field', async () => {
+    const refusal = {
+      kind: 'Status',
+      code: 422,
+      reason: 'Invalid',
+      message: 'Role "own-posts" is invalid: rules[0].where: fieldSelector: "spec.title" is not an index of posts',
+      details: {
+        causes: [{ field: 'rules[0].where', message: 'fieldSelector: "spec.title" is not an index of posts' }],
+      },
+    };
+    const calls = fakeServer(() => new Response(JSON.stringify(refusal), { status: 422 }));
+    render(<NewRolePage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a rule' }));
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'own-posts' } });
+    fireEvent.input(screen.getByLabelText('API groups'), { target: { value: 'content.svc.run' } });
+    fireEvent.input(screen.getByLabelText('Resources'), { target: { value: 'posts' } });
+    fireEvent.input(screen.getByLabelText('Verbs'), { target: { value: 'get, update' } });
+    fireEvent.click(screen.getByRole('button', { name: /Insert \$\{user\.name\} in rule 1/ }));
+    expect((screen.getByLabelText('Only where fields match') as HTMLInputElement).value).toBe(
+      'spec.owner=${user.name}',
+    );
+    const preview = screen.getByRole('region', { name: 'What this role will grant' });
+    expect(preview.textContent).toContain('spec.owner = the caller');
+    fireEvent.click(screen.getByRole('button', { name: 'Create role' }));
+    const message = await screen.findByText('fieldSelector: "spec.title" is not an index of posts');
+    expect(message.id).toBe('field-rules[0].where-error');
+    expect(JSON.parse(calls.find((c) => c.method === 'POST')?.body as string).rules).toEqual([
+      {
+        apiGroups: ['content.svc.run'],
+        resources: ['posts'],
+        verbs: ['get', 'update'],
+        where: { fieldSelector: 'spec.owner=${user.name}' },
+      },
+    ]);
+  });
 });

@@ -4,14 +4,20 @@ import { ROLES } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
 import { RoleChoice } from '../components/role-choice';
+import { ImpactPanel } from '../components/impact';
+import { RuleRows } from '../components/rule-rows';
 import { RulesTable } from '../components/rules-table';
 import { useAction, useAsync } from '../components/use-async';
 import { Link } from '../router/link';
 import { navigate } from '../router/router';
 import { buildingBlocks, draftOf, resultingGrants, roleFromDraft, type RoleDraft } from '../roles/compose';
 import { includedBy, type Role } from '../roles/roles';
+import type { RuleDraft } from '../roles/rule-draft';
 
-const EMPTY: RoleDraft = { name: '', displayName: '', module: '', chosen: [] };
+/** A rule being typed is asked about once it names resources and verbs. */
+const isComplete = (rule: RuleDraft) => rule.resources.trim() !== '' && rule.verbs.trim() !== '';
+
+const EMPTY: RoleDraft = { name: '', displayName: '', module: '', chosen: [], rules: [], kept: [] };
 
 /** A new role, built from templates (`/roles/+new`). */
 export function NewRolePage() {
@@ -122,7 +128,18 @@ function DraftFields(props: {
         causes={props.causes}
       />
       <TemplateChoices roles={props.roles} editing={props.own?.metadata.name} chosen={draft.chosen} onToggle={toggle} />
-      <Preview chosen={draft.chosen} roles={props.roles} own={props.own} />
+      <RuleRows rules={draft.rules} onChange={(rules) => onChange({ ...draft, rules })} causes={props.causes} />
+      <Preview draft={draft} roles={props.roles} own={props.own} />
+      <ImpactPanel
+        change={
+          (draft.name.trim() || props.own) && draft.rules.every(isComplete)
+            ? {
+                operation: props.own ? 'update' : 'create',
+                object: { apiVersion: 'v1alpha1', kind: 'Role', ...roleFromDraft(draft, props.own) },
+              }
+            : undefined
+        }
+      />
     </>
   );
 }
@@ -155,19 +172,18 @@ function TemplateChoices(props: {
   );
 }
 
-/** What the role will grant once saved: computed here from the chosen roles, before anything is written. */
-function Preview(props: { chosen: string[]; roles: Role[]; own?: Role }) {
-  const own = props.own?.rules ?? [];
-  const result = resultingGrants(props.chosen, props.roles, props.own);
+/** What the role will grant once saved: computed here from the chosen roles and own rules, before anything is written. */
+function Preview(props: { draft: RoleDraft; roles: Role[]; own?: Role }) {
+  const edited = roleFromDraft(props.draft, props.own);
+  const own = edited.rules ?? [];
+  const result = resultingGrants(props.draft.chosen, props.roles, edited);
   return (
     <section aria-labelledby="preview" class="preview">
       <h2 id="preview">What this role will grant</h2>
       <h3>UI permissions</h3>
       <p>{result.uiPermissions.join(', ') || 'None.'}</p>
       <h3>Rules</h3>
-      {own.length > 0 && (
-        <p class="muted">Including the role's own rules and UI permissions, kept as they are ({own.length} rules).</p>
-      )}
+      {own.length > 0 && <p class="muted">Including the role's own rules and UI permissions ({own.length} rules).</p>}
       <RulesTable rules={result.rules} />
     </section>
   );

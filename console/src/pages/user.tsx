@@ -7,7 +7,12 @@ import { useAction, useAsync } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
 import { AssignRoles } from './assign-roles';
+import { UserGrants } from '../components/user-grants';
+import { VIEW_ACCESS, WhoCanPanel } from '../components/who-can';
+import { GuardedButton, useMayI } from '../components/why-not';
 import { SET_PASSWORDS, type User } from './users';
+
+const MANAGE_USERS = 'system:users:manage';
 
 /** One user: who they are, enable or disable, set a password, and the roles they hold. */
 export function UserPage(props: { params: Record<string, string> }) {
@@ -15,6 +20,7 @@ export function UserPage(props: { params: Record<string, string> }) {
   const user = useAsync(() => api<User>('GET', path), [path]);
   const toggle = useAction();
   const disabled = user.value?.spec?.disabled === true;
+  const mayPatch = useMayI({ verb: 'patch', group: '', resource: 'users', name: props.params.name }, MANAGE_USERS);
   const onToggle = () =>
     void toggle.run(async () => {
       await api('PATCH', path, {
@@ -33,15 +39,32 @@ export function UserPage(props: { params: Record<string, string> }) {
       {user.value && <UserFacts user={user.value} />}
       {/* Only for a user who exists: a missing one (404) gets the error alone, no forms that would fail. */}
       {user.value && (
-        <HasPermission permissions={['system:users:manage']}>
+        <>
           <ErrorBox error={toggle.error} />
-          <button type="button" onClick={onToggle} disabled={toggle.busy}>
-            {disabled ? 'Enable' : 'Disable'}
-          </button>
+          <div class="actions">
+            <GuardedButton
+              may={mayPatch}
+              id="toggle-user"
+              action={disabled ? 'enable this user' : 'disable this user'}
+              label={disabled ? 'Enable' : 'Disable'}
+              busy={toggle.busy}
+              onClick={onToggle}
+            />
+          </div>
+        </>
+      )}
+      {user.value && (
+        <HasPermission permissions={[MANAGE_USERS]}>
           <HasPermission permissions={[SET_PASSWORDS]}>
             <SetPassword path={`${path}/password`} />
           </HasPermission>
           <AssignRoles user={props.params.name} />
+        </HasPermission>
+      )}
+      {user.value && (
+        <HasPermission permissions={[VIEW_ACCESS]}>
+          <UserGrants user={props.params.name} />
+          <WhoCanPanel request={{ group: '', resource: 'users', name: props.params.name }} />
         </HasPermission>
       )}
     </>

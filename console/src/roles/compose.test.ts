@@ -62,7 +62,14 @@ describe('resultingGrants', () => {
 
 describe('roleFromDraft', () => {
   it('makes a new role of its name, display name and dependencies, with no rules of its own', () => {
-    const role = roleFromDraft({ name: 'editor', displayName: ' Editor ', module: 'News', chosen: ['roles-manage'] });
+    const role = roleFromDraft({
+      name: 'editor',
+      displayName: ' Editor ',
+      module: 'News',
+      chosen: ['roles-manage'],
+      rules: [],
+      kept: [],
+    });
     expect(role).toEqual({
       metadata: {
         name: 'editor',
@@ -93,10 +100,47 @@ describe('roleFromDraft', () => {
       status: { rules: [read] },
     } as Role;
     const draft = { ...draftOf(base), displayName: '', module: '', chosen: [] };
-    expect(draftOf(base)).toEqual({ name: 'editor', displayName: 'Old', module: 'News', chosen: ['roles-view'] });
+    expect(draftOf(base)).toEqual({
+      name: 'editor',
+      displayName: 'Old',
+      module: 'News',
+      chosen: ['roles-view'],
+      rules: [{ apiGroups: 'core', resources: 'roles', verbs: 'get, list', fieldSelector: '', labelSelector: '' }],
+      kept: [],
+    });
     expect(roleFromDraft({ ...draft, name: 'renamed' }, base)).toEqual({
       metadata: { name: 'editor', version: 7, labels: { team: 'news' }, annotations: { note: 'kept' } },
       rules: [read],
     });
+  });
+  it('writes conditions from the rule fields, and keeps the rules the editor does not edit', () => {
+    const path = { nonResourceURLs: ['/metrics'], verbs: ['get'] };
+    const role = roleFromDraft({
+      name: 'own-posts',
+      displayName: '',
+      module: '',
+      chosen: [],
+      kept: [path],
+      rules: [
+        {
+          apiGroups: 'content.svc.run',
+          resources: 'posts',
+          verbs: 'get, update,update',
+          fieldSelector: ' spec.owner=${user.name} ',
+          labelSelector: '',
+        },
+        { apiGroups: '', resources: 'users', verbs: 'get', fieldSelector: '', labelSelector: '' },
+      ],
+    });
+    expect(role.rules).toEqual([
+      path,
+      {
+        apiGroups: ['content.svc.run'],
+        resources: ['posts'],
+        verbs: ['get', 'update'],
+        where: { fieldSelector: 'spec.owner=${user.name}' },
+      },
+      { apiGroups: [''], resources: ['users'], verbs: ['get'] },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { groupByModule, includedBy, listAnnotation, type Role, type Rule } from './roles';
+import { draftOfRule, isEditable, ruleOf, type RuleDraft } from './rule-draft';
 
 const ANNOTATION = 'rbac.authorization.svc.run/';
 /** The role nobody can change or build on usefully: it already holds everything. */
@@ -12,6 +13,10 @@ export interface RoleDraft {
   module: string;
   /** The roles (templates mostly) it is built from: its `dependencies`. */
   chosen: string[];
+  /** The role's own resource rules, as edited (conditions included). */
+  rules: RuleDraft[];
+  /** Own rules the editor does not edit (paths, named objects): kept as they are. */
+  kept: Rule[];
 }
 
 /** The roles a role may be built from, grouped by module: not hidden, not super-role, not the role itself. */
@@ -60,13 +65,15 @@ export function draftOf(role: Role): RoleDraft {
     displayName: role.metadata.annotations?.[`${ANNOTATION}display-name`] ?? '',
     module: role.metadata.annotations?.[`${ANNOTATION}module`] ?? '',
     chosen: listAnnotation(role, 'dependencies'),
+    rules: (role.rules ?? []).filter(isEditable).map(draftOfRule),
+    kept: (role.rules ?? []).filter((r) => !isEditable(r)),
   };
 }
 
 /**
  * The role to save: `base` (the role as read, so its version, own rules, labels
- * and other annotations go back unchanged) with the draft's display name, module
- * and dependencies; a new role has no rules of its own.
+ * and other annotations go back unchanged) with the draft's display name, module,
+ * dependencies and own rules (those it does not edit kept as they are).
  */
 export function roleFromDraft(draft: RoleDraft, base?: Role): Role {
   const annotations = { ...base?.metadata.annotations };
@@ -78,5 +85,6 @@ export function roleFromDraft(draft: RoleDraft, base?: Role): Role {
   set('module', draft.module.trim());
   set('dependencies', draft.chosen.length ? JSON.stringify(draft.chosen) : '');
   const { status: _status, ...rest } = base ?? { metadata: { name: draft.name }, rules: [] };
-  return { ...rest, metadata: { ...rest.metadata, name: base?.metadata.name ?? draft.name, annotations } };
+  const rules = [...(draft.kept ?? []), ...(draft.rules ?? []).map(ruleOf)];
+  return { ...rest, metadata: { ...rest.metadata, name: base?.metadata.name ?? draft.name, annotations }, rules };
 }

@@ -15,6 +15,8 @@ export interface Rule {
   resourceNames?: string[];
   nonResourceURLs?: string[];
   verbs: string[];
+  /** Only objects that match (selectors; `${user.name}` the caller's name). */
+  where?: { fieldSelector?: string; labelSelector?: string };
 }
 
 const ANNOTATION = 'rbac.authorization.svc.run/';
