@@ -6,6 +6,7 @@ import { decodeContinue, queryFingerprint, type ListPosition } from '../continue
 import { isOrdered } from './keys';
 import { isPairIndex, pairQuery, type PairQuery } from '../pair-indexes';
 import { storedValue } from './stored-values';
+import { resolveAlternatives } from '../alternatives';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -24,6 +25,8 @@ export interface ListScriptQuery {
   keys: Record<string, number>;
   pos: ScriptRequirement[];
   neg: ScriptRequirement[];
+  /** Alternatives (two or more), one of which an object must meet besides `pos` and `neg`. */
+  any?: { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[];
   sort: { i: string; d: boolean }[];
   offset: number;
   want: number;
@@ -70,20 +73,23 @@ export interface PlannedList {
  * message lists the type's indexes), when a number is not a non-negative
  * integer, or when the continue token is malformed or from another query.
  */
-export function planList(type: ResourceType, specs: readonly IndexSpec[], options: ListOptions = {}): PlannedList {
+export function planList(type: ResourceType, specs: readonly IndexSpec[], asked: ListOptions = {}): PlannedList {
   const known = indexLookup(
     type,
     specs.filter((s) => !isPairIndex(s)),
   );
+  const { options, alternatives } = resolveAlternatives(asked);
   const { pos, neg } = requirements(options, known);
+  const any = alternatives?.map((alt, at) => requirements(alt, known, `anyOf[${at}].fieldSelector`));
   const sort = sortOf(type, options, known);
-  const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
-  const { indexKeys, pairPart } = withPair(used, pairQuery(specs, options));
+  const named = [pos, neg, ...(any ?? []).flatMap((alt) => [alt.pos, alt.neg])].flat();
+  const used = [...new Set([...sort.map((s) => s.i), ...named.map((r) => r.i)])];
+  const { indexKeys, pairPart } = withPair(used, any ? undefined : pairQuery(specs, options));
   const keys: Record<string, number> = {};
   indexKeys.forEach((index, at) => {
     keys[index] = 5 + at;
   });
-  const fingerprint = queryFingerprint({ sort, pos, neg });
+  const fingerprint = queryFingerprint(any ? { sort, pos, neg, any } : { sort, pos, neg });
   const limit = count(options.limit, 'limit');
   const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
   const offset = resumed ? 0 : (count(options.offset, 'offset') ?? 0);
@@ -98,8 +104,9 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], option
     ordered: used.filter((index) => isOrdered(known(index, 'index'))),
     ...pairPart,
   };
+  if (any) query.any = any;
   if (resumed) query.after = resumed.position;
-  const range = answeringRange(pos, neg, sort, known);
+  const range = any ? undefined : answeringRange(pos, neg, sort, known);
   if (range) query.range = true;
   return { query, indexKeys, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
 }
@@ -130,8 +137,9 @@ function indexLookup(type: ResourceType, specs: readonly IndexSpec[]): IndexLook
 
 /** The selectors as requirements an object must meet (`pos`) or must not (`neg`). */
 function requirements(
-  options: ListOptions,
+  options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>,
   known: IndexLookup,
+  usedIn = 'fieldSelector',
 ): { pos: ScriptRequirement[]; neg: ScriptRequirement[] } {
   const pos: ScriptRequirement[] = [];
   const neg: ScriptRequirement[] = [];
@@ -140,7 +148,7 @@ function requirements(
     (target === 'pos' ? pos : neg).push(requirement);
   }
   for (const req of options.fieldSelector ?? []) {
-    known(req.field, 'fieldSelector');
+    known(req.field, usedIn);
     (req.op === 'in' ? pos : neg).push(fieldRequirement(req));
   }
   return { pos, neg };
