@@ -40,6 +40,11 @@ export interface ListScriptQuery {
    * (the script falls back to the other plans while it is being built), and the filter index `f` and value `v`.
    */
   pair?: { i: string; f: string; v: string };
+  /**
+   * Set with `any` when each alternative is one value of an ordered index, the order is the default one and the
+   * query has no requirement of its own: the page is a merge of those values' ranges (ADR 0017).
+   */
+  merge?: true;
   /** Index members a plan may read before it answers SLICE (see ./sliced-list.ts); unlimited when absent. */
   budget?: number;
   /** Set on a slice call: where the slice starts (`{}` for the first), and `size`, members it reads at most. */
@@ -105,6 +110,7 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], asked:
     ...pairPart,
   };
   if (any) query.any = any;
+  if (any && mergesRanges(any, pos, neg, sort, known)) query.merge = true;
   if (resumed) query.after = resumed.position;
   const range = any ? undefined : answeringRange(pos, neg, sort, known);
   if (range) query.range = true;
@@ -185,6 +191,30 @@ function answeringRange(
   const [req] = pos;
   if (req.v.length !== 1 || req.p !== undefined || !isOrdered(known(req.i, 'index'))) return undefined;
   return { index: req.i, value: req.v[0] };
+}
+
+/** Whether a union's page is a merge of ordered ranges: see `ListScriptQuery.merge`. */
+function mergesRanges(
+  any: readonly { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[],
+  pos: readonly ScriptRequirement[],
+  neg: readonly ScriptRequirement[],
+  sort: readonly { i: string; d: boolean }[],
+  known: IndexLookup,
+): boolean {
+  const defaultOrder = sort.length === 1 && sort[0].i === CREATION_INDEX && sort[0].d;
+  return (
+    defaultOrder &&
+    pos.length === 0 &&
+    neg.length === 0 &&
+    any.every(
+      (alt) =>
+        alt.neg.length === 0 &&
+        alt.pos.length === 1 &&
+        alt.pos[0].v.length === 1 &&
+        alt.pos[0].p === undefined &&
+        isOrdered(known(alt.pos[0].i, 'index')),
+    )
+  );
 }
 
 /** A label requirement as a requirement on the labels index, whose values are `key=value` (as stored). */

@@ -133,6 +133,31 @@ export function describeAlternatives(h: Harness): void {
       expect([...newestFirst].sort()).toEqual(expected);
     });
 
+    it('pages a union of one-value alternatives on ordered indexes in the default order, newest first', async () => {
+      const { storage, type } = await stored();
+      const anyOf: Alternative[] = [
+        { fieldSelector: [field(COLOR_INDEX, 'in', 'odd')] },
+        { labelSelector: [label('team', 'in', 'a')] },
+        { labelSelector: [label('team', 'in', 'b')] },
+      ];
+      // u01, u05, u09, u13 are odd and in team b: listed once each.
+      const everything = (await storage.list(type)).items;
+      const expected = everything
+        .filter((o) => specOf(o).color === 'odd' || o.metadata.labels?.team !== undefined)
+        .map((o) => o.metadata.name ?? '');
+      expect(expected).toHaveLength(12);
+      for (const limit of [1, 4, 5, 20]) {
+        expect({ limit, names: await walk(storage, type, { anyOf }, limit, 12) }).toEqual({ limit, names: expected });
+      }
+      const page = await storage.list(type, { anyOf, offset: 5, limit: 4 });
+      expect({ names: page.items.map((o) => o.metadata.name), total: page.total }).toEqual({
+        names: expected.slice(5, 9),
+        total: 12,
+      });
+      const all = await storage.list(type, { anyOf, offset: 10 });
+      expect(all.items.map((o) => o.metadata.name)).toEqual(expected.slice(10));
+    });
+
     it('pages the union by offset and limit', async () => {
       const { storage, type, objects } = await stored();
       const expected = oddOrTaggedNames(objects);

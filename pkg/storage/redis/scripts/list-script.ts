@@ -488,7 +488,59 @@ end
 -- The page of a query with alternatives: each conjunction's matches, found from its smallest positive
 -- requirement and checked against its others, collected once each; then sorted, or walked when a walk to fill
 -- the page is shorter. Reads the conjunctions' smallest ranges, never the type.
+-- The page of alternatives that are each one value of an ordered index, in the default order, with no
+-- requirement of the query's own (q.merge): each value's members are its matches in list order (ADR 0017), so
+-- the page merges the ranges from where it starts, O(k (log n + page)). The total is the largest range's count
+-- plus, for every other range, its members not in a range counted before it (looked up by member: an object's
+-- order member is the same in every ordered index).
+local function merged_page()
+  local ranges = {}
+  for i, alt in ipairs(q.any) do
+    local req = alt.pos[1]
+    local key, value = zkey(req.i), req.v[1]
+    local min, max = value_range(value)
+    ranges[i] = {key = key, value = value, min = min, max = max, count = set_count(key, min, max)}
+  end
+  table.sort(ranges, function(a, b) return a.count > b.count end)
+  total = ranges[1].count
+  for i = 2, #ranges do
+    local r = ranges[i]
+    each_member(r.key, r.min, r.max, false, function(m)
+      local tail = string.sub(m, #r.value + 2)
+      for j = 1, i - 1 do
+        spend(1)
+        if set_has(ranges[j].key, ranges[j].value .. NUL .. tail) then return false end
+      end
+      total = total + 1
+      return false
+    end)
+  end
+  if want == 0 then return end
+  local offset, need = q.offset, -1
+  if q.after then offset = 0 end
+  if want > 0 then need = offset + want end
+  local tails, names = {}, {}
+  for _, r in ipairs(ranges) do
+    local min = r.min
+    if q.after then min = '(' .. r.value .. NUL .. order_member(q.after.s[1] or nil, q.after.n) end
+    for _, m in ipairs(set_range(r.key, min, r.max, 0, need, false)) do
+      spend(1)
+      local tail = string.sub(m, #r.value + 2)
+      if names[tail] == nil then
+        names[tail] = member_name(m)
+        tails[#tails + 1] = tail
+      end
+    end
+  end
+  table.sort(tails, bytes_less)
+  for at = offset + 1, #tails do
+    page[#page + 1] = names[tails[at]]
+    if want > 0 and #page >= want then break end
+  end
+end
+
 local function union_page()
+  if q.merge then return merged_page() end
   local drivers, collecting = {}, 0
   for i, c in ipairs(conjunctions) do
     local d, n = driver_of(c)
