@@ -519,23 +519,38 @@ local function merged_page()
   local offset, need = q.offset, -1
   if q.after then offset = 0 end
   if want > 0 then need = offset + want end
-  local tails, names = {}, {}
-  for _, r in ipairs(ranges) do
+  -- Each range comes in list order: merged head by head (a few byte comparisons per item, where sorting
+  -- every member read would cost many), an object in several ranges taken once.
+  local heads = {}
+  for i, r in ipairs(ranges) do
     local min = r.min
     if q.after then min = '(' .. r.value .. NUL .. order_member(q.after.s[1] or nil, q.after.n) end
-    for _, m in ipairs(set_range(r.key, min, r.max, 0, need, false)) do
-      spend(1)
-      local tail = string.sub(m, #r.value + 2)
-      if names[tail] == nil then
-        names[tail] = member_name(m)
-        tails[#tails + 1] = tail
+    heads[i] = {members = set_range(r.key, min, r.max, 0, need, false), at = 1, from = #r.value + 2}
+    spend(#heads[i].members)
+  end
+  local skipped, last_tail = 0, nil
+  while true do
+    local best, best_tail = nil, nil
+    for i, h in ipairs(heads) do
+      local m = h.members[h.at]
+      if m then
+        local tail = string.sub(m, h.from)
+        if best == nil or bytes_less(tail, best_tail) then best, best_tail = i, tail end
       end
     end
-  end
-  table.sort(tails, bytes_less)
-  for at = offset + 1, #tails do
-    page[#page + 1] = names[tails[at]]
-    if want > 0 and #page >= want then break end
+    if best == nil then break end
+    local h = heads[best]
+    local m = h.members[h.at]
+    h.at = h.at + 1
+    if best_tail ~= last_tail then
+      last_tail = best_tail
+      if skipped < offset then
+        skipped = skipped + 1
+      else
+        page[#page + 1] = member_name(m)
+        if want > 0 and #page >= want then break end
+      end
+    end
   end
 end
 
