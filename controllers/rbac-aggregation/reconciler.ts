@@ -3,9 +3,11 @@ import {
   conditionalResources,
   observedDefinitionOf,
   unusableConditions,
+  type PolicyRule,
   type Role,
   type RoleGraph,
   type RoleStatus,
+  type UnusableCondition,
 } from '../../pkg/auth/rbac';
 import type { ApiClient } from '../../pkg/client';
 import {
@@ -69,17 +71,22 @@ export class RoleAggregationReconciler implements Reconciler {
     const role = this.roles.get(name);
     if (!role || role.metadata.deletionTimestamp) return;
     const status = aggregatedStatus(this.graph, role);
-    // Conditional rules on a model not served, or on a field it does not index, grant nothing: the status says so.
-    const named = conditionalResources(status.rules);
-    const unusable = named.length ? unusableConditions(status.rules, await this.served.lookup(named, signal)) : [];
+    const unusable = await this.unusable(status.rules, signal);
     if (unusable.length) status.unusableConditions = unusable;
     const { changed } = await updateStatus<Role>(this.client, ROLES, role, status, { signal });
-    if (changed)
+    if (changed) {
       log.debug({ rules: status.rules.length, contributors: status.contributors.length }, 'effective rules written');
-    if (changed && status.refused)
-      log.warn({ role: name, refused: status.refused }, 'edges of roles the role-write check did not admit left out');
-    if (changed && unusable.length)
-      log.info({ role: name, unusable: unusable.map((u) => u.message) }, 'conditional rules that grant nothing');
+      if (status.refused)
+        log.warn({ role: name, refused: status.refused }, 'edges of roles the role-write check did not admit left out');
+      if (unusable.length)
+        log.info({ role: name, unusable: unusable.map((u) => u.message) }, 'conditional rules that grant nothing');
+    }
     return unusable.length ? { requeueAfterMs: UNUSABLE_RECHECK_MS } : undefined;
+  }
+
+  /** Conditional rules on a model not served, or on a field it does not index: they grant nothing. */
+  private async unusable(rules: PolicyRule[], signal: AbortSignal): Promise<UnusableCondition[]> {
+    const named = conditionalResources(rules);
+    return named.length ? unusableConditions(rules, await this.served.lookup(named, signal)) : [];
   }
 }

@@ -26,35 +26,36 @@ export function resolveAlternatives(options: ListOptions): ResolvedAlternatives 
   const { anyOf, ...plain } = options;
   if (anyOf === undefined) return { options: plain };
   if (!Array.isArray(anyOf)) throw new StorageError('Invalid', 'anyOf must be a list of alternatives');
-  if (anyOf.length === 0) {
-    return { options: { ...plain, fieldSelector: [...(plain.fieldSelector ?? []), NOTHING] } };
-  }
+  if (anyOf.length === 0) return { options: withRequirements(plain, { fieldSelector: [NOTHING] }) };
   const own = new Set([...(plain.labelSelector ?? []).map(keyOf), ...(plain.fieldSelector ?? []).map(keyOf)]);
   const rest = anyOf.map((alt) => ({
     labelSelector: (alt.labelSelector ?? []).filter((r) => !own.has(keyOf(r))),
     fieldSelector: (alt.fieldSelector ?? []).filter((r) => !own.has(keyOf(r))),
   }));
   if (rest.some((alt) => alt.labelSelector.length + alt.fieldSelector.length === 0)) return { options: plain };
-  if (rest.length === 1) {
-    return {
-      options: {
-        ...plain,
-        labelSelector: [...(plain.labelSelector ?? []), ...rest[0].labelSelector],
-        fieldSelector: [...(plain.fieldSelector ?? []), ...rest[0].fieldSelector],
-      },
-    };
-  }
-  const listNamesValues = [...(plain.labelSelector ?? []), ...(plain.fieldSelector ?? [])].some(namesValues);
-  rest.forEach((alt, at) => {
-    if (!listNamesValues && ![...alt.labelSelector, ...alt.fieldSelector].some(namesValues)) {
-      throw new StorageError(
-        'Invalid',
-        `anyOf[${at}]: an alternative must name values (=, in, or a label key), unless the list itself does; ` +
-          'one that only excludes would read every object',
-      );
-    }
-  });
+  if (rest.length === 1) return { options: withRequirements(plain, rest[0]) };
+  checkNamesValues(plain, rest);
   return { options: plain, alternatives: rest };
+}
+
+/** The list with an alternative's requirements added to its own. */
+const withRequirements = (list: ListOptions, alt: Alternative): ListOptions => ({
+  ...list,
+  labelSelector: [...(list.labelSelector ?? []), ...(alt.labelSelector ?? [])],
+  fieldSelector: [...(list.fieldSelector ?? []), ...(alt.fieldSelector ?? [])],
+});
+
+/** Invalid when an alternative names no values and neither does the list. */
+function checkNamesValues(list: ListOptions, alternatives: readonly Required<Alternative>[]): void {
+  if ([...(list.labelSelector ?? []), ...(list.fieldSelector ?? [])].some(namesValues)) return;
+  alternatives.forEach((alt, at) => {
+    if ([...alt.labelSelector, ...alt.fieldSelector].some(namesValues)) return;
+    throw new StorageError(
+      'Invalid',
+      `anyOf[${at}]: an alternative must name values (=, in, or a label key), unless the list itself does; ` +
+        'one that only excludes would read every object',
+    );
+  });
 }
 
 /** The requirement no object meets: its name in the empty set. */

@@ -95,26 +95,42 @@ export function planList(type: ResourceType, specs: readonly IndexSpec[], asked:
     keys[index] = 5 + at;
   });
   const fingerprint = queryFingerprint(any ? { sort, pos, neg, any } : { sort, pos, neg });
-  const limit = count(options.limit, 'limit');
-  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
-  const offset = resumed ? 0 : (count(options.offset, 'offset') ?? 0);
+  const { limit, skipped, ...page } = pageOf(options, fingerprint, sort.length);
   const query: ListScriptQuery = {
     indexes: used,
     keys,
     pos,
     neg,
     sort,
-    offset,
-    want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
+    ...page,
     ordered: used.filter((index) => isOrdered(known(index, 'index'))),
     ...pairPart,
+    ...(any && unionPart(any, pos, neg, sort, known)),
   };
-  if (any) query.any = any;
-  if (any && mergesRanges(any, pos, neg, sort, known)) query.merge = true;
-  if (resumed) query.after = resumed.position;
   const range = any ? undefined : answeringRange(pos, neg, sort, known);
   if (range) query.range = true;
-  return { query, indexKeys, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  return { query, indexKeys, range, fingerprint, limit, skipped };
+}
+
+/** Where the page starts (an offset, or after a continue token's position) and how many items the script collects. */
+function pageOf(options: ListOptions, fingerprint: string, sortKeys: number) {
+  const limit = count(options.limit, 'limit');
+  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sortKeys) : undefined;
+  const offset = resumed ? 0 : (count(options.offset, 'offset') ?? 0);
+  const want = limit === undefined ? -1 : limit === 0 ? 0 : limit + 1;
+  const after = resumed && { after: resumed.position };
+  return { limit, offset, want, ...after, skipped: resumed ? resumed.listed : offset };
+}
+
+/** A union's part of the query: its alternatives, and whether its page is a merge of ordered ranges. */
+function unionPart(
+  any: { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[],
+  pos: readonly ScriptRequirement[],
+  neg: readonly ScriptRequirement[],
+  sort: readonly { i: string; d: boolean }[],
+  known: IndexLookup,
+): Pick<ListScriptQuery, 'any' | 'merge'> {
+  return mergesRanges(any, pos, neg, sort, known) ? { any, merge: true } : { any };
 }
 
 /** The sorted sets a query reads (those it names, then the pair index answering it), and its `pair` part. */

@@ -40,16 +40,17 @@ const oddOrTaggedNames = (objects: ApiObject[]) =>
 function sortedBy(objects: ApiObject[], names: string[], sort: SortKey | undefined): string[] {
   const byName = new Map(objects.map((o) => [o.metadata.name ?? '', o]));
   const rank = (name: string) => specOf(byName.get(name)!).rank;
-  return [...names].sort((a, b) => {
-    if (sort?.index === RANK_INDEX) {
-      const [x, y] = [rank(a), rank(b)];
-      if (x !== y) {
-        if (x === undefined || y === undefined) return x === undefined ? 1 : -1;
-        return (x < y ? -1 : 1) * (sort.direction === 'desc' ? -1 : 1);
-      }
-    }
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
+  const byRank = (a: string, b: string) => compareRanks(rank(a), rank(b), sort?.direction === 'desc');
+  return [...names].sort((a, b) => (sort?.index === RANK_INDEX ? byRank(a, b) : 0) || compareText(a, b));
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Ranks in a direction, a missing one last either way. */
+function compareRanks(x: string | undefined, y: string | undefined, descending: boolean): number {
+  if (x === y) return 0;
+  if (x === undefined || y === undefined) return x === undefined ? 1 : -1;
+  return compareText(x, y) * (descending ? -1 : 1);
 }
 
 /** Follows continue tokens with `limit`, checking every page's total, and returns every name in order. */
