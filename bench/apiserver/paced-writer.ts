@@ -31,6 +31,8 @@ export interface WriterSettings {
   namePrefix: string;
   /** Called about every 100 ms with the creates sent so far. */
   onProgress?(sent: number): void;
+  /** Request headers besides the create's own, e.g. `Authorization`. */
+  headers?: Record<string, string>;
 }
 
 /** The writer never sends more than this many creates at once (it falls behind instead, which the result shows). */
@@ -62,7 +64,7 @@ export async function writeAtRate(settings: WriterSettings): Promise<WriterResul
         inFlight++;
         const sentAt = performance.now();
         answers.push(
-          create(agent, target, settings.createPath, `${settings.namePrefix}-${seq}`, seq).then((outcome) => {
+          create(agent, target, settings, `${settings.namePrefix}-${seq}`, seq).then((outcome) => {
             createLatencies.record(performance.now() - sentAt);
             inFlight--;
             if (outcome === 'created') result.created++;
@@ -91,7 +93,7 @@ export async function writeAtRate(settings: WriterSettings): Promise<WriterResul
 }
 
 /** Sends one create stamped with the send time; resolves `created` or what went wrong. */
-function create(agent: Agent, target: URL, path: string, name: string, seq: number): Promise<string> {
+function create(agent: Agent, target: URL, settings: WriterSettings, name: string, seq: number): Promise<string> {
   const body = personBody(name, seq, performance.now());
   return new Promise((resolve) => {
     const req = httpRequest(
@@ -100,8 +102,12 @@ function create(agent: Agent, target: URL, path: string, name: string, seq: numb
         host: target.hostname,
         port: target.port,
         method: 'POST',
-        path,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        path: settings.createPath,
+        headers: {
+          ...settings.headers,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -46,6 +46,9 @@ export interface WatchTarget {
   watchPath(): Promise<string>;
   /** Where creates are POSTed. */
   createPath: string;
+  /** Headers of every watch and of every create (e.g. `Authorization`), when the server needs them. */
+  watchHeaders?: Record<string, string>;
+  writeHeaders?: Record<string, string>;
 }
 
 /** How long watchers may take, after the last create was answered, to receive every event before the case counts what it has. */
@@ -69,7 +72,7 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
       if (measuring) latencies.record(ms);
     },
   };
-  const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, recorder));
+  const streams = Array.from({ length: spec.watchers }, () => new WatchStream(watchUrl, recorder, target.watchHeaders));
   try {
     await withPhaseProgress(`${caseName}: ${target.name} opening watches`, spec.watchers, async (update) => {
       for (let at = 0; at < streams.length; at += OPEN_BATCH) {
@@ -90,6 +93,7 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
           rate: spec.rate,
           seconds: spec.seconds,
           namePrefix: `w-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+          headers: target.writeHeaders,
           onProgress: (sent) => update(sent, `events received ${sum(streams)}`),
         }),
       ),
@@ -132,6 +136,7 @@ async function warmUp(target: WatchTarget, spec: WatchCase, caseName: string, st
       rate: spec.rate,
       seconds: spec.warmupSeconds,
       namePrefix: `warm-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+      headers: target.writeHeaders,
       onProgress: (sent) => update(sent),
     }),
   );

@@ -36,6 +36,8 @@ export class WatchStream {
   constructor(
     private readonly url: string,
     latencies: Pick<LatencyRecorder, 'record'>,
+    /** Request headers besides the watch's own, e.g. `Authorization`. */
+    private readonly headers: Record<string, string> = {},
   ) {
     this.scanner = new StampScanner(
       (sentAt) => {
@@ -69,7 +71,11 @@ export class WatchStream {
       socket.setNoDelay(true);
       socket.on('connect', () =>
         socket.write(
-          `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+          `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: application/json\r\n` +
+            Object.entries(this.headers)
+              .map(([name, value]) => `${name}: ${value}\r\n`)
+              .join('') +
+            'Connection: close\r\n\r\n',
         ),
       );
       const onBytes = (chunk: Buffer) => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describeHost, hostInfo } from '../support/machine-info';
 import { openRbacCluster, servePersons, type ClusterServer, type RbacCluster } from './cluster';
 import { runConditionsBench } from './conditions-bench';
+import { runConditionalWatch } from './condition-watch';
 import { runDecisions, worldSize } from './decisions';
 import { runInsight } from './insight';
 import { runAuditBench } from './audit-bench';
@@ -22,7 +23,9 @@ import { withBenchSession } from '../support/session';
  * - get: end to end, GET one object on an RBAC apiserver with a bearer
  *   token against an AlwaysAllow one, on the same Redis, beside that noise;
  * - conditions: a conditional list page and GET against the same requests allowed
- *   without a condition (a field selector asking for the same objects);
+ *   without a condition (a field selector asking for the same objects), and a union
+ *   of two conditions' page against its two lists;
+ * - condition-watch: 1,000 watchers with two conditions each, 100 creates/s;
  * - propagation: a role template's change until every apiserver replica
  *   enforces it, through the rbac-aggregation controller.
  *
@@ -36,7 +39,7 @@ runBench('RBAC', async () => {
   const goals: [Part, boolean][] = [];
   if (opts.parts.includes('decisions')) goals.push(['decisions', runDecisions(opts)]);
   if (opts.parts.includes('insight')) goals.push(['insight', runInsight(opts)]);
-  if (opts.parts.some((p) => p === 'get' || p === 'conditions' || p === 'propagation'))
+  if (opts.parts.some((p) => p === 'get' || p === 'conditions' || p === 'condition-watch' || p === 'propagation'))
     goals.push(...(await endToEnd(opts)));
   if (opts.parts.includes('audit'))
     goals.push(['audit', await withBenchSession(await openRbacCluster(), (cluster) => runAuditBench(cluster, opts))]);
@@ -73,6 +76,8 @@ async function endToEndParts(cluster: RbacCluster, opts: RbacBenchOptions): Prom
   if (open) goals.push(['get', await runGetBench(cluster, first, open, admin, opts)]);
   if (opts.parts.includes('conditions'))
     goals.push(['conditions', await runConditionsBench(cluster, first, admin, opts)]);
+  if (opts.parts.includes('condition-watch'))
+    goals.push(['condition-watch', await runConditionalWatch(cluster, first, admin)]);
   if (opts.parts.includes('propagation')) {
     const replicas: ClusterServer[] = [first];
     for (let i = 2; i <= opts.replicas; i++) replicas.push(await cluster.startApiserver(`rbac-${i}`, 'RBAC'));

@@ -18,10 +18,10 @@ describe('parseRbacBenchOptions', () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(() => parseRbacBenchOptions(argv('--only', 'watch'))).toThrow(
-        'expected a comma list of decisions, insight, get, conditions, propagation, audit',
+        'expected a comma list of decisions, insight, get, conditions, condition-watch, propagation, audit',
       );
       expect(() => parseRbacBenchOptions(argv('--only', ''))).toThrow(
-        'expected a comma list of decisions, insight, get, conditions, propagation, audit',
+        'expected a comma list of decisions, insight, get, conditions, condition-watch, propagation, audit',
       );
       expect(() => parseRbacBenchOptions(argv('--replicas', '0'))).toThrow('expected an integer ≥ 1, not "0"');
     } finally {

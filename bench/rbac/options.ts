@@ -2,10 +2,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { commaList, parseCommandLine, positiveInt } from '../support/options';
 
 /** The parts of the RBAC benchmark, in the order they run. */
-export const PARTS = ['decisions', 'insight', 'get', 'conditions', 'propagation', 'audit'] as const;
+export const PARTS = ['decisions', 'insight', 'get', 'conditions', 'condition-watch', 'propagation', 'audit'] as const;
 /**
  * One part: in-process decisions, access insight in process, end-to-end GET against AlwaysAllow, conditional rules
- * against unconditional ones, role-change propagation, or audit levels end to end.
+ * against unconditional ones, 1,000 conditional watchers, role-change propagation, or audit levels end to end.
  */
 export type Part = (typeof PARTS)[number];
 

@@ -2,6 +2,7 @@ import { hostInfo, describeHost } from '../support/machine-info';
 import { runLabelPageHttp } from './label-page-http';
 import { parseScaleOptions } from './options';
 import { runStorageScale } from './storage-scale';
+import { runConditionUnions } from './condition-unions';
 
 /** The scale benchmark (bench/README.md, "scale"): `node dist/bench/scale/main.js [--only http,storage] …`. */
 async function main(): Promise<void> {
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     out('');
   }
   if (options.only.includes('storage')) await runStorageScale(options.sizes, options, out);
+  if (options.only.includes('unions')) await runConditionUnions(options.sizes, out);
 }
 
 main().catch((err: unknown) => {

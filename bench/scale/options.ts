@@ -6,7 +6,7 @@ import { indexLayout } from '../storage/options';
 /** The settings of one scale benchmark run. */
 export interface ScaleOptions {
   /** Which parts run. */
-  only: ('http' | 'storage')[];
+  only: ('http' | 'storage' | 'unions')[];
   /** Object counts the storage part measures at, ascending (the last is the big one: memory, rebuild). */
   sizes: number[];
   /** Persons the HTTP part loads (1% gold). */
@@ -33,7 +33,7 @@ const positive = (text: string): number => {
 export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
   const program = new Command('bench-scale')
     .description('Label pages at scale: over HTTP against a bare server, growth to 1M, memory, rebuild')
-    .option('--only <parts>', 'parts to run, comma-separated: http, storage', 'http,storage')
+    .option('--only <parts>', 'parts to run, comma-separated: http, storage, unions', 'http,storage')
     .option('--sizes <list>', 'object counts for the storage part, ascending', '10000,1000000')
     .option('--http-objects <n>', 'persons loaded for the HTTP part', positive, 20_000)
     .option('--requests <n>', 'requests per measured HTTP run', positive, 5_000)
@@ -47,7 +47,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
   const sizes = raw.sizes.split(',').map(positive);
   if (sizes.some((n, i) => i > 0 && n <= sizes[i - 1])) throw new Error('--sizes must be ascending');
   const only = raw.only.split(',').map((part) => {
-    if (part !== 'http' && part !== 'storage') throw new Error(`--only: unknown part "${part}"`);
+    if (part !== 'http' && part !== 'storage' && part !== 'unions') throw new Error(`--only: unknown part "${part}"`);
     return part;
   });
   return { ...raw, only, sizes };

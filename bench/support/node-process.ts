@@ -13,8 +13,8 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-/** How long a child may take to serve after it is started. */
-const READY_DEADLINE_MS = 30_000;
+/** How long a child may take to serve after it is started (a start on a loaded machine takes tens of seconds). */
+const READY_DEADLINE_MS = 90_000;
 /** How long a child may take to exit after SIGTERM before it is killed. */
 const STOP_DEADLINE_MS = 10_000;
 const POLL_INTERVAL_MS = 50;

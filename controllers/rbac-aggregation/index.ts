@@ -3,7 +3,7 @@ import type { ApiClient } from '../../pkg/client';
 import { controller, type Controller, type Manager } from '../../pkg/controller';
 import { RoleAggregationReconciler } from './reconciler';
 import { RoleIndex } from './role-index';
-import { ROLES } from './roles';
+import { MODELS, ROLES } from './roles';
 
 /**
  * The role-aggregation controller: writes each Role's effective rules (its
@@ -30,9 +30,18 @@ export function register(manager: Manager, client: ApiClient = manager.client): 
   const index = new RoleIndex(roles);
   // `for` queues the changed role; `watches` feeds the index (which must see each event exactly once) and
   // queues the roles that include it. Both hear the same informer, in the same synchronous notification.
-  return controller(RBAC_AGGREGATION_CONTROLLER, manager)
-    .for(ROLES)
-    .watches<Role>(ROLES, (role) => index.keysFor(role.metadata.name!))
-    .workers(2)
-    .complete(new RoleAggregationReconciler(client, roles, index.graph));
+  return (
+    controller(RBAC_AGGREGATION_CONTROLLER, manager)
+      .for(ROLES)
+      .watches<Role>(ROLES, (role) => index.keysFor(role.metadata.name!))
+      // A model written or removed: the roles with conditional rules look again at what their conditions grant.
+      .watches(MODELS, () =>
+        roles
+          .list()
+          .filter((role) => role.status?.rules?.some((rule) => rule.where !== undefined))
+          .map((role) => role.metadata.name!),
+      )
+      .workers(2)
+      .complete(new RoleAggregationReconciler(client, roles, index.graph))
+  );
 }

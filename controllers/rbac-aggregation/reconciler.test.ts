@@ -1,12 +1,14 @@
 import pino from 'pino';
-import { canonicalRules, observedDefinitionOf, SimpleRoleGraph, type Role } from '../../pkg/auth/rbac';
+import { canonicalRules, observedDefinitionOf, SimpleRoleGraph, type PolicyRule, type Role } from '../../pkg/auth/rbac';
 import type { RunningApiServer } from '../../pkg/server/app';
 import { ApiClient, isConflict } from '../../pkg/client';
 import { Informer, type ReconcileContext } from '../../pkg/controller';
 import { FakeListerWatcher } from '../../pkg/controller/testing/fake-source';
-import { startTestApiServer } from '../../test/support/apiserver';
+import { client as rawClient, startTestApiServer } from '../../test/support/apiserver';
+import { applyPersonModel } from '../../test/support/person';
 import { getRule, testRole, type TestRoleSpec } from '../../test/support/roles';
-import { RoleAggregationReconciler } from './reconciler';
+import { RoleAggregationReconciler, UNUSABLE_RECHECK_MS } from './reconciler';
+import { ServedIndexes } from './served-indexes';
 import { ROLES } from './roles';
 
 // The reconciler against a real apiserver, reading from an informer cache
@@ -34,11 +36,17 @@ const get = (name: string) => client.get<Role>(ROLES, name);
 
 /** A reconciler whose cache (and graph) hold exactly `cached`, frozen as an informer's are. */
 async function reconcilerSeeing(...cached: Role[]): Promise<RoleAggregationReconciler> {
+  return reconcilerWith(new ServedIndexes(client), ...cached);
+}
+
+/** `reconcilerSeeing`, reading served models through `served`. */
+async function reconcilerWith(served: ServedIndexes, ...cached: Role[]): Promise<RoleAggregationReconciler> {
   const informer = new Informer<Role>(new FakeListerWatcher(cached), { name: 'roles', log });
   informers.push(informer);
   informer.start();
   await informer.waitForSync();
-  return new RoleAggregationReconciler(client, informer.cache, new SimpleRoleGraph(informer.cache.list() as Role[]));
+  const graph = new SimpleRoleGraph(informer.cache.list() as Role[]);
+  return new RoleAggregationReconciler(client, informer.cache, graph, served);
 }
 
 /** Reconciles `name` once, with the cache holding the server's current copy of every role named. */
@@ -126,6 +134,37 @@ describe('RoleAggregationReconciler', () => {
     const after = await get('m-a');
     expect(after.metadata.resourceVersion).toBe(marked.metadata.resourceVersion);
     expect(after.status).toBeUndefined();
+  });
+
+  it('reports conditional rules on a model not served, or on a field it does not index, and looks again later', async () => {
+    const rule = (field: string): PolicyRule => ({
+      apiGroups: ['example.com'],
+      resources: ['persons'],
+      verbs: ['list'],
+      where: { fieldSelector: `${field}=\${user.name}` },
+    });
+    // Written while persons are not served: kept, granting nothing.
+    await create('c-nick', { rules: [rule('spec.nickname')] });
+    await create('c-name', { rules: [rule('spec.name')] });
+    const before = await (await reconcilerSeeing(await get('c-nick'))).reconcile({ name: 'c-nick' }, ctx);
+    expect(before).toEqual({ requeueAfterMs: UNUSABLE_RECHECK_MS });
+    expect((await get('c-nick')).status?.unusableConditions).toEqual([
+      {
+        rule: rule('spec.nickname'),
+        resource: 'persons.example.com',
+        reason: 'ModelNotServed',
+        message: expect.stringContaining('not served'),
+      },
+    ]);
+
+    await applyPersonModel(rawClient(server.url));
+    const reconciler = await reconcilerWith(new ServedIndexes(client, 0), await get('c-nick'), await get('c-name'));
+    await reconciler.reconcile({ name: 'c-nick' }, ctx);
+    expect((await get('c-nick')).status?.unusableConditions).toEqual([
+      expect.objectContaining({ reason: 'FieldNotIndexed', message: expect.stringContaining('"spec.nickname"') }),
+    ]);
+    await expect(reconciler.reconcile({ name: 'c-name' }, ctx)).resolves.toBeUndefined();
+    expect((await get('c-name')).status?.unusableConditions).toBeUndefined();
   });
 
   it('fails with Conflict, writing nothing, when its cache is behind the server', async () => {

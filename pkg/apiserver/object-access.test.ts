@@ -40,11 +40,25 @@ describe('a list narrowed to what conditional rules let the caller see', () => {
     expect(list.labelSelector).toEqual([{ key: 'team', op: 'in', values: ['a'] }]);
   });
 
-  it('refuses a list across differently shaped conditions with 403 saying what to ask for', () => {
+  it('lists differently shaped conditions as alternatives, the request’s requirements kept for all', () => {
     const conditions = [bound('spec.owner=${user.name}'), bound(undefined, 'team=a')];
+    const asked = { limit: 5, labelSelector: [{ key: 'x', op: 'exists' as const, values: [] }] };
+    expect(narrowedList(asked, conditions, 'posts')).toEqual({
+      ...asked,
+      anyOf: [
+        { labelSelector: [], fieldSelector: [owner] },
+        { labelSelector: [{ key: 'team', op: 'in', values: ['a'] }], fieldSelector: [] },
+      ],
+    });
+  });
+
+  it('refuses (403) alternatives when one names no values and the request names none either', () => {
+    const conditions = [bound('spec.owner!=bob'), bound(undefined, 'team=a')];
     expect(() => narrowedList({}, conditions, 'posts')).toThrow(
-      expect.objectContaining({ code: 403, message: expect.stringContaining('spec.owner=ada or labels team=a') }),
+      expect.objectContaining({ code: 403, message: expect.stringContaining('spec.owner!=bob names no values') }),
     );
+    const narrowed = narrowedList({ fieldSelector: [owner as never] }, conditions, 'posts');
+    expect(narrowed.anyOf).toHaveLength(2);
   });
 });
 

@@ -52,29 +52,42 @@ export const describeConditions = (conditions: readonly BoundCondition[]) =>
 
 /**
  * Narrows a list (or a watch's initial list, or a deletecollection) to the objects the caller may see: the
- * request's requirements AND the conditions, as one conjunction the store answers from its indexes.
+ * request's requirements AND the conditions, which the store answers from its indexes.
  * - When the request already requires all that one condition does, it is inside it: nothing is added.
  * - One condition, or several that differ only in the values of one `in` requirement (`owner=a` or `owner=b`),
- *   is added as requirements (`owner in (a,b)`).
- * - Other unions are refused (403, saying which selectors to add): a list across differently shaped conditions
- *   would need a union of index queries, which the stores do not plan yet.
+ *   is added as requirements (`owner in (a,b)`): one conjunction, the cheapest plan.
+ * - Otherwise the conditions are the list's alternatives (`anyOf`): the request's requirements AND any one
+ *   condition, each planned on its own indexes and the matches merged once each. Refused (403, saying which
+ *   selectors to add) only when a condition names no values (`!=`, `notin`, `!key` alone) and the request does
+ *   not either: those objects could only be found by reading every object.
  */
 export function narrowedList(list: ListOptions, conditions: readonly BoundCondition[], resource: string): ListOptions {
   const asked = requirementKeys(list.labelSelector ?? [], list.fieldSelector ?? []);
   if (conditions.some((c) => [...requirementKeys(c.labels, c.fields)].every((k) => asked.has(k)))) return list;
   const merged = mergedCondition(conditions);
-  if (merged === undefined) {
-    throw forbidden(
-      `${resource} is forbidden: this list may hold only objects where ${describeConditions(conditions)}; ` +
-        `list one of them at a time (add its selectors to fieldSelector and labelSelector)`,
-      { resource },
-    );
-  }
+  if (merged === undefined) return { ...list, anyOf: alternativesFor(list, conditions, resource) };
   const narrowed = { ...list };
   // Only parts with requirements: a store may plan an empty selector differently from none.
   if (merged.labels.length) narrowed.labelSelector = [...(list.labelSelector ?? []), ...merged.labels];
   if (merged.fields.length) narrowed.fieldSelector = [...(list.fieldSelector ?? []), ...merged.fields];
   return narrowed;
+}
+
+/** The conditions as list alternatives; 403 when one names no values and neither does the request. */
+function alternativesFor(list: ListOptions, conditions: readonly BoundCondition[], resource: string) {
+  const namesValues = (reqs: readonly (LabelRequirement | FieldRequirement)[]) =>
+    reqs.some((r) => r.op === 'in' || r.op === 'exists');
+  const requestNamesValues = namesValues([...(list.labelSelector ?? []), ...(list.fieldSelector ?? [])]);
+  const excluding = conditions.filter((c) => !namesValues([...c.labels, ...c.fields]));
+  if (!requestNamesValues && excluding.length > 0) {
+    throw forbidden(
+      `${resource} is forbidden: this list may hold only objects where ${describeConditions(conditions)}; ` +
+        `${describeConditions(excluding)} names no values, so add selectors that do (e.g. one of the other ` +
+        'conditions, or a label or field with =), or list one condition at a time',
+      { resource },
+    );
+  }
+  return conditions.map((c) => ({ labelSelector: c.labels, fieldSelector: c.fields }));
 }
 
 const key = (r: LabelRequirement | FieldRequirement) =>

@@ -1,4 +1,5 @@
 import { collectionPathOf, type JsonSchema, type Model } from '../registry/model';
+import { withDefaultIndexes } from '../storage/indexes';
 import type { SchemeManager } from '../registry/scheme';
 import { SVC_VERSION } from './version';
 
@@ -9,7 +10,8 @@ const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
 /**
  * OpenAPI v3 documents built from the registered schemas (docs/api.md, docs/kubectl.md):
  * an index at `/openapi/v3` naming one document per group-version, each
- * tagging schemas and PATCH operations with `x-kubernetes-group-version-kind`
+ * tagging schemas and PATCH operations with `x-kubernetes-group-version-kind`,
+ * each object schema with the model's index names (`x-svc-indexes`),
  * and listing the `fieldValidation` parameter, so that kubectl leaves
  * validation to the server.
  */
@@ -63,7 +65,14 @@ function objectSchema(m: Model): JsonSchema {
   properties.apiVersion = { type: 'string', description: 'APIVersion of this object' };
   properties.kind = { type: 'string', description: 'Kind of this object' };
   properties.metadata = { allOf: [ref(OBJECT_META)] };
-  return { ...own, type: 'object', properties, 'x-kubernetes-group-version-kind': [gvk(m)] };
+  return {
+    ...own,
+    type: 'object',
+    properties,
+    'x-kubernetes-group-version-kind': [gvk(m)],
+    // What selectors, sorts and conditional rules may name (docs/api.md).
+    'x-svc-indexes': withDefaultIndexes(m.indexes ?? []).map((spec) => spec.name),
+  };
 }
 
 function listSchema(m: Model): JsonSchema {

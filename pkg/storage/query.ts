@@ -14,10 +14,27 @@ export interface SortKey {
   direction: 'asc' | 'desc';
 }
 
+/** One alternative of `ListOptions.anyOf`: requirements that are ANDed. */
+export interface Alternative {
+  labelSelector?: LabelRequirement[];
+  fieldSelector?: FieldRequirement[];
+}
+
 /** What `Storage.list` is asked. Everything is optional and ANDed. */
 export interface ListOptions {
   labelSelector?: LabelRequirement[];
   fieldSelector?: FieldRequirement[];
+  /**
+   * Alternatives, at least one of which an object must also meet: the list is
+   * `labelSelector AND fieldSelector AND (anyOf[0] OR anyOf[1] OR …)`, each
+   * alternative's requirements ANDed. An object meeting several is listed
+   * once. `[]` matches nothing; an alternative without requirements makes the
+   * whole `anyOf` void. Each alternative, with the list's own requirements,
+   * must hold a requirement that names values (`in`, `=`, or a label's
+   * existence): a union that only excludes would read the whole type, and is
+   * Invalid. See docs/storage.md.
+   */
+  anyOf?: Alternative[];
   /**
    * Sort keys in priority order; `metadata.name` ascending is always the last
    * tie-breaker. Default: `metadata.creationTimestamp` desc, then `metadata.name` asc.

@@ -147,4 +147,49 @@ describe('role aggregation under RBAC, as system:controller-manager', () => {
       what: 'rbac-b to leave rbac-a (the gc controller removes it)',
     });
   });
+  it("reports in a role's status a conditional rule whose model is not served, until it is served with the field", async () => {
+    const api = rawClient(server.url);
+    await startTestControllerManager(server.url, { token });
+    const ownWidgets = {
+      apiGroups: ['example.com'],
+      resources: ['widgets'],
+      verbs: ['list'],
+      where: { fieldSelector: 'spec.owner=${user.name}' },
+    };
+    const created = await api('POST', ROLES_PATH, { metadata: { name: 'own-widgets' }, rules: [ownWidgets] }, admin);
+    expect(created.status).toBe(201);
+    const read = async () => (await api<Role>('GET', `${ROLES_PATH}/own-widgets`, undefined, admin)).body;
+    const reported = await waitFor(async () => (await read()).status?.unusableConditions, {
+      what: "own-widgets' status to report its condition",
+    });
+    expect(reported).toEqual([
+      {
+        rule: ownWidgets,
+        resource: 'widgets.example.com',
+        reason: 'ModelNotServed',
+        message: 'widgets.example.com is not served: the condition grants nothing until its model is',
+      },
+    ]);
+
+    const model = {
+      apiVersion: 'apiextensions.svc.run/v1alpha1',
+      kind: 'Model',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        version: 'v1alpha1',
+        names: { kind: 'Widget', singular: 'widget', plural: 'widgets' },
+        indexes: [{ name: 'spec.owner', path: 'spec.owner' }],
+      },
+    };
+    expect((await api('POST', '/apis/apiextensions.svc.run/v1alpha1/models', model, admin)).status).toBe(201);
+    const usable = await waitFor(
+      async () => {
+        const role = await read();
+        return role.status && role.status.unusableConditions === undefined ? role : undefined;
+      },
+      { what: "own-widgets' report to go once widgets are served", timeoutMs: 30_000 },
+    );
+    expect(usable.status?.rules).toEqual([ownWidgets]);
+  });
 });

@@ -10,3 +10,4 @@ export * from './held-roles';
 export * from './escalation';
 export * from './explain';
 export * from './authorizer';
+export * from './unusable-conditions';

@@ -53,6 +53,20 @@ export interface RoleStatus {
   contributors: RoleContributor[];
   /** Edges left out because the role that declares them was not admitted by the current role-write check. */
   refused?: RefusedContributor[];
+  /** Effective conditional rules that grant nothing on some resource they name now, and why. */
+  unusableConditions?: UnusableCondition[];
+}
+
+/**
+ * A conditional rule that grants nothing on one resource: its model is not served (yet), or no longer indexes a
+ * field the condition names. It starts granting once the model is served with those indexes.
+ */
+export interface UnusableCondition {
+  rule: PolicyRule;
+  /** `<plural>.<group>` (the bare plural in the core group). */
+  resource: string;
+  reason: 'ModelNotServed' | 'FieldNotIndexed';
+  message: string;
 }
 
 /** `v1alpha1` `Role`: its own rules; `status` holds the effective ones. */

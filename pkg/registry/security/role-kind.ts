@@ -101,7 +101,9 @@ export function roleHooks(
     beforeUpdate(next, current, ctx) {
       const changed = definitionChanged(next, current);
       if (next.metadata.name === SUPER_ROLE) checkSuperRoleWrite(next, current, ctx.user, writesSuperRoleStatus);
-      checkRole(next);
+      // Rules kept as they were are not checked against the models again: one written before its model was served
+      // (or before an index was dropped) grants nothing, the status says so, and it must not block other writes.
+      checkRoleDefinition(next, jsonEqual((next as Role).rules, (current as Role).rules) ? undefined : indexesOf);
       const write = { verb: 'update', resource: 'roles', name: next.metadata.name } as const;
       if (statusChanged(next, current)) checkStatusWrite(guard, next as Role, ctx.user);
       // A status write, or a write that changes nothing an admitted role grants, keeps the stamp it had; any

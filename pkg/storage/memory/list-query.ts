@@ -3,7 +3,8 @@ import { CREATION_INDEX, LABELS_INDEX, NAME_INDEX } from '../indexes';
 import { StorageError } from '../errors';
 import { countOption, sortDirection, unknownIndex } from '../list-options';
 import { clone } from '../objects';
-import type { ListOptions, ListResult, SortKey } from '../query';
+import type { Alternative, FieldRequirement, ListOptions, ListResult, SortKey } from '../query';
+import { resolveAlternatives } from '../alternatives';
 import { decodeContinue, encodeContinue, queryFingerprint, type ListPosition } from '../continue-token';
 import type { IndexTable } from './index-table';
 import type { TableSortKey } from './list-order';
@@ -24,11 +25,14 @@ const DEFAULT_SORT: readonly SortKey[] = [
  * page. Synchronous, so the items, the total and the revision are one
  * consistent read.
  */
-export function runList(store: TypeStore, options: ListOptions = {}): ListResult {
-  const { labels, fields, keys, fingerprint } = resolveQuery(store, options);
+export function runList(store: TypeStore, asked: ListOptions = {}): ListResult {
+  const { options, alternatives } = resolveAlternatives(asked);
+  const { labels, fields, keys, fingerprint } = resolveQuery(store, options, alternatives);
   const { resumed, offset, limit, end } = pageBounds(options, fingerprint, keys.length);
   const after = resumed?.position;
-  const { total, ordered } = matches(store, options, { labels, fields, keys, needed: end + 1, after });
+  const query = { labels, fields, keys, needed: end + 1, after };
+  const { total, ordered } =
+    alternatives === undefined ? matches(store, options, query) : unionMatches(store, options, alternatives, query);
   const page = ordered.slice(offset, end);
   const result: ListResult = {
     items: page.map((name) => clone(store.objects.get(name) as ApiObject)),
@@ -58,21 +62,54 @@ function pageBounds(options: ListOptions, fingerprint: string, sortKeys: number)
 function resolveQuery(
   store: TypeStore,
   options: ListOptions,
+  alternatives: readonly Required<Alternative>[] | undefined,
 ): Omit<ResolvedQuery, 'needed' | 'after'> & { fingerprint: string } {
   const labels = queryTable(store, LABELS_INDEX, 'labelSelector');
-  const fields = (options.fieldSelector ?? []).map((req) => ({
-    table: queryTable(store, req.field, 'fieldSelector'),
-    op: req.op,
-    values: req.values,
-  }));
+  const fields = tableRequirements(store, options.fieldSelector ?? [], 'fieldSelector');
+  alternatives?.forEach((alt, at) => tableRequirements(store, alt.fieldSelector, `anyOf[${at}].fieldSelector`));
   const sort = options.sort !== undefined && options.sort.length > 0 ? options.sort : DEFAULT_SORT;
   const keys = sort.map((key) => sortKey(store, key)) as [TableSortKey, ...TableSortKey[]];
   const fingerprint = queryFingerprint({
     sort: keys.map((k) => [k.table.name, k.direction]),
     labels: options.labelSelector ?? [],
     fields: (options.fieldSelector ?? []).map((req) => [req.field, req.op, req.values]),
+    ...(alternatives && { any: alternatives }),
   });
   return { labels, fields, keys, fingerprint };
+}
+
+/** Field requirements with their tables (Invalid or Unavailable as `queryTable`). */
+function tableRequirements(store: TypeStore, reqs: readonly FieldRequirement[], usedIn: string): TableRequirement[] {
+  return reqs.map((req) => ({ table: queryTable(store, req.field, usedIn), op: req.op, values: req.values }));
+}
+
+/**
+ * The matches of a list with alternatives: the union of each alternative's
+ * matches ANDed with the list's requirements, each found from its own index
+ * entries as a conjunctive list's are (every alternative names values, so
+ * none reads the whole type), then ordered as any selective list.
+ */
+function unionMatches(
+  store: TypeStore,
+  options: ListOptions,
+  alternatives: readonly Required<Alternative>[],
+  query: ResolvedQuery,
+): { total: number; ordered: string[] } {
+  const names = new Set<string>();
+  for (const alt of alternatives) {
+    const filter = buildNameFilter(
+      query.labels,
+      [...(options.labelSelector ?? []), ...alt.labelSelector],
+      [...query.fields, ...tableRequirements(store, alt.fieldSelector, 'anyOf')],
+      store.objects.size,
+    );
+    for (const name of filter.names ?? []) names.add(name);
+  }
+  const union = { has: (name: string) => names.has(name), size: names.size, names };
+  return {
+    total: names.size,
+    ordered: orderNames(union, query.keys, query.needed, store.objects.size, query.after),
+  };
 }
 
 /** What a query resolved to: its tables, sort keys, how many names are needed and where it resumes. */

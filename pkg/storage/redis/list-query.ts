@@ -6,6 +6,7 @@ import { decodeContinue, queryFingerprint, type ListPosition } from '../continue
 import { isOrdered } from './keys';
 import { isPairIndex, pairQuery, type PairQuery } from '../pair-indexes';
 import { storedValue } from './stored-values';
+import { resolveAlternatives } from '../alternatives';
 
 const DEFAULT_SORT: readonly SortKey[] = [{ index: CREATION_INDEX, direction: 'desc' }];
 
@@ -24,6 +25,8 @@ export interface ListScriptQuery {
   keys: Record<string, number>;
   pos: ScriptRequirement[];
   neg: ScriptRequirement[];
+  /** Alternatives (two or more), one of which an object must meet besides `pos` and `neg`. */
+  any?: { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[];
   sort: { i: string; d: boolean }[];
   offset: number;
   want: number;
@@ -37,6 +40,11 @@ export interface ListScriptQuery {
    * (the script falls back to the other plans while it is being built), and the filter index `f` and value `v`.
    */
   pair?: { i: string; f: string; v: string };
+  /**
+   * Set with `any` when each alternative is one value of an ordered index, the order is the default one and the
+   * query has no requirement of its own: the page is a merge of those values' ranges (ADR 0017).
+   */
+  merge?: true;
   /** Index members a plan may read before it answers SLICE (see ./sliced-list.ts); unlimited when absent. */
   budget?: number;
   /** Set on a slice call: where the slice starts (`{}` for the first), and `size`, members it reads at most. */
@@ -70,38 +78,59 @@ export interface PlannedList {
  * message lists the type's indexes), when a number is not a non-negative
  * integer, or when the continue token is malformed or from another query.
  */
-export function planList(type: ResourceType, specs: readonly IndexSpec[], options: ListOptions = {}): PlannedList {
+export function planList(type: ResourceType, specs: readonly IndexSpec[], asked: ListOptions = {}): PlannedList {
   const known = indexLookup(
     type,
     specs.filter((s) => !isPairIndex(s)),
   );
+  const { options, alternatives } = resolveAlternatives(asked);
   const { pos, neg } = requirements(options, known);
+  const any = alternatives?.map((alt, at) => requirements(alt, known, `anyOf[${at}].fieldSelector`));
   const sort = sortOf(type, options, known);
-  const used = [...new Set([...sort.map((s) => s.i), ...pos.map((r) => r.i), ...neg.map((r) => r.i)])];
-  const { indexKeys, pairPart } = withPair(used, pairQuery(specs, options));
+  const named = [pos, neg, ...(any ?? []).flatMap((alt) => [alt.pos, alt.neg])].flat();
+  const used = [...new Set([...sort.map((s) => s.i), ...named.map((r) => r.i)])];
+  const { indexKeys, pairPart } = withPair(used, any ? undefined : pairQuery(specs, options));
   const keys: Record<string, number> = {};
   indexKeys.forEach((index, at) => {
     keys[index] = 5 + at;
   });
-  const fingerprint = queryFingerprint({ sort, pos, neg });
-  const limit = countOption(options.limit, 'limit');
-  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sort.length) : undefined;
-  const offset = resumed ? 0 : (countOption(options.offset, 'offset') ?? 0);
+  const fingerprint = queryFingerprint(any ? { sort, pos, neg, any } : { sort, pos, neg });
+  const { limit, skipped, ...page } = pageOf(options, fingerprint, sort.length);
   const query: ListScriptQuery = {
     indexes: used,
     keys,
     pos,
     neg,
     sort,
-    offset,
-    want: limit === undefined ? -1 : limit === 0 ? 0 : limit + 1,
+    ...page,
     ordered: used.filter((index) => isOrdered(known(index, 'index'))),
     ...pairPart,
+    ...(any && unionPart(any, pos, neg, sort, known)),
   };
-  if (resumed) query.after = resumed.position;
-  const range = answeringRange(pos, neg, sort, known);
+  const range = any ? undefined : answeringRange(pos, neg, sort, known);
   if (range) query.range = true;
-  return { query, indexKeys, range, fingerprint, limit, skipped: resumed ? resumed.listed : offset };
+  return { query, indexKeys, range, fingerprint, limit, skipped };
+}
+
+/** Where the page starts (an offset, or after a continue token's position) and how many items the script collects. */
+function pageOf(options: ListOptions, fingerprint: string, sortKeys: number) {
+  const limit = countOption(options.limit, 'limit');
+  const resumed = options.continue ? decodeContinue(options.continue, fingerprint, sortKeys) : undefined;
+  const offset = resumed ? 0 : (countOption(options.offset, 'offset') ?? 0);
+  const want = limit === undefined ? -1 : limit === 0 ? 0 : limit + 1;
+  const after = resumed && { after: resumed.position };
+  return { limit, offset, want, ...after, skipped: resumed ? resumed.listed : offset };
+}
+
+/** A union's part of the query: its alternatives, and whether its page is a merge of ordered ranges. */
+function unionPart(
+  any: { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[],
+  pos: readonly ScriptRequirement[],
+  neg: readonly ScriptRequirement[],
+  sort: readonly { i: string; d: boolean }[],
+  known: IndexLookup,
+): Pick<ListScriptQuery, 'any' | 'merge'> {
+  return mergesRanges(any, pos, neg, sort, known) ? { any, merge: true } : { any };
 }
 
 /** The sorted sets a query reads (those it names, then the pair index answering it), and its `pair` part. */
@@ -126,8 +155,9 @@ function indexLookup(type: ResourceType, specs: readonly IndexSpec[]): IndexLook
 
 /** The selectors as requirements an object must meet (`pos`) or must not (`neg`). */
 function requirements(
-  options: ListOptions,
+  options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>,
   known: IndexLookup,
+  usedIn = 'fieldSelector',
 ): { pos: ScriptRequirement[]; neg: ScriptRequirement[] } {
   const pos: ScriptRequirement[] = [];
   const neg: ScriptRequirement[] = [];
@@ -136,7 +166,7 @@ function requirements(
     (target === 'pos' ? pos : neg).push(requirement);
   }
   for (const req of options.fieldSelector ?? []) {
-    known(req.field, 'fieldSelector');
+    known(req.field, usedIn);
     (req.op === 'in' ? pos : neg).push(fieldRequirement(req));
   }
   return { pos, neg };
@@ -166,6 +196,30 @@ function answeringRange(
   const [req] = pos;
   if (req.v.length !== 1 || req.p !== undefined || !isOrdered(known(req.i, 'index'))) return undefined;
   return { index: req.i, value: req.v[0] };
+}
+
+/** Whether a union's page is a merge of ordered ranges: see `ListScriptQuery.merge`. */
+function mergesRanges(
+  any: readonly { pos: ScriptRequirement[]; neg: ScriptRequirement[] }[],
+  pos: readonly ScriptRequirement[],
+  neg: readonly ScriptRequirement[],
+  sort: readonly { i: string; d: boolean }[],
+  known: IndexLookup,
+): boolean {
+  const defaultOrder = sort.length === 1 && sort[0].i === CREATION_INDEX && sort[0].d;
+  return (
+    defaultOrder &&
+    pos.length === 0 &&
+    neg.length === 0 &&
+    any.every(
+      (alt) =>
+        alt.neg.length === 0 &&
+        alt.pos.length === 1 &&
+        alt.pos[0].v.length === 1 &&
+        alt.pos[0].p === undefined &&
+        isOrdered(known(alt.pos[0].i, 'index')),
+    )
+  );
 }
 
 /** A label requirement as a requirement on the labels index, whose values are `key=value` (as stored). */

@@ -1,3 +1,4 @@
+import { describeAlternatives } from './alternatives';
 import { describeConcurrency } from './concurrency';
 import { describeControlCharacters } from './control-characters';
 import { describeCreateGet } from './crud';
@@ -50,6 +51,7 @@ export function runStorageConformance(name: string, open: OpenStorage, options: 
     describePaging(h);
     describeEqualityPages(h);
     describePairPages(h);
+    describeAlternatives(h);
     describeWatch(h);
     describeConcurrency(h);
     describeIndexBuild(h);

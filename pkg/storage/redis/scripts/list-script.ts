@@ -361,15 +361,45 @@ local function counted(req)
   return req.one or (#req.v == 1 and req.p == nil)
 end
 
--- Whether an object meets every requirement but the d-th positive one (which found it).
-local function meets_all_but(d, name)
-  for i, req in ipairs(q.pos) do
+-- Whether an object meets every requirement of a conjunction but its d-th positive one (which found it).
+local function conjunction_met(c, d, name)
+  for i, req in ipairs(c.pos) do
     if i ~= d and not meets(name, req) then return false end
   end
-  for _, req in ipairs(q.neg) do
+  for _, req in ipairs(c.neg) do
     if meets(name, req) then return false end
   end
   return true
+end
+
+-- The query as conjunctions an object meets one of: the query itself, or, with alternatives, the query's
+-- requirements ANDed with each alternative's (each then names values, so has a positive requirement).
+local conjunctions = {{pos = q.pos, neg = q.neg}}
+if q.any then
+  conjunctions = {}
+  for _, alt in ipairs(q.any) do
+    local c = {pos = {}, neg = {}}
+    for _, req in ipairs(q.pos) do c.pos[#c.pos + 1] = req end
+    for _, req in ipairs(alt.pos) do c.pos[#c.pos + 1] = req end
+    for _, req in ipairs(q.neg) do c.neg[#c.neg + 1] = req end
+    for _, req in ipairs(alt.neg) do c.neg[#c.neg + 1] = req end
+    conjunctions[#conjunctions + 1] = c
+  end
+end
+
+local function meets_all_but(d, name)
+  return conjunction_met(conjunctions[1], d, name)
+end
+
+-- The smallest positive requirement of a conjunction (sized with ZLEXCOUNT) and its size; 0 when it has none.
+local function driver_of(c)
+  local driver, smallest = 0, nil
+  for i, req in ipairs(c.pos) do
+    local n = 0
+    for _, r in ipairs(req.ranges) do n = n + set_count(zkey(req.i), r[1], r[2]) end
+    if smallest == nil or n < smallest then driver, smallest = i, n end
+  end
+  return driver, smallest or 0
 end
 
 -- Sorting every match costs about this many steps of an index walk per match.
@@ -398,66 +428,173 @@ end
 
 for _, req in ipairs(q.pos) do prepare(req) end
 for _, req in ipairs(q.neg) do prepare(req) end
+for _, alt in ipairs(q.any or {}) do
+  for _, req in ipairs(alt.pos) do prepare(req) end
+  for _, req in ipairs(alt.neg) do prepare(req) end
+end
 -- A pair index answers only once built; meanwhile the other plans do.
 local function pair_ready()
   return q.pair ~= nil and redis.call('HGET', KEYS[4], q.pair.i) == 'ready'
 end
 
--- The objects one slice of a list reads (q.slice: the driver "d", the range "r" and the member the last
--- slice ended at, "v" "c" "n"), each matching one with its values of every sort key; the state of the next
--- slice, or '' when none is left. The driver is the smallest positive requirement, or the name index.
+-- The objects one slice of a list reads (q.slice: the conjunction "a", its driver "d", the range "r" and the
+-- member the last slice ended at, "v" "c" "n"), each matching one with its values of every sort key; the state
+-- of the next slice, or '' when none is left. The driver is the conjunction's smallest positive requirement, or
+-- the name index. Conjunctions are read one after the other; an object meeting several is sent once per each.
 local function slice()
   local state = q.slice
-  local d = state.d
-  if d == nil then
-    d = 0
-    local smallest
-    for i, req in ipairs(q.pos) do
-      local n = 0
-      for _, r in ipairs(req.ranges) do n = n + set_count(zkey(req.i), r[1], r[2]) end
-      if smallest == nil or n < smallest then d, smallest = i, n end
+  local a, d, r = state.a or 1, state.d, state.r or 1
+  local out = {'OK', revision, ''}
+  while a <= #conjunctions do
+    local c = conjunctions[a]
+    if d == nil then d = driver_of(c) end
+    local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
+    if d > 0 then index, ranges = c.pos[d].i, c.pos[d].ranges end
+    local key, min = zkey(index), nil
+    if state.n then
+      local tail = state.n
+      if ordered[index] then tail = order_member(state.c or nil, state.n) end
+      min = '(' .. state.v .. NUL .. tail
+      state = {}
     end
-  end
-  local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
-  if d > 0 then index, ranges = q.pos[d].i, q.pos[d].ranges end
-  local key = zkey(index)
-  local out, r, min = {'OK', revision, ''}, state.r or 1, nil
-  if state.n then
-    local tail = state.n
-    if ordered[index] then tail = order_member(state.c or nil, state.n) end
-    min = '(' .. state.v .. NUL .. tail
-  end
-  while r <= #ranges do
-    local batch = set_range(key, min or ranges[r][1], ranges[r][2], 0, 64, false)
-    for _, m in ipairs(batch) do
-      spend(1)
-      local name = member_name(m)
-      if meets_all_but(d, name) then
-        local values = {}
-        for k, sort_key in ipairs(q.sort) do values[k] = values_of(name)[sort_key.i] or {} end
-        out[#out + 1] = name
-        out[#out + 1] = cjson.encode(values)
+    while r <= #ranges do
+      local batch = set_range(key, min or ranges[r][1], ranges[r][2], 0, 64, false)
+      for _, m in ipairs(batch) do
+        spend(1)
+        local name = member_name(m)
+        if conjunction_met(c, d, name) then
+          local values = {}
+          for k, sort_key in ipairs(q.sort) do values[k] = values_of(name)[sort_key.i] or {} end
+          out[#out + 1] = name
+          out[#out + 1] = cjson.encode(values)
+        end
+        if spent >= q.size then
+          local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
+          out[3] = cjson.encode({a = a, d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
+          return out
+        end
       end
-      if spent >= q.size then
-        local value = string.sub(m, 1, string.find(m, NUL, 1, true) - 1)
-        out[3] = cjson.encode({d = d, r = r, v = value, c = created_of(values_of(name)) or false, n = name})
-        return out
+      if #batch < 64 then
+        r, min = r + 1, nil
+      else
+        min = '(' .. batch[#batch]
       end
     end
-    if #batch < 64 then
-      r, min = r + 1, nil
-    else
-      min = '(' .. batch[#batch]
-    end
+    a, d, r = a + 1, nil, 1
   end
   return out
+end
+
+-- The page of a query with alternatives: each conjunction's matches, found from its smallest positive
+-- requirement and checked against its others, collected once each; then sorted, or walked when a walk to fill
+-- the page is shorter. Reads the conjunctions' smallest ranges, never the type.
+-- The page of alternatives that are each one value of an ordered index, in the default order, with no
+-- requirement of the query's own (q.merge): each value's members are its matches in list order (ADR 0017), so
+-- the page merges the ranges from where it starts, O(k (log n + page)). The total is the largest range's count
+-- plus, for every other range, its members not in a range counted before it (looked up by member: an object's
+-- order member is the same in every ordered index).
+local function merged_page()
+  local ranges = {}
+  for i, alt in ipairs(q.any) do
+    local req = alt.pos[1]
+    local key, value = zkey(req.i), req.v[1]
+    local min, max = value_range(value)
+    ranges[i] = {key = key, value = value, min = min, max = max, count = set_count(key, min, max)}
+  end
+  table.sort(ranges, function(a, b) return a.count > b.count end)
+  total = ranges[1].count
+  for i = 2, #ranges do
+    local r = ranges[i]
+    each_member(r.key, r.min, r.max, false, function(m)
+      local tail = string.sub(m, #r.value + 2)
+      for j = 1, i - 1 do
+        spend(1)
+        if set_has(ranges[j].key, ranges[j].value .. NUL .. tail) then return false end
+      end
+      total = total + 1
+      return false
+    end)
+  end
+  if want == 0 then return end
+  local offset, need = q.offset, -1
+  if q.after then offset = 0 end
+  if want > 0 then need = offset + want end
+  -- Each range comes in list order: merged head by head (a few byte comparisons per item, where sorting
+  -- every member read would cost many), an object in several ranges taken once.
+  local heads = {}
+  for i, r in ipairs(ranges) do
+    local min = r.min
+    if q.after then min = '(' .. r.value .. NUL .. order_member(q.after.s[1] or nil, q.after.n) end
+    heads[i] = {members = set_range(r.key, min, r.max, 0, need, false), at = 1, from = #r.value + 2}
+    spend(#heads[i].members)
+  end
+  local skipped, last_tail = 0, nil
+  while true do
+    local best, best_tail = nil, nil
+    for i, h in ipairs(heads) do
+      local m = h.members[h.at]
+      if m then
+        local tail = string.sub(m, h.from)
+        if best == nil or bytes_less(tail, best_tail) then best, best_tail = i, tail end
+      end
+    end
+    if best == nil then break end
+    local h = heads[best]
+    local m = h.members[h.at]
+    h.at = h.at + 1
+    if best_tail ~= last_tail then
+      last_tail = best_tail
+      if skipped < offset then
+        skipped = skipped + 1
+      else
+        page[#page + 1] = member_name(m)
+        if want > 0 and #page >= want then break end
+      end
+    end
+  end
+end
+
+local function union_page()
+  if q.merge then return merged_page() end
+  local drivers, collecting = {}, 0
+  for i, c in ipairs(conjunctions) do
+    local d, n = driver_of(c)
+    drivers[i] = d
+    collecting = collecting + n
+  end
+  if collecting > budget then error(SLICE, 0) end
+  local matched, is_match = {}, {}
+  for i, c in ipairs(conjunctions) do
+    local lead = c.pos[drivers[i]]
+    for _, r in ipairs(lead.ranges) do
+      each_member(zkey(lead.i), r[1], r[2], false, function(m)
+        local name = member_name(m)
+        if is_match[name] then return false end
+        if conjunction_met(c, drivers[i], name) then
+          is_match[name] = true
+          matched[#matched + 1] = name
+        end
+        return false
+      end)
+    end
+  end
+  total = #matched
+  local objects = redis.call('HLEN', KEYS[1])
+  local walk_length = (q.offset + want) * objects / math.max(total, 1)
+  if want > 0 and total > 0 and walk_length < SORT_COST * total then
+    walk(function(name) return is_match[name] == true end, total / math.max(objects, 1))
+  elseif not full then
+    emit_by_name(matched)
+  end
 end
 
 if q.slice then return slice() end
 
 planning = true
 local planned, failure = pcall(function()
-  if q.range then
+  if q.any then
+    union_page()
+  elseif q.range then
     range_page()
   elseif pair_ready() then
     -- One equality sorted by an index paired with it (ADR 0023): the pair index's members of that value are
