@@ -79,14 +79,16 @@ async function handle(
   } else if (path === '/metrics') {
     const body = await registry.metrics();
     res.writeHead(200, { 'Content-Type': registry.contentType }).end(req.method === 'HEAD' ? undefined : body);
-  } else if (path === '/healthz' || path === '/livez') {
-    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
-  } else if (path === '/readyz') {
-    const problems = await readiness();
-    res
-      .writeHead(problems.length ? 503 : 200, { 'Content-Type': 'text/plain' })
-      .end(problems.length ? problems.join('\n') : 'ok');
   } else {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found; try /metrics, /healthz, /livez or /readyz\n');
+    const [code, body] = await probeAnswer(path, readiness);
+    res.writeHead(code, { 'Content-Type': 'text/plain' }).end(body);
   }
+}
+
+/** The answer to a probe path: `/healthz` and `/livez` while the process runs, `/readyz` as `readiness` says. */
+async function probeAnswer(path: string, readiness: ReadinessProbe): Promise<[number, string]> {
+  if (path === '/healthz' || path === '/livez') return [200, 'ok'];
+  if (path !== '/readyz') return [404, 'not found; try /metrics, /healthz, /livez or /readyz\n'];
+  const problems = await readiness();
+  return problems.length ? [503, problems.join('\n')] : [200, 'ok'];
 }
