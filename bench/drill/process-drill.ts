@@ -73,6 +73,9 @@ export interface ProcessDrillResult {
   leaseLosses: number;
 }
 
+/** How long a process may take to be ready, and any step of the drill: minutes on a machine that other work shares (a load of 30 on 2 cores). */
+const STEP_DEADLINE_MS = 180_000;
+
 const MODELS = { group: 'apiextensions.svc.run', version: 'v1alpha1', plural: 'models', kind: 'Model' };
 
 /** An apiserver or controller-manager process of the drill. */
@@ -109,7 +112,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
         await Promise.all(clients.flatMap((c) => [c.list(COUNTERS, { limit: 1 }), c.list(PARCELS, { limit: 1 })]));
         return true;
       },
-      { timeoutMs: 30_000, what: 'every apiserver to serve the drill models' },
+      { timeoutMs: STEP_DEADLINE_MS, what: 'every apiserver to serve the drill models' },
     );
 
     say('starting two controller-managers (leader-elected)');
@@ -122,7 +125,10 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     stopManagers = () => Promise.all(managers.map((m) => m.stop()));
     sampler = new LeaderSampler(managers.map((m) => `${m.url}/metrics`));
     const leaderSampler = sampler;
-    await waitFor(() => leaderSampler.leader() >= 0, { timeoutMs: 30_000, what: 'a controller-manager to lead' });
+    await waitFor(() => leaderSampler.leader() >= 0, {
+      timeoutMs: STEP_DEADLINE_MS,
+      what: 'a controller-manager to lead',
+    });
 
     for (const client of clients) {
       const revision = Number((await client.list(COUNTERS, { limit: 1 })).resourceVersion);
@@ -145,7 +151,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
         const port = await sentinels.primaryPort();
         return port !== killed ? port : undefined;
       },
-      { timeoutMs: 60_000, intervalMs: 50, what: 'a replica to be promoted' },
+      { timeoutMs: STEP_DEADLINE_MS, intervalMs: 50, what: 'a replica to be promoted' },
     );
     const promotedMs = Date.now() - primaryKilledAt;
     say(`a replica (port ${newPrimary}) is the primary after ${promotedMs} ms`);
@@ -157,7 +163,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     await managers[leader].kill();
     say(`killed the leading controller-manager (${leader}) with SIGKILL`);
     await waitFor(() => leaderSampler.leader() === 1 - leader, {
-      timeoutMs: 60_000,
+      timeoutMs: STEP_DEADLINE_MS,
       intervalMs: 50,
       what: 'the other controller-manager to take the lease',
     });
@@ -169,13 +175,16 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     const loadEnd = Date.now();
     const survivor = clients[1 - leader];
     await waitFor(async () => (await survivor.list(PARCELS, { limit: 1 })).items.length === 0, {
-      timeoutMs: 60_000,
+      timeoutMs: STEP_DEADLINE_MS,
       intervalMs: 100,
       what: 'the gc to remove every released object',
     });
     const drainMs = Date.now() - loadEnd;
     const final = Number((await clients[0].list(COUNTERS, { limit: 1 })).resourceVersion);
-    await waitFor(() => watchers.every((w) => w.position >= final), { timeoutMs: 30_000, what: 'the watchers' });
+    await waitFor(() => watchers.every((w) => w.position >= final), {
+      timeoutMs: STEP_DEADLINE_MS,
+      what: 'the watchers',
+    });
     const watchersDone = watchers.splice(0);
     await Promise.all(watchersDone.map((w) => w.stop()));
     await sampler.stop();
@@ -230,6 +239,7 @@ async function startApiserver(logDir: string, name: string, [store, adminPasswor
     ],
     readyUrl: `${url}/readyz`,
     logFile: join(logDir, `${name}.log`),
+    readyDeadlineMs: STEP_DEADLINE_MS,
   });
   return { process, url };
 }
@@ -305,6 +315,7 @@ class SupervisedControllerManager {
       ],
       readyUrl: `${this.url}/readyz`,
       logFile: join(this.options.logDir, `${this.name}.log`),
+      readyDeadlineMs: STEP_DEADLINE_MS,
     });
   }
 }

@@ -33,6 +33,8 @@ export interface NodeProcessSpec {
   logFile: string;
   /** Options for node itself, e.g. `['--cpu-prof', '--cpu-prof-dir', '/tmp/prof']`. */
   nodeArgs?: string[];
+  /** How long it may take to answer 200 at `readyUrl` (default READY_DEADLINE_MS). */
+  readyDeadlineMs?: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function startNodeProcess(spec: NodeProcessSpec): Promise<NodeProce
   exited.catch(() => undefined);
   const stop = () => stopChild(child);
   try {
-    await Promise.race([exited, untilOk(spec.readyUrl, `${script} (log: ${logFile})`)]);
+    await Promise.race([exited, untilOk(spec.readyUrl, `${script} (log: ${logFile})`, spec.readyDeadlineMs)]);
   } catch (err) {
     await stop();
     throw err;

@@ -45,4 +45,4 @@ it('loses no acknowledged write, skips or repeats no event, keeps one leader and
   expect(result.gc.releasedAfterLeaderKill).toBeGreaterThan(0);
   // Kubernetes' lease timings (15 s, 10 s, 2 s) outlast the failover: the leader keeps its lease through it.
   expect(result.leaseLosses).toBe(0);
-}, 240_000);
+}, 600_000);
