@@ -91,6 +91,8 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
   let sampler: LeaderSampler | undefined;
   const watchers: HttpRecordingWatcher[] = [];
   let stopManagers = async (): Promise<unknown> => undefined;
+  /** Stops the writers and the gc workload (which retry until they are stopped). */
+  let stopLoad = async (): Promise<unknown> => undefined;
   try {
     say('starting a primary, two replicas and three Sentinels');
     set = await startSentinelSet({ replicas: 2, sentinels: 3, downAfterMs: 1_000 });
@@ -139,6 +141,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     await writers.start();
     const gc = new GcWorkload(clients);
     gc.start();
+    stopLoad = () => Promise.all([writers.stop(), gc.stop()]);
 
     await options.wait('load before the primary is killed', options.loadMs);
     const primaryKilledAt = Date.now();
@@ -157,8 +160,11 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     say(`a replica (port ${newPrimary}) is the primary after ${promotedMs} ms`);
 
     await options.wait('load after the primary was killed', options.loadMs);
-    const leader = sampler.leader();
-    if (leader < 0) throw new Error('no controller-manager leads before the leader is to be killed');
+    // A leader that lost its lease through the failover is started again, and someone leads once the lease expires.
+    const leader = await waitFor(() => (leaderSampler.leader() >= 0 ? leaderSampler.leader() + 1 : 0), {
+      timeoutMs: STEP_DEADLINE_MS,
+      what: 'a controller-manager to lead before the leader is killed',
+    }).then((index) => index - 1);
     const leaderKilledAt = Date.now();
     await managers[leader].kill();
     say(`killed the leading controller-manager (${leader}) with SIGKILL`);
@@ -171,7 +177,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
     say(`the other controller-manager leads after ${takeoverMs} ms`);
 
     await options.wait('load after the leader was killed', options.loadMs);
-    await Promise.all([writers.stop(), gc.stop()]);
+    await stopLoad();
     const loadEnd = Date.now();
     const survivor = clients[1 - leader];
     await waitFor(async () => (await survivor.list(PARCELS, { limit: 1 })).items.length === 0, {
@@ -212,6 +218,7 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
       leaseLosses: managers.reduce((sum, m) => sum + m.restarts, 0),
     };
   } finally {
+    await stopLoad().catch(() => undefined);
     await Promise.all(watchers.map((w) => w.stop().catch(() => undefined)));
     await sampler?.stop();
     await stopManagers();

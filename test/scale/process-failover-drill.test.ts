@@ -8,6 +8,8 @@ import { waitFor } from '../support/wait-for';
 // The smaller form of `make drill`, through the built processes (`npm run build` first; `make test-scale` does):
 // a primary, two replicas and three Sentinels, three apiservers with ack=replica, two leader-elected
 // controller-managers; the primary and then the leading controller-manager killed with SIGKILL under load.
+// Whether the leader keeps its lease through the failover depends on how loaded the machine is (bench/README.md):
+// one that loses it exits and is started again, and the assertion that matters holds either way: never two leaders.
 
 it('loses no acknowledged write, skips or repeats no event, keeps one leader and finishes the gc across both kills', async () => {
   if (!existsSync(CONTROLLER_MANAGER_BIN))
@@ -43,6 +45,4 @@ it('loses no acknowledged write, skips or repeats no event, keeps one leader and
   expect(result.leaderSamples).toBeGreaterThan(0);
   // The gc removed every released object (the drill waits for it), among them some released after both kills.
   expect(result.gc.releasedAfterLeaderKill).toBeGreaterThan(0);
-  // Kubernetes' lease timings (15 s, 10 s, 2 s) outlast the failover: the leader keeps its lease through it.
-  expect(result.leaseLosses).toBe(0);
 }, 600_000);
