@@ -13,7 +13,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # tokens only over HTTPS); TLS_LISTEN=off for none.
 TLS_LISTEN ?= 127.0.0.1:8443
 
-.PHONY: install build run test test-scale bench bench-scale drill lint format clean console-build console-install chromium
+.PHONY: install build run test test-scale bench bench-scale drill drill-storage lint format clean console-build console-install chromium
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
@@ -83,8 +83,13 @@ bench: build chromium
 bench-scale: build
 	node dist/bench/scale/main.js
 
-# The Redis failover drill and the Sentinel/Cluster figures (bench/README.md); starts its own Redis processes.
+# The Redis failover drill through apiserver and controller-manager processes (bench/README.md); starts its own
+# Redis processes.
 drill: build
+	node dist/bench/drill/processes-main.js
+
+# The same drill on the storage layer alone (Sentinel and Cluster), and the ack and shard throughput figures.
+drill-storage: build
 	node dist/bench/drill/main.js
 
 lint: install

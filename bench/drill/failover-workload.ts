@@ -169,7 +169,7 @@ export interface FailoverVerdict {
  */
 export function verifyFailover(
   writes: readonly AcknowledgedWrite[],
-  watchers: readonly RecordingWatcher[],
+  watchers: readonly { segments: readonly WatchSegment[] }[],
   surviving: ReadonlyMap<number, SurvivingEntry>,
 ): FailoverVerdict {
   const lost = writes.filter((w) => {

@@ -12,7 +12,6 @@
  *
  * @example node dist/bench/drill/main.js --seconds 5
  */
-import Redis from 'ioredis';
 import '../../pkg/storage/redis';
 import { openStorage } from '../../pkg/storage/backends';
 import type { ResourceType, Storage } from '../../pkg/storage/interface';
@@ -23,14 +22,9 @@ import { waitFor } from '../../pkg/util/wait-for';
 import { summarizeLatencies } from '../support/latency-stats';
 import { withProgress } from '../support/progress';
 import { runBench } from '../support/run-bench';
-import {
-  CounterWriters,
-  RecordingWatcher,
-  counterOf,
-  verifyFailover,
-  type FailoverVerdict,
-  type SurvivingEntry,
-} from './failover-workload';
+import { CounterWriters, RecordingWatcher, verifyFailover, type FailoverVerdict } from './failover-workload';
+import { loadFor } from './load-for';
+import { survivingStream } from './surviving-stream';
 
 const TYPE: ResourceType = 'counters.drill.svc.run';
 const CLIENTS = 3;
@@ -43,20 +37,6 @@ function seconds(argv: string[]): number {
   const value = at < 0 ? 5 : Number(argv[at + 1]);
   if (!Number.isFinite(value) || value <= 0) throw new Error('--seconds takes a positive number');
   return value;
-}
-
-/** Waits `ms` while showing progress (the drill's load runs meanwhile). */
-async function loadFor(label: string, ms: number): Promise<void> {
-  const start = Date.now();
-  await withProgress(label, ms, (counter) =>
-    waitFor(
-      () => {
-        counter.done = Math.min(ms, Date.now() - start);
-        return Date.now() - start >= ms;
-      },
-      { timeoutMs: ms + 1_000, intervalMs: 100, what: label },
-    ),
-  );
 }
 
 /** A topology under the drill: its store URL, and how to kill the primary of the drill's type and see a new one. */
@@ -154,7 +134,7 @@ async function failoverDrill(topology: DrillTopology, ack: 'replica' | 'primary'
     await waitFor(() => watchers.every((w) => w.position >= final), { timeoutMs: 30_000, what: 'the watchers' });
     await Promise.all(watchers.map((w) => w.stop()));
     const acknowledged = writers.flatMap((w) => w.acknowledged);
-    const verdict = verifyFailover(acknowledged, watchers, await survivingStream(newPrimary, keyPrefix));
+    const verdict = verifyFailover(acknowledged, watchers, await survivingStream(newPrimary, keyPrefix, TYPE));
     printVerdict(verdict, promotedMs, writers);
   } finally {
     await Promise.all(storages.map((s) => s.close()));
@@ -186,27 +166,6 @@ async function drillOn(start: (keyPrefix: string) => Promise<DrillTopology>, ack
     await failoverDrill(topology, ack, keyPrefix, ms);
   } finally {
     await topology.destroy();
-  }
-}
-
-/** The change stream the primary on `port` has: revision → the counter written there. */
-async function survivingStream(port: number, keyPrefix: string): Promise<Map<number, SurvivingEntry>> {
-  const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
-  try {
-    await redis.connect();
-    const surviving = new Map<number, SurvivingEntry>();
-    let from = '-';
-    for (;;) {
-      const entries = await redis.xrange(typeKeys(keyPrefix, TYPE).stream, from, '+', 'COUNT', 10_000);
-      for (const [id, fields] of entries) {
-        const object = JSON.parse(fields[fields.indexOf('o') + 1]) as Parameters<typeof counterOf>[0];
-        surviving.set(Number(id.split('-')[0]), { name: object.metadata.name ?? '', value: counterOf(object) });
-      }
-      if (entries.length < 10_000) return surviving;
-      from = `(${entries[entries.length - 1][0]}`;
-    }
-  } finally {
-    redis.disconnect();
   }
 }
 

@@ -11,6 +11,10 @@ export interface NodeProcess {
   logFile: string;
   /** Ends it with SIGTERM (SIGKILL after `STOP_DEADLINE_MS`) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends it `signal` (e.g. SIGKILL: no chance to clean up) and waits for it to exit. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** Whether it still runs. */
+  readonly running: boolean;
 }
 
 /** How long a child may take to serve after it is started (a start on a loaded machine takes tens of seconds). */
@@ -29,6 +33,8 @@ export interface NodeProcessSpec {
   logFile: string;
   /** Options for node itself, e.g. `['--cpu-prof', '--cpu-prof-dir', '/tmp/prof']`. */
   nodeArgs?: string[];
+  /** How long it may take to answer 200 at `readyUrl` (default READY_DEADLINE_MS). */
+  readyDeadlineMs?: number;
 }
 
 /**
@@ -53,18 +59,26 @@ export async function startNodeProcess(spec: NodeProcessSpec): Promise<NodeProce
   exited.catch(() => undefined);
   const stop = () => stopChild(child);
   try {
-    await Promise.race([exited, untilOk(spec.readyUrl, `${script} (log: ${logFile})`)]);
+    await Promise.race([exited, untilOk(spec.readyUrl, `${script} (log: ${logFile})`, spec.readyDeadlineMs)]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { pid: child.pid ?? 0, logFile, stop };
+  return {
+    pid: child.pid ?? 0,
+    logFile,
+    stop,
+    kill: (signal) => stopChild(child, signal),
+    get running() {
+      return child.exitCode === null && child.signalCode === null;
+    },
+  };
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  child.kill(signal);
   const killer = setTimeout(() => child.kill('SIGKILL'), STOP_DEADLINE_MS);
   await exited;
   clearTimeout(killer);

@@ -1,7 +1,16 @@
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** The repository's root, from where this file lands when compiled (`dist/bench/support/`). */
-const ROOT = resolve(__dirname, '../../..');
+/** The repository's root (the folder of the Makefile), whether this file runs compiled (`dist/bench/support/`) or from source (tests). */
+function repositoryRoot(dir: string): string {
+  while (!existsSync(join(dir, 'Makefile'))) {
+    if (dirname(dir) === dir) throw new Error(`no Makefile above ${__dirname}`);
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+const ROOT = repositoryRoot(__dirname);
 
 /** The compiled files and manifests the benchmarks run, as absolute paths. */
 export const PATHS = {

@@ -86,7 +86,7 @@ const program = new Command('svc-controller-manager')
       .default(DEFAULT_LEADER_ELECTION.retryPeriodMs, seconds(DEFAULT_LEADER_ELECTION.retryPeriodMs)),
   )
   .addOption(
-    new Option('--metrics-listen <host:port>', 'serve /metrics and /healthz here; "off" for none')
+    new Option('--metrics-listen <host:port>', 'serve /metrics, /healthz, /livez and /readyz here; "off" for none')
       .env('SVC_METRICS_LISTEN')
       .default('127.0.0.1:10257'),
   )

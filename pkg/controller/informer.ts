@@ -81,6 +81,11 @@ export class Informer<T extends ApiObject = ApiObject> {
     return this.revision;
   }
 
+  /** What it informs about, e.g. `persons.example.com` (for logs and readiness). */
+  get name(): string {
+    return this.options.name;
+  }
+
   /** Whether the first list has been applied. */
   hasSynced(): boolean {
     return this.synced;

@@ -57,6 +57,11 @@ export class SharedInformers {
     return this.informers.has(keyOf(res, selectors));
   }
 
+  /** The names of the running informers whose first list has not been applied yet. */
+  unsynced(): string[] {
+    return [...this.informers.values()].filter((i) => i.isRunning() && !i.hasSynced()).map((i) => i.name);
+  }
+
   /** Starts every informer, and every one created from now on. */
   start(): void {
     this.started = true;

@@ -7,6 +7,7 @@ import { builtinControllers } from './builtin-controllers';
 import type { ControllerRegistry } from './controller-registry';
 import { candidateIdentity } from './identity';
 import { serveMetrics, type MetricsServer } from './metrics-server';
+import { Readiness } from './readiness';
 
 /** Leader election of the controller-manager replicas (Kubernetes' defaults and lease name). */
 export interface LeaderElectionSettings {
@@ -55,7 +56,7 @@ export interface ControllerManagerConfig {
   registry?: ControllerRegistry;
   /** On (the default) with these settings, each defaulting to DEFAULT_LEADER_ELECTION's; `false`: run the controllers at once, alone. */
   leaderElection?: Partial<LeaderElectionSettings> | false;
-  /** `host:port` (port 0: a free one) to serve `/metrics` and `/healthz` on; absent: none. */
+  /** `host:port` (port 0: a free one) to serve `/metrics`, `/healthz`, `/livez` and `/readyz` on; absent: none. */
   metricsListen?: string;
 }
 
@@ -69,7 +70,7 @@ export interface RunningControllerManager {
   controllers: string[];
   /** Its leader-election identity; undefined without leader election. */
   identity: string | undefined;
-  /** Where `/metrics` and `/healthz` are served; undefined when not asked for. */
+  /** Where `/metrics`, `/healthz`, `/livez` and `/readyz` are served; undefined when not asked for. */
   metricsUrl: string | undefined;
   /**
    * Settles once it has stopped: resolves after `stop()`, rejects with the
@@ -112,8 +113,9 @@ export async function startControllerManager(
   for (const registration of registrations) {
     await registration.setup({ manager, client, log });
   }
+  const readiness = new Readiness(manager, client, election !== undefined);
   const endpoint: MetricsServer | undefined = config.metricsListen
-    ? await serveMetrics(config.metricsListen, metrics, log)
+    ? await serveMetrics(config.metricsListen, metrics, log, () => readiness.problems())
     : undefined;
   const done = manager.done.finally(() => endpoint?.close());
   done.catch(() => undefined); // the caller observes it through `done`

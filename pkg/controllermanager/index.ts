@@ -1,7 +1,7 @@
 /**
  * The controller-manager process's wiring, beyond its flags:
  * `startControllerManager(config, log)` runs the selected controllers in a
- * leader-elected Manager, with `/metrics` and `/healthz`; `main.ts` and the
+ * leader-elected Manager, with `/metrics`, `/healthz`, `/livez` and `/readyz`; `main.ts` and the
  * tests call it. Controllers plug in by name through a ControllerRegistry.
  */
 export {

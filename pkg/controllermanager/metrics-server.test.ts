@@ -41,6 +41,22 @@ describe('serveMetrics', () => {
     expect((await fetch(`${server.url}/metrics`, { method: 'POST' })).status).toBe(405);
   });
 
+  it('answers /livez with ok and /readyz with what the readiness probe names: 503 while it names anything', async () => {
+    let problems: string[] = ['leader not known yet', 'informers not synced: persons.example.com'];
+    const probed = await serveMetrics('127.0.0.1:0', new Registry(), log, () => Promise.resolve(problems));
+    try {
+      const live = await fetch(`${probed.url}/livez`);
+      expect([live.status, await live.text()]).toEqual([200, 'ok']);
+      const unready = await fetch(`${probed.url}/readyz`);
+      expect([unready.status, await unready.text()]).toEqual([503, problems.join('\n')]);
+      problems = [];
+      const ready = await fetch(`${probed.url}/readyz`);
+      expect([ready.status, await ready.text()]).toEqual([200, 'ok']);
+    } finally {
+      await probed.close();
+    }
+  });
+
   it('refuses an address that is taken', async () => {
     await expect(serveMetrics(`127.0.0.1:${server.port}`, new Registry(), log)).rejects.toThrow(/EADDRINUSE/);
   });
