@@ -22,9 +22,7 @@ export function statsOf(samples: readonly Sample[], at: number): ServerStats {
     serverErrors: total(samples, 'svc_apiserver_requests_total', (l) => Number(l.code) >= 500),
     watchers: total(samples, 'svc_apiserver_watchers'),
     memoryBytes: total(samples, 'process_resident_memory_bytes'),
-    storeMemoryBytes: samples.some((s) => s.name === STORE_MEMORY)
-      ? total(samples, STORE_MEMORY)
-      : undefined,
+    storeMemoryBytes: samples.some((s) => s.name === STORE_MEMORY) ? total(samples, STORE_MEMORY) : undefined,
   };
 }
 
