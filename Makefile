@@ -13,7 +13,8 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # tokens only over HTTPS); TLS_LISTEN=off for none.
 TLS_LISTEN ?= 127.0.0.1:8443
 
-.PHONY: install build run test test-scale bench bench-scale drill drill-storage lint format clean console-build console-install chromium
+.PHONY: install build run test test-scale bench bench-scale drill drill-storage lint format clean console-build \
+	console-install chromium readme-screenshots
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
 
@@ -97,6 +98,16 @@ lint: install
 	npx eslint --max-warnings 0 .
 	npx prettier --check --log-level warn .
 	cd console && npx tsc -p tsconfig.json --noEmit
+
+# The console screenshots README.md and docs/console.md show, from the end-to-end tests' (test-results/console/,
+# written by `make test`), as 128-colour PNGs (Debian's pngquant) to keep the repository small.
+README_SHOTS := admin-home:console-admin role-editor-new:console-role-editor model-filter-chips:console-model-list \
+	assign-roles:console-assign-roles dashboard:console-dashboard yaml-editor-dark:console-yaml-editor-dark
+readme-screenshots:
+	@for shot in $(README_SHOTS); do \
+		pngquant --force --strip 128 --output "docs/images/$${shot##*:}.png" "test-results/console/$${shot%%:*}.png" \
+			|| exit 1; \
+	done
 
 # Rewrites every file the formatter owns (.prettierrc.json; what it leaves alone is in .prettierignore).
 format: install

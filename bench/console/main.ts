@@ -149,6 +149,25 @@ const timeTable = (browser: Browser, url: string, token: string) =>
     token,
   );
 
+/** A long animation frame, with what ran in it. */
+interface LongFrame {
+  duration: number;
+  scripts: { what: string; ms: number; source: string }[];
+}
+
+/** What a page did over the live-update run: the longest frame gap, its long tasks and long frames. */
+interface LiveFigures {
+  longest: number;
+  tasks: number[];
+  frames: LongFrame[];
+  /** How often the table's rows changed on screen, and how many pages of rows were read meanwhile. */
+  redraws: number;
+  reads: number;
+  /** Watch events the page received. */
+  events: number;
+  changesPerSecond: number;
+}
+
 /** How long the live updates run, and how many changes a second they make. */
 const CHANGE_SECONDS = 5;
 const CHANGES_PER_SECOND = 100;
@@ -158,24 +177,52 @@ const CHANGES_PER_SECOND = 100;
  * 1,000-object table for CHANGE_SECONDS, while `call` (when given) changes
  * CHANGES_PER_SECOND persons a second (merge patches, paced), else idle.
  */
-async function longestTask(
-  browser: Browser,
-  url: string,
-  token: string,
-  call?: Call,
-): Promise<{ longest: number; changesPerSecond: number }> {
+async function longestTask(browser: Browser, url: string, token: string, call?: Call): Promise<LiveFigures> {
   const context = await browser.newContext();
   const session = JSON.stringify({ token, username: 'admin' });
   await context.addInitScript(`sessionStorage.setItem('svc.console.session', ${JSON.stringify(session)})`);
+  // Counts the watch events the page receives (every WebSocket message).
+  await context.addInitScript(`(() => {
+    window.watchEvents = 0;
+    const Native = WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', () => window.watchEvents++);
+      }
+    };
+  })()`);
   const page = await context.newPage();
   await page.goto(`${url}/console/models/example.com/v1alpha1/persons`);
   await page.locator('tbody tr').nth(19).waitFor();
   await page.getByText('Live:').waitFor();
   // (Runs in the page: a string, as the benchmark's TypeScript has no DOM types.)
-  // The longest gap between two animation frames: a task that blocks the page for 50 ms shows as a gap of at least
-  // that (long-task entries alone report only tasks over 50 ms).
+  // Long tasks (PerformanceObserver "longtask": every main-thread task of 50 ms or more) and long animation frames
+  // (those over 50 ms, with the scripts that ran in them, to tell what took the time); and the longest gap between
+  // two animation frames, which also shows time the page did not get the CPU at all.
   await page.evaluate(`(() => {
     window.longest = 0;
+    window.longTasks = [];
+    window.longFrames = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          window.longFrames.push({
+            duration: e.duration,
+            scripts: (e.scripts || []).map((s) => ({ what: s.invoker || s.name, ms: s.duration, source: s.sourceFunctionName || '' })),
+          });
+      }).observe({ type: 'long-animation-frame' });
+    } catch {}
+    window.redraws = 0;
+    new MutationObserver(() => window.redraws++).observe(document.querySelector('table'), {
+      childList: true, subtree: true, characterData: true,
+    });
+    window.listReads = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/persons?')).length;
+    window.readsBefore = window.listReads();
+    window.eventsBefore = window.watchEvents;
     let last = performance.now();
     const frame = (now) => {
       window.longest = Math.max(window.longest, now - last);
@@ -186,25 +233,44 @@ async function longestTask(
   })()`);
   const started = performance.now();
   const patches: Promise<boolean>[] = [];
-  for (let n = 0; performance.now() - started < CHANGE_SECONDS * 1000; n++) {
-    const due = started + (n * 1000) / CHANGES_PER_SECOND;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-    if (call) patches.push(patchAge(call, n));
+  // Each time the benchmark gets the CPU it sends every change due by then (a timer per change falls behind on a
+  // loaded machine), in at most 10 HTTP connections.
+  let sent = 0;
+  for (let elapsed = 0; elapsed < CHANGE_SECONDS * 1000; elapsed = performance.now() - started) {
+    const due = Math.min(Math.floor((elapsed * CHANGES_PER_SECOND) / 1000) + 1, CHANGE_SECONDS * CHANGES_PER_SECOND);
+    for (; call && sent < due; sent++) patches.push(patchAge(call, sent));
+    await new Promise((r) => setTimeout(r, 10));
   }
   // Let the last changes arrive and be drawn.
   await new Promise((r) => setTimeout(r, 1000));
   const longest = await page.evaluate<number>('window.longest');
+  const tasks = await page.evaluate<number[]>('window.longTasks');
+  const frames = await page.evaluate<LongFrame[]>('window.longFrames');
+  const redraws = await page.evaluate<number>('window.redraws');
+  const reads = await page.evaluate<number>('window.listReads() - window.readsBefore');
+  const events = await page.evaluate<number>('window.watchEvents - window.eventsBefore');
   await context.close();
   const applied = (await Promise.all(patches)).filter(Boolean).length;
-  return { longest, changesPerSecond: applied / CHANGE_SECONDS };
+  if (call) say(`  (${patches.length} changes sent, ${applied} applied)`);
+  return { longest, tasks, frames, redraws, reads, events, changesPerSecond: applied / CHANGE_SECONDS };
 }
 
-/** Changes one person's age; whether the server took it. */
+let failureSaid = false;
+
+/**
+ * Changes one person's age; whether the server took it (the first failure is said). Every other change is to a row
+ * on the page shown (the 20 newest, p-0980 … p-0999), the others to objects elsewhere in the collection.
+ */
 function patchAge(call: Call, n: number): Promise<boolean> {
-  const name = `p-${String(n % 1000).padStart(4, '0')}`;
+  const index = n % 2 === 0 ? 999 - ((n / 2) % 20) : Math.floor(n / 2) % 980;
+  const name = `p-${String(index).padStart(4, '0')}`;
   return call('PATCH', `${PERSONS}/${name}`, { spec: { age: (n + 1) % 100 } }, 'application/merge-patch+json').then(
     () => true,
-    () => false,
+    (err: Error) => {
+      if (!failureSaid) say(`  a change failed: ${err.message.slice(0, 200)}`);
+      failureSaid = true;
+      return false;
+    },
   );
 }
 
@@ -226,8 +292,8 @@ function report(r: {
   login: number[];
   table20: number[];
   table1000: number[];
-  idle: { longest: number };
-  busy: { longest: number; changesPerSecond: number };
+  idle: LiveFigures;
+  busy: LiveFigures;
   js: ReturnType<typeof consoleJsGzip>;
 }): void {
   const row = (what: string, samples: number[]) => [
@@ -250,10 +316,17 @@ function report(r: {
   );
   const ratio = median(r.table1000) / median(r.table20);
   say(`Table 1,000 / 20 objects: ${ratio.toFixed(2)}x (paged: 20 rows a page whatever the collection's size)`);
+  const tasks = (f: LiveFigures) =>
+    `${f.tasks.length} long tasks (>= 50 ms), longest ${formatMs(Math.max(0, ...f.tasks))}; ` +
+    `longest gap between frames ${formatMs(f.longest)}; ${f.events} watch events received, table redrawn ${f.redraws} times, ${f.reads} pages read`;
   say(
-    `1,000-object table, ${r.busy.changesPerSecond.toFixed(0)} changes/s applied for ${CHANGE_SECONDS} s: longest ` +
-      `gap between frames ${formatMs(r.busy.longest)} (same page, nothing changing: ${formatMs(r.idle.longest)})`,
+    `1,000-object table, ${r.busy.changesPerSecond.toFixed(0)} changes/s applied for ${CHANGE_SECONDS} s: ` +
+      `${tasks(r.busy)} (same page, nothing changing: ${tasks(r.idle)})`,
   );
+  for (const frame of r.busy.frames.sort((a, b) => b.duration - a.duration).slice(0, 5)) {
+    const scripts = frame.scripts.map((s) => `${s.what}${s.source ? ` (${s.source})` : ''} ${formatMs(s.ms)}`);
+    say(`  long frame ${formatMs(frame.duration)}: ${scripts.join('; ') || 'no script (layout, paint or waiting)'}`);
+  }
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const parts = Object.entries(r.js.onDemand).map(([name, bytes]) => `${name} ${kb(bytes)}`);
   say(`Console JavaScript, gzipped: first page ${kb(r.js.firstPage)}; on demand: ${parts.join(', ')}`);
@@ -262,8 +335,8 @@ function report(r: {
       verdict(median(r.login) < 1000),
       verdict(r.js.firstPage < 120 * 1024),
       verdict(median(r.table1000) < 1000 && ratio < 1.5),
-      verdict(r.busy.longest < 50 && r.busy.changesPerSecond >= CHANGES_PER_SECOND * 0.9),
+      verdict(r.busy.tasks.length === 0 && r.busy.changesPerSecond >= CHANGES_PER_SECOND * 0.9),
     ])}  (first load < 1 s; first page's JavaScript < 120 KB gzipped; 1,000-object table as fast as 20, < 1 s; ` +
-      `longest frame gap under 100 changes/s < 50 ms)`,
+      `under 100 changes/s no task of 50 ms or more)`,
   );
 }

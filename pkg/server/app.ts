@@ -26,6 +26,7 @@ import { PluginImpersonation } from '../auth/authn/plugin-impersonation';
 import { unionAuthenticator } from '../auth/authn/union';
 import { builtinPluginManifests } from '../plugin/builtin';
 import { ConsolePlugins, registerConsolePluginRoute } from '../apiserver/console-plugins';
+import { registerStorageMetrics } from '../apiserver/storage-metrics';
 import { SVC_VERSION } from '../apiserver/version';
 
 /** Everything `svc-apiserver` is configured with (flags or environment, see cmd/apiserver). */
@@ -141,6 +142,7 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
     denialDetails: security.denialDetails,
     consolePlugins,
   });
+  registerStorageMetrics(server.metrics.registry, storage);
   server.audit = await setupAudit(config, storage, routes, server.metrics.registry, log.child({ component: 'audit' }));
   const { url, secureUrl } = await listenOn(server, [host, port], secure, tls);
   log.info(

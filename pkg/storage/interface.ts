@@ -165,6 +165,13 @@ export interface Storage {
   /** True when the backend can serve requests now (for `/readyz`). */
   ping(): Promise<boolean>;
 
+  /**
+   * The memory the backend's server reports in use, in bytes (Redis: `used_memory`, summed over a Cluster's
+   * masters), read at most every few seconds; undefined before a first reading. Absent where there is no such
+   * server (memory, file).
+   */
+  usedMemoryBytes?(): Promise<number | undefined>;
+
   /** Ends every watch and releases connections. */
   close(): Promise<void>;
 }

@@ -149,6 +149,33 @@ it("follows the system's dark scheme with the same tokens, and stays readable (a
   await screenshot(page, 'dark-me');
 });
 
+it("draws the YAML editor in the console's colours, following the system's scheme as it changes", async () => {
+  // The Person model may be there already (the CSP test applies it): applied once, whatever ran before.
+  if ((await api.admin('GET', PERSONS)).status === 404) await applyPersonModel(api.admin);
+  expectStatus(await api.admin('POST', PERSONS, person('lin', { age: 41 })), 201, 'creating lin');
+  const page = await open('/console/models/example.com/v1alpha1/persons/lin');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Edit YAML' }).click();
+  await page.locator('.cm-editor .cm-content[aria-label="YAML"]').waitFor();
+  const style = (selector: string, property: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((e, p) => (globalThis as any).getComputedStyle(e)[p] as string, property);
+  const key = '.cm-content .cm-line:first-child span';
+  // The tokens' dark scheme: --surface-code and --code-key.
+  expect(await style('.cm-editor', 'backgroundColor')).toBe('rgb(36, 37, 39)');
+  expect(await style(key, 'color')).toBe('rgb(138, 180, 248)');
+  await screenshot(page, 'yaml-editor-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await waitFor(async () => (await style('.cm-editor', 'backgroundColor')) === 'rgb(248, 249, 250)', {
+    what: 'the editor to follow the light scheme',
+  });
+  expect(await style(key, 'color')).toBe('rgb(23, 78, 166)');
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
 it("draws the super administrator's dashboard from /metrics with uPlot, under the console's own CSP", async () => {
   const page = await open('/console/dashboard', [], true);
   await logIn(page, 'admin', TEST_ADMIN_PASSWORD);
@@ -156,7 +183,9 @@ it("draws the super administrator's dashboard from /metrics with uPlot, under th
   // The first figure needs two scrapes (2 s apart); the chart is a canvas drawn by uPlot, loaded on this page only,
   // with its stylesheet (.u-wrap is positioned by it).
   await waitFor(async () => !(await requests.textContent())?.includes('…'), { what: 'a requests-per-second figure' });
-  expect(await page.locator('.chart canvas').count()).toBe(4);
+  // The test server's store is Redis: its memory is the fifth chart, in MiB.
+  expect(await page.getByText(/^Redis memory \(used\): \d+\.\d MiB$/).textContent()).toMatch(/[1-9]/);
+  expect(await page.locator('.chart canvas').count()).toBe(5);
   await waitFor(
     async () =>
       (await page

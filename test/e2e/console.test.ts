@@ -4,7 +4,7 @@ import type { Page } from '../../console/node_modules/playwright-core';
 import { logIn, mainMenu, screenshot, seriousAccessibilityViolations } from '../support/browser';
 import { useConsoleSuite } from '../support/console-suite';
 import { applyPersonModel, PERSONS, person } from '../support/person';
-import { bind, BINDINGS, createRole, createUser, expectStatus, type RbacApi } from '../support/security';
+import { bind, BINDINGS, createRole, createUser, expectStatus, USERS, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 
@@ -350,6 +350,51 @@ it('creates a user with a password in the UI, who can log in, and disables them'
   await waitFor(async () => (await erin('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status === 401, {
     what: "erin's login to be refused",
   });
+});
+
+/** Fills the Create a user form as the page's user and submits it. */
+async function createInForm(page: Page, name: string, password: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Create a user' });
+  await form.getByLabel('Name', { exact: true }).fill(name);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Create user' }).click();
+}
+
+it('lets a delegated administrator (users-password) create a user with a password in one step, and refuses a weak one leaving no user', async () => {
+  await createUser(api, 'uma', 'uma-password');
+  await bind(api, 'uma', 'users-password');
+  const page = await open('/console/users');
+  await logIn(page, 'uma', 'uma-password');
+  await createInForm(page, 'jay', 'short');
+  await page.getByText('The password was refused: nothing was created.').first().waitFor();
+  await page.getByText('must be 8 to 1024 characters').first().waitFor();
+  expect((await api.admin('GET', `${USERS}/jay`)).status).toBe(404);
+  await screenshot(page, 'create-user-weak-password');
+
+  await page.getByRole('form', { name: 'Create a user' }).getByLabel('Password').fill('ivy-password');
+  await page.getByRole('form', { name: 'Create a user' }).getByLabel('Name', { exact: true }).fill('ivy');
+  await page.getByRole('form', { name: 'Create a user' }).getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('heading', { name: 'User ivy' }).waitFor();
+  const ivy = api.as({ Authorization: `Basic ${Buffer.from('ivy:ivy-password').toString('base64')}` });
+  expect((await ivy('GET', '/apis/api.console.svc.run/v1alpha1/users/-')).status).toBe(200);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+it('refuses a password its creator may not set (a UI permission without the rule) before creating the user', async () => {
+  await createUser(api, 'kim', 'kim-password');
+  await bind(api, 'kim', 'users-manage');
+  await createRole(api, 'password-button-only', [], {
+    annotations: { 'rbac.authorization.svc.run/ui-permissions': '["system:users:password"]' },
+  });
+  await bind(api, 'kim', 'password-button-only');
+  const page = await open('/console/users');
+  await logIn(page, 'kim', 'kim-password');
+  await createInForm(page, 'lee', 'lee-password');
+  await page
+    .getByText(/you may not set passwords/)
+    .first()
+    .waitFor();
+  expect((await api.admin('GET', `${USERS}/lee`)).status).toBe(404);
 });
 
 it("shows a plugin's page to its view role without write buttons, and the buttons once an administrator grants manage", async () => {

@@ -90,6 +90,13 @@ it('answers /version in Kubernetes shape and the health endpoints', async () => 
   expect(metrics.text).toContain('svc_apiserver_requests_total');
 });
 
+it("exports the Redis store's used memory, as Redis reports it", async () => {
+  const metrics = (await suite.api('GET', '/metrics')).text;
+  const bytes = Number(/^svc_storage_used_memory_bytes (\d+)$/m.exec(metrics)?.[1]);
+  // A Redis holding the persons model and the platform's objects uses at least a few hundred kilobytes.
+  expect(bytes).toBeGreaterThan(100_000);
+});
+
 it('stops serving a model once its Model object is deleted', async () => {
   const res = await suite.api('POST', MODELS, {
     metadata: { name: 'gadgets.toys.example.com' },

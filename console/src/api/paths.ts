@@ -8,6 +8,8 @@ export const USERS = '/api/v1alpha1/users';
 export const ROLES = '/api/v1alpha1/roles';
 export const ROLE_BINDINGS = '/api/v1alpha1/rolebindings';
 export const ACCESS_REVIEWS = '/apis/authorization.svc.run/v1alpha1/accessreviews';
+/** Kubernetes' "may I?": every logged-in user may ask about themselves. */
+export const SELF_ACCESS_REVIEWS = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 export const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 /** Posts (the content module): the author's own in the user centre, every post in the console API. */
 export const MY_POSTS = '/apis/uc.api.content.svc.run/v1alpha1/posts';

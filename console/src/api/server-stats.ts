@@ -8,7 +8,11 @@ export interface ServerStats {
   serverErrors: number;
   watchers: number;
   memoryBytes: number;
+  /** The store's memory (Redis `used_memory`): undefined for a store that has no server of its own (file, memory). */
+  storeMemoryBytes?: number;
 }
+
+const STORE_MEMORY = 'svc_storage_used_memory_bytes';
 
 /** The counters and gauges the dashboard follows, read from one scrape. */
 export function statsOf(samples: readonly Sample[], at: number): ServerStats {
@@ -18,6 +22,7 @@ export function statsOf(samples: readonly Sample[], at: number): ServerStats {
     serverErrors: total(samples, 'svc_apiserver_requests_total', (l) => Number(l.code) >= 500),
     watchers: total(samples, 'svc_apiserver_watchers'),
     memoryBytes: total(samples, 'process_resident_memory_bytes'),
+    storeMemoryBytes: samples.some((s) => s.name === STORE_MEMORY) ? total(samples, STORE_MEMORY) : undefined,
   };
 }
 
@@ -28,6 +33,7 @@ export interface Rates {
   errorPercent: number;
   watchers: number;
   memoryMiB: number;
+  storeMemoryMiB?: number;
 }
 
 export function ratesBetween(before: ServerStats, after: ServerStats): Rates {
@@ -41,5 +47,6 @@ export function ratesBetween(before: ServerStats, after: ServerStats): Rates {
     errorPercent: requests ? (100 * errors) / requests : 0,
     watchers: after.watchers,
     memoryMiB: after.memoryBytes / 2 ** 20,
+    storeMemoryMiB: after.storeMemoryBytes === undefined ? undefined : after.storeMemoryBytes / 2 ** 20,
   };
 }

@@ -4,6 +4,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { basicSetup, EditorView } from 'codemirror';
 import { load, YAMLException } from 'js-yaml';
+import { consoleEditorTheme } from './codemirror-theme';
 
 /** js-yaml's complaint about a text, as an editor diagnostic at the place it names. */
 export function yamlDiagnostics(text: string): Diagnostic[] {
@@ -38,6 +39,7 @@ export function mountYamlEditor(
     extensions: [
       basicSetup,
       yaml(),
+      consoleEditorTheme(),
       lintGutter(),
       linter((view) => yamlDiagnostics(view.state.doc.toString()), { delay: 300 }),
       EditorView.contentAttributes.of({ 'aria-label': label }),

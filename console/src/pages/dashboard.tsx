@@ -15,8 +15,9 @@ const POINTS = 60;
 
 /**
  * The super administrator's dashboard: requests per second, the share of
- * server errors, open watches and the apiserver's memory, from `/metrics`
- * read every 2 s while the page is open; and the plugins' phases (live).
+ * server errors, open watches, the apiserver's memory and Redis' (when the
+ * store is Redis), from `/metrics` read every 2 s while the page is open; and
+ * the plugins' phases (live).
  */
 export function DashboardPage() {
   const { points, error } = useServerRates();
@@ -59,6 +60,15 @@ export function DashboardPage() {
           ys={series((p) => p.memoryMiB)}
           color="#8430ce"
         />
+        {last?.storeMemoryMiB !== undefined && (
+          <Chart
+            title="Redis memory (used)"
+            value={figure(last.storeMemoryMiB, 1, ' MiB')}
+            xs={xs}
+            ys={series((p) => p.storeMemoryMiB ?? 0)}
+            color="#b06000"
+          />
+        )}
       </div>
       <PluginPhases />
     </>
@@ -100,7 +110,7 @@ interface Plugin {
 /** Each plugin and its phase, following changes. */
 function PluginPhases() {
   const plugins = useAsync(() => api<{ items: Plugin[]; metadata: { resourceVersion?: string } }>('GET', PLUGINS), []);
-  useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  useLiveReload(PLUGINS, plugins.value?.metadata, plugins.reload);
   return (
     <section aria-labelledby="plugin-phases">
       <h2 id="plugin-phases">Plugins</h2>

@@ -4,11 +4,16 @@ import { PermissionsContext } from '../permissions/permissions';
 import { ModelObjectsPage } from './model-objects';
 
 // The watch is a WebSocket in the browser; here each opened watch is recorded, and the test ends it.
-const watches = vi.hoisted(() => [] as { path: string; end: () => void }[]);
+const watches = vi.hoisted(
+  () => [] as { path: string; resourceVersion?: string; event: () => void; end: () => void; stopped: boolean }[],
+);
 vi.mock('../api/watch', () => ({
-  openWatch: (path: string, _options: unknown, _onEvent: unknown, onEnd: () => void) => {
-    watches.push({ path, end: onEnd });
-    return () => undefined;
+  openWatch: (path: string, options: { resourceVersion?: string }, onEvent: () => void, onEnd: () => void) => {
+    const watch = { path, resourceVersion: options.resourceVersion, event: onEvent, end: onEnd, stopped: false };
+    watches.push(watch);
+    return () => {
+      watch.stopped = true;
+    };
   },
 }));
 
@@ -32,7 +37,8 @@ beforeEach(() => {
       if (url.startsWith('/apis/apiextensions.svc.run/v1alpha1/models/persons.example.com'))
         return new Response(JSON.stringify({ spec: { indexes: [{ name: 'spec.name' }, { name: 'spec.tags' }] } }));
       lists.push(new URL(url, 'http://console'));
-      return new Response(JSON.stringify(TABLE));
+      // Each read at a later version, so that a test can tell which read a watch started from.
+      return new Response(JSON.stringify({ ...TABLE, metadata: { resourceVersion: String(lists.length) } }));
     }),
   );
 });
@@ -72,6 +78,35 @@ describe("a model's objects", () => {
     );
     fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'spec.name,desc' } });
     await waitFor(() => expect(lastList().get('sort')).toBe('spec.name,desc'));
+  });
+
+  it('reads the page again while changes keep coming, at most every 250 ms, on the one watch it opened', async () => {
+    renderPage();
+    await waitFor(() => expect(watches).toHaveLength(1));
+    const [watch] = watches;
+    const before = lists.length;
+    // A steady stream (a change every 20 ms for 1.2 s): reads follow it, and do not wait for it to stop.
+    const started = Date.now();
+    while (Date.now() - started < 1200) {
+      watch.event();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const reads = lists.length - before;
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(reads).toBeLessThanOrEqual(6);
+    expect(watches).toHaveLength(1);
+    expect(watch.stopped).toBe(false);
+  });
+
+  it('watches again from the new read when the selectors change, not from the read before', async () => {
+    renderPage();
+    await waitFor(() => expect(watches).toHaveLength(1));
+    fireEvent.input(screen.getByLabelText('Label selector'), { target: { value: 'team=engines' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(watches).toHaveLength(2));
+    expect(watches[0].stopped).toBe(true);
+    const narrowed = lists.findIndex((url) => url.searchParams.get('labelSelector') === 'team=engines');
+    expect(watches[1].resourceVersion).toBe(String(narrowed + 1));
   });
 
   it('says the list is paused when the watch ends, and Resume lists and watches again', async () => {

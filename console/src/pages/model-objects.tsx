@@ -24,7 +24,7 @@ export function ModelObjectsPage(props: { params: Record<string, string> }) {
   const query: TableQuery = { ...filters, limit: PAGE_SIZE, continueToken: pages[pages.length - 1] };
   const table = useAsync(() => fetchTable(collection, query), [collection, JSON.stringify(query)]);
   const indexes = useAsync(() => sortableIndexes(model.group, model.plural), [model.group, model.plural]);
-  const { live, resume } = useLiveReload(collection, table.value?.metadata.resourceVersion, table.reload, filters);
+  const { live, resume } = useLiveReload(collection, table.value?.metadata, table.reload, filters);
   const apply = (next: Filters) => {
     setFilters(next);
     setPages([]);

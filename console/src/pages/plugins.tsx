@@ -25,7 +25,7 @@ export function PluginsPage() {
     [],
   );
   // Phases move on their own (STARTING, STARTED, STOPPED): the page follows them.
-  const { live, resume } = useLiveReload(PLUGINS, plugins.value?.metadata.resourceVersion, plugins.reload);
+  const { live, resume } = useLiveReload(PLUGINS, plugins.value?.metadata, plugins.reload);
   // A phase seen changing here: the menu reads plugins' pages again (a stopped plugin's pages leave it).
   useEffect(() => {
     if (plugins.value) window.dispatchEvent(new Event(PLUGINS_CHANGED));

@@ -1,17 +1,26 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PermissionsContext } from '../permissions/permissions';
+import { SELF_ACCESS_REVIEWS } from '../api/paths';
 import { UsersPage } from './users';
 
 type Call = { method: string; url: string };
 
-/** Lists no users, creates any, and answers a password with `password` (default 200). */
-function fakeServer(password = () => new Response('{}')) {
+/**
+ * Lists no users, creates any, answers a password with `password` (default 200), and whether the caller may set
+ * passwords with `allowed`.
+ */
+function fakeServer(password = () => new Response('{}'), allowed = true) {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
       const method = init.method ?? 'GET';
+      if (url === SELF_ACCESS_REVIEWS) {
+        const spec = JSON.parse(String(init.body)).spec.resourceAttributes;
+        const asked = spec.verb === 'update' && spec.resource === 'users' && spec.subresource === 'password';
+        return new Response(JSON.stringify({ status: { allowed: asked && allowed } }), { status: 201 });
+      }
       calls.push({ method, url });
       if (method === 'GET') return new Response(JSON.stringify({ items: [] }));
       if (method === 'PUT') return password();
@@ -39,6 +48,13 @@ describe('creating a user with a password', () => {
     const calls = fakeServer();
     await createErin('short');
     await screen.findByText('must be 8 to 1024 characters');
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
+  it('refuses a password the caller may not set (no update on users/password) before creating anything', async () => {
+    const calls = fakeServer(undefined, false);
+    await createErin('long-enough-password');
+    await screen.findByText(/you may not set passwords/);
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
-import { USERS } from '../api/paths';
+import { SELF_ACCESS_REVIEWS, USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
 import { useAction, useAsync } from '../components/use-async';
@@ -66,19 +66,34 @@ export const SET_PASSWORDS = 'system:users:password';
 /** What the server accepts as a password (8 to 1,024 characters): checked before anything is created. */
 const PASSWORD_LENGTH = { min: 8, max: 1024 };
 
+/** Whether the server lets the caller set this user's password (a self access review; any user may ask). */
+async function maySetPassword(name: string): Promise<boolean> {
+  const review = await api<{ status?: { allowed?: boolean } }>('POST', SELF_ACCESS_REVIEWS, {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'update', group: '', resource: 'users', subresource: 'password', name } },
+    },
+  });
+  return review.status?.allowed === true;
+}
+
 /**
  * Creates a user and sets their first password as one step: a password the
- * server would refuse is refused before the user is created, and should the
- * server refuse it anyway, the user just created is deleted again.
+ * server would refuse, or one the caller may not set (no `update` on
+ * `users/password`), is refused before the user is created; should the server
+ * refuse it anyway, the user just created is deleted again.
  */
 async function createUser(form: { name: string; displayName: string; email: string; password: string }) {
   const { password } = form;
-  if (password && (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max)) {
-    const message = `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`;
-    throw new ApiError(422, 'Invalid', 'The password was refused: nothing was created.', [
+  const refused = (message: string, status = 422) =>
+    new ApiError(status, status === 403 ? 'Forbidden' : 'Invalid', 'The password was refused: nothing was created.', [
       { field: 'password', message },
     ]);
-  }
+  if (password && (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max))
+    throw refused(`must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
+  if (password && !(await maySetPassword(form.name)))
+    throw refused('you may not set passwords (update on users/password): create the user without one', 403);
   const path = `${USERS}/${encodeURIComponent(form.name)}`;
   const spec = { displayName: form.displayName || undefined, email: form.email || undefined };
   await api('POST', USERS, { body: { metadata: { name: form.name }, spec } });

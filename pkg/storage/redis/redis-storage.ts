@@ -32,6 +32,7 @@ import type { ScriptedRedis } from './scripts';
 import { StoredObjects, type ObjectCompression } from './stored-objects';
 import { TypeState } from './type-state';
 import { WatchHub } from './watch-hub';
+import { UsedMemory } from './used-memory';
 import { RedisOutageLog } from './outage-log';
 import { logger } from '../../util/log';
 
@@ -101,6 +102,7 @@ export class RedisStorage implements Storage {
   private readonly hub: WatchHub;
   private readonly closing = new AbortController();
   private readonly objects: StoredObjects;
+  private readonly memory: UsedMemory;
 
   constructor(
     private readonly client: ScriptedRedis,
@@ -108,6 +110,7 @@ export class RedisStorage implements Storage {
     private readonly writes: AcknowledgedWrites,
   ) {
     this.objects = new StoredObjects(client, (type) => this.keys(type), settings.compression);
+    this.memory = new UsedMemory(client);
     this.hub = new WatchHub({
       client,
       keysOf: (type) => this.keys(type),
@@ -372,6 +375,10 @@ export class RedisStorage implements Storage {
     } catch {
       return false;
     }
+  }
+
+  usedMemoryBytes(): Promise<number | undefined> {
+    return this.closing.signal.aborted ? Promise.resolve(undefined) : this.memory.bytes();
   }
 
   /** Ends every watch, stops index builds (they resume on a later defineType) and closes the connection. */
