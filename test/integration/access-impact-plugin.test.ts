@@ -65,7 +65,12 @@ let server: RunningApiServer;
 const api = () => rawClient(server.url);
 const asAdmin = (method: string, path: string, body?: unknown) => api()(method, path, body, admin);
 const setEnabled = (enabled: boolean) =>
-  api()('PATCH', `${PLUGINS}/shop`, { spec: { enabled } }, { ...admin, 'Content-Type': 'application/merge-patch+json' });
+  api()(
+    'PATCH',
+    `${PLUGINS}/shop`,
+    { spec: { enabled } },
+    { ...admin, 'Content-Type': 'application/merge-patch+json' },
+  );
 
 beforeAll(async () => {
   const tokenFile = join(dir, 'token');
@@ -209,9 +214,7 @@ describe('accessimpactreviews of a Plugin', () => {
       what: 'the public template to be deleted',
     });
     expect(expectFlipsExplained(adaEnabled, await decisions('ada'), [], disabling.changes[0].lost)).toBe(3);
-    expect(
-      expectFlipsExplained(anonymousEnabled, await decisions('anonymous'), [], disabling.anonymousLost),
-    ).toBe(1);
+    expect(expectFlipsExplained(anonymousEnabled, await decisions('anonymous'), [], disabling.anonymousLost)).toBe(1);
   });
 
   it('answers 422 for a plugin not installed here, or a spec.enabled that is not a boolean', async () => {

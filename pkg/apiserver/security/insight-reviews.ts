@@ -179,7 +179,12 @@ function objectChange(object: Record<string, unknown>, deleted: boolean, deps: S
  * read from the plugin as this server loaded it; nothing is installed or run. 422 when the plugin would be applied
  * but is not installed here (its templates are unknown).
  */
-function pluginChange(name: string, object: Record<string, unknown>, deleted: boolean, deps: SecurityDeps): ProposedChange {
+function pluginChange(
+  name: string,
+  object: Record<string, unknown>,
+  deleted: boolean,
+  deps: SecurityDeps,
+): ProposedChange {
   const enabled = (object.spec as { enabled?: unknown } | undefined)?.enabled;
   if (enabled !== undefined && typeof enabled !== 'boolean')
     throw invalid({ kind: KIND.impact }, [fieldInvalid('spec.object.spec.enabled', 'must be true or false')]);
@@ -187,7 +192,10 @@ function pluginChange(name: string, object: Record<string, unknown>, deleted: bo
   const declared = deps.pluginExtensions?.of?.(name);
   if (applied && declared === undefined)
     throw invalid({ kind: KIND.impact }, [
-      fieldInvalid('spec.object.metadata.name', `no plugin "${name}" is installed here: its role templates are unknown`),
+      fieldInvalid(
+        'spec.object.metadata.name',
+        `no plugin "${name}" is installed here: its role templates are unknown`,
+      ),
     ]);
   return { kind: 'roles', roles: pluginRoleWrites(name, applied, declared ?? [], deps.cache.allRoles()) };
 }
