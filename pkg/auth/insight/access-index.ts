@@ -17,7 +17,7 @@ export interface IndexedBinding {
 }
 
 const URL_KEY = '\0url';
-const keyOf = (group: string, plural: string, verb: string) => `${group}\0${plural}\0${verb}`;
+const keyOf = (group: string, plural: string) => `${group}\0${plural}`;
 
 /** The plural a rule's resource entry is about: `persons` for `persons/status`, `*` for `*` and `*<slash>status`. */
 function pluralOf(resource: string): string {
@@ -25,27 +25,17 @@ function pluralOf(resource: string): string {
   return slash < 0 ? resource : resource.slice(0, slash);
 }
 
-/** What the role's enforced rules name: a key per (group, plural, verb), and one for all URL rules. */
+/** What the role's enforced rules name: a key per (group, plural), and one for all URL rules. */
 function targetKeysOf(role: EnforcedRole): string[] {
   const keys = new Set<string>();
   for (const rule of role.ruleSet.rules) {
     if (rule.nonResourceURLs?.length) keys.add(URL_KEY);
     if (!rule.resources?.length) continue;
     for (const group of rule.apiGroups ?? []) {
-      for (const resource of rule.resources)
-        for (const verb of rule.verbs) keys.add(keyOf(group, pluralOf(resource), verb));
+      for (const resource of rule.resources) keys.add(keyOf(group, pluralOf(resource)));
     }
   }
   return [...keys];
-}
-
-/** The keys of the roles that may allow a resource request: its group or `*`, its plural or `*`, its verb or `*`. */
-function requestKeysOf(attrs: RequestAttributes): string[] {
-  const keys: string[] = [];
-  for (const group of attrs.apiGroup === ANY ? [ANY] : [attrs.apiGroup, ANY])
-    for (const plural of attrs.resource === ANY ? [ANY] : [attrs.resource, ANY])
-      for (const verb of attrs.verb === ANY ? [ANY] : [attrs.verb, ANY]) keys.push(keyOf(group, plural, verb));
-  return keys;
 }
 
 export class AccessIndex {
@@ -130,7 +120,9 @@ export class AccessIndex {
    */
   rolesAllowing(attrs: RequestAttributes, only?: (role: EnforcedRole) => boolean): string[] {
     const candidates = new Set<string>();
-    const keys = attrs.isResourceRequest ? requestKeysOf(attrs) : [URL_KEY];
+    const keys = attrs.isResourceRequest
+      ? [keyOf(attrs.apiGroup, attrs.resource), keyOf(attrs.apiGroup, ANY), keyOf(ANY, attrs.resource), keyOf(ANY, ANY)]
+      : [URL_KEY];
     for (const key of keys) for (const role of this.rolesByKey.get(key) ?? []) candidates.add(role);
     const allowing: string[] = [];
     const request = prepareRequest(attrs);
