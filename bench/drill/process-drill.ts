@@ -161,10 +161,13 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
 
     await options.wait('load after the primary was killed', options.loadMs);
     // A leader that lost its lease through the failover is started again, and someone leads once the lease expires.
-    const leader = await waitFor(() => (leaderSampler.leader() >= 0 ? leaderSampler.leader() + 1 : 0), {
-      timeoutMs: STEP_DEADLINE_MS,
-      what: 'a controller-manager to lead before the leader is killed',
-    }).then((index) => index - 1);
+    const { leader } = await waitFor(
+      () => {
+        const index = leaderSampler.leader();
+        return index >= 0 ? { leader: index } : undefined;
+      },
+      { timeoutMs: STEP_DEADLINE_MS, what: 'a controller-manager to lead before the leader is killed' },
+    );
     const leaderKilledAt = Date.now();
     await managers[leader].kill();
     say(`killed the leading controller-manager (${leader}) with SIGKILL`);
