@@ -12,7 +12,7 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 // controller-manager: what each user sees, and what their clicks do.
 
 // The console's own pages, then the example plugin's (People).
-const ALL_MENUS = ['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Plugins', 'Posts', 'People'];
+const ALL_MENUS = ['Home', 'Dashboard', 'Models', 'Users', 'Roles', 'Access', 'Audit', 'Plugins', 'Posts', 'People'];
 const PEOPLE_PERSONS = '/apis/people.example.com/v1alpha1/persons';
 const MY_POSTS = '/apis/uc.api.content.svc.run/v1alpha1/posts';
 
