@@ -56,7 +56,8 @@ beforeAll(async () => {
       kind: 'Post',
       singular: 'post',
       plural: 'posts',
-      // The index the built-in roles' conditions ("own posts") name, as the content module's model has it.
+      // The index the built-in roles' read conditions ("own posts") name; the content module's others (spec.publish,
+      // status.phase) are left out, so the conditions naming them grant nothing here, as svcctl must say too.
       indexes: [{ name: 'spec.owner', indexFunc: (o) => (o.spec as { owner?: string } | undefined)?.owner }],
     },
     undefined,

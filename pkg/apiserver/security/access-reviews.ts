@@ -7,7 +7,7 @@ import { decodeAccessReview } from '../k8s-protobuf/access-review';
 import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { readObjectBody, requireVerb, type SecurityDeps } from './deps';
-import { conditionalAnswer } from './conditional-review';
+import { conditionalAnswer, usableConditionsOf } from './conditional-review';
 import { describeConditions } from '../object-access';
 
 export const AUTHORIZATION_GROUP = 'authorization.svc.run';
@@ -45,7 +45,7 @@ export function registerAccessReviewRoutes(routes: RouteTable, deps: SecurityDep
       const explained = deps.authorizer.explain(user, attrs);
       const conditional = explained.allowed
         ? undefined
-        : await conditionalAnswer(deps.authorizer, deps.readObject, user, attrs);
+        : await conditionalAnswer(deps.authorizer, deps.conditionalObjects, user, attrs);
       const status = conditional ? { ...explained, ...conditional } : explained;
       sendJson(ctx.res, 201, {
         apiVersion: `${AUTHORIZATION_GROUP}/v1alpha1`,
@@ -223,7 +223,7 @@ function kubernetesAnswer(
   const explained = deps.authorizer.explain(user, attrs);
   const { allowed } = explained;
   // Kubernetes' reviews have no conditions: a conditional grant is not allowed, and its reason says where it holds.
-  const conditions = allowed || !attrs.isResourceRequest ? [] : deps.authorizer.conditionsFor(user, attrs);
+  const conditions = allowed ? [] : usableConditionsOf(deps.authorizer, deps.conditionalObjects, user, attrs);
   const reason = conditions.length ? `only for objects where ${describeConditions(conditions)}` : explained.reason;
   sendJson(ctx.res, 201, {
     apiVersion: `${K8S_AUTHORIZATION_GROUP}/v1`,

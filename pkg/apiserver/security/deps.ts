@@ -10,7 +10,7 @@ import type { LastSuperAdminGuard } from '../../registry/security/last-super-adm
 import type { SecurityCache } from '../../registry/security/security-cache';
 import type { RequestContext } from '../context';
 import { decodeBody, readBody } from '../body';
-import type { ObjectReader } from './conditional-review';
+import type { ConditionalObjects } from './conditional-review';
 import type { DeclaredObject } from '../../auth/plugin-declarations';
 
 /**
@@ -41,8 +41,8 @@ export interface SecurityDeps {
   bindings: ResourceStore;
   maxBodyBytes: number;
   passwordHash?: PasswordHashOptions;
-  /** Reads a stored object, for access reviews that decide conditional rules on it. */
-  readObject?: ObjectReader;
+  /** Served models and stored objects, for access reviews that decide conditional rules. */
+  conditionalObjects?: ConditionalObjects;
   pluginExtensions?: PluginExtensions;
 }
 

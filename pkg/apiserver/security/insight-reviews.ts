@@ -8,7 +8,7 @@ import { bindCondition, type Role } from '../../auth/rbac';
 import type { RequestAttributes } from '../../auth/attributes';
 import { ANONYMOUS, isAnonymous, LOGGED_IN_GROUPS, type UserInfo } from '../../auth/user';
 import type { RequestContext } from '../context';
-import { objectAccess } from '../object-access';
+import { objectAccess, usableConditions } from '../object-access';
 import { sendJson } from '../respond';
 import type { RouteTable } from '../routes';
 import { AUTHORIZATION_GROUP, attributesOf, objectAt } from './access-reviews';
@@ -71,11 +71,12 @@ export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): A
  */
 async function conditionsOnObject(deps: SecurityDeps, attrs: RequestAttributes): Promise<ConditionsHold | undefined> {
   if (!attrs.isResourceRequest || attrs.name === '' || attrs.verb === 'create') return undefined;
-  const stored = await deps.readObject?.(attrs.apiGroup, attrs.resource, attrs.name);
+  const stored = await deps.conditionalObjects?.read(attrs.apiGroup, attrs.resource, attrs.name);
   return (user, conditions) => {
     if (!stored) return false;
     const bound = conditions.flatMap((where) => bindCondition(where, user, isAnonymous(user)) ?? []);
-    return objectAccess(bound, stored.model).allows(stored.object);
+    // As a request is judged: a condition on a field the model does not index grants nothing.
+    return objectAccess(usableConditions(bound, stored.model), stored.model).allows(stored.object);
   };
 }
 

@@ -31,7 +31,7 @@ import type { Logger } from '../../util/log';
 import type { RequestInfo } from '../request-info';
 import type { RouteTable } from '../routes';
 import { registerSecurityRoutes } from './index';
-import type { ObjectReader } from './conditional-review';
+import type { ConditionalObjects } from './conditional-review';
 import type { PluginExtensions } from './deps';
 import { denialDetails } from './denial-details';
 import { isNotFound, type StatusDetails } from '../../api/errors';
@@ -189,7 +189,7 @@ export async function setupSecurity(
     bindings,
     maxBodyBytes,
     passwordHash: config.passwordHash,
-    readObject: storedObjectReader(schemes),
+    conditionalObjects: servedObjects(schemes),
     pluginExtensions,
   });
   return {
@@ -219,17 +219,20 @@ function rbacRequestChecks(
   };
 }
 
-/** Reads a stored object of a served model for access reviews; `undefined` when there is none. */
-function storedObjectReader(schemes: SchemeManager): ObjectReader {
-  return async (group, resource, name) => {
-    const served = schemes.served(group, resource);
-    if (!served) return undefined;
-    try {
-      return { object: await served.store.get(name), model: served.model };
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+/** The served models and their stored objects, for access reviews that decide conditional rules. */
+function servedObjects(schemes: SchemeManager): ConditionalObjects {
+  return {
+    model: (group, resource) => schemes.served(group, resource)?.model,
+    read: async (group, resource, name) => {
+      const served = schemes.served(group, resource);
+      if (!served) return undefined;
+      try {
+        return { object: await served.store.get(name), model: served.model };
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
   };
 }
 
