@@ -36,8 +36,11 @@ export function controllerManagerTokenFile(token: string): { token: string; file
 
 /**
  * Starts a controller-manager in this process against `server`: every
- * controller, leader-elected with TEST_LEASE timings, silent logs (set
- * SVC_TEST_LOG_LEVEL to see them), no metrics endpoint unless `config` asks.
+ * controller, silent logs (set SVC_TEST_LOG_LEVEL to see them), no metrics
+ * endpoint unless `config` asks. It leads alone, without a lease, unless
+ * `config.leaderElection` asks for one (then with TEST_LEASE timings): a lone
+ * test controller-manager whose renewal is late on a loaded machine would
+ * otherwise stop leading and leave the test waiting for work nobody does.
  * `stopTestControllerManagers()` stops whatever is left.
  */
 export async function startTestControllerManager(
@@ -45,7 +48,7 @@ export async function startTestControllerManager(
   config: Partial<ControllerManagerConfig> = {},
 ): Promise<RunningControllerManager> {
   const log = pino({ level: process.env.SVC_TEST_LOG_LEVEL ?? 'silent' });
-  const leaderElection = config.leaderElection === false ? false : { ...TEST_LEASE, ...config.leaderElection };
+  const leaderElection = config.leaderElection ? { ...TEST_LEASE, ...config.leaderElection } : false;
   const cm = await startControllerManager({ ...config, server, leaderElection }, log);
   trackControllerManager(cm, server);
   return cm;
