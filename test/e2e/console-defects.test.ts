@@ -185,7 +185,8 @@ it("draws the super administrator's dashboard from /metrics with uPlot, under th
   await waitFor(async () => !(await requests.textContent())?.includes('…'), { what: 'a requests-per-second figure' });
   // The test server's store is Redis: its memory is the fifth chart, in MiB.
   expect(await page.getByText(/^Redis memory \(used\): \d+\.\d MiB$/).textContent()).toMatch(/[1-9]/);
-  expect(await page.locator('.chart canvas').count()).toBe(5);
+  // uPlot draws each chart's canvas once its module has loaded, which may come after the figures.
+  await waitFor(async () => (await page.locator('.chart canvas').count()) === 5, { what: 'five charts drawn' });
   await waitFor(
     async () =>
       (await page
