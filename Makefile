@@ -13,7 +13,7 @@ METRICS_LISTEN ?= 127.0.0.1:0
 # tokens only over HTTPS); TLS_LISTEN=off for none.
 TLS_LISTEN ?= 127.0.0.1:8443
 
-.PHONY: install build run test test-scale bench bench-scale drill drill-storage lint format clean console-build \
+.PHONY: install build run test test-browser test-scale bench bench-scale drill drill-storage lint format clean console-build \
 	console-install chromium readme-screenshots
 
 install: $(NPM_STAMP) $(CONSOLE_STAMP)
@@ -64,9 +64,13 @@ run: build
 	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --tls-listen $(TLS_LISTEN) \
 		--metrics-listen $(METRICS_LISTEN)
 
-test: build chromium
+test: build
 	cd console && npx vitest run
 	npx jest --ci
+
+# The console's end-to-end suites in headless Chromium (minutes; CI runs them after `make test`).
+test-browser: build chromium
+	npx jest --ci --config jest.browser.config.js
 
 # The cases that put thousands of objects through the system (test/scale/): minutes, so apart from `make test`.
 test-scale: build

@@ -2,9 +2,9 @@
 // dependencies are compiled to CommonJS too, because jest on Node 20 cannot
 // require() an ES module (docs/adr/0001-commonjs-with-ts-jest.md).
 //
-// `make test` runs everything but test/scale/: the cases that put thousands of
-// objects through the system, which run in `make test-scale` (jest.scale.config.js,
-// in CI after `make test`) so that a developer's loop stays short.
+// `make test` runs everything but test/scale/ (the cases that put thousands of objects through the system:
+// `make test-scale`, jest.scale.config.js) and the console's browser suites (test/e2e/console*.test.ts, headless
+// Chromium: `make test-browser`, jest.browser.config.js). CI runs all three, so that a developer's loop stays short.
 const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
 
 // jest's default is one worker fewer than the cores, which on a 2-core machine is one file at a time in jest's
@@ -23,7 +23,7 @@ module.exports = {
     '<rootDir>/bench',
   ],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/scale/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/scale/', '<rootDir>/test/e2e/console[^/]*\\.test\\.ts$'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', {}],
     '^.+\\.m?js$': [
