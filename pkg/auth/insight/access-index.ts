@@ -50,6 +50,23 @@ export class AccessIndex {
   private readonly disabled = new Set<string>();
   /** The sorted union of the users of several roles, for the last few role sets asked about; cleared on any binding change. */
   private readonly unions = new Map<string, string[]>();
+  /** Every user a binding has named, sorted: a union is marked by position in it, then read off in order. */
+  private ordered: string[] = [];
+  private positions = new Map<string, number>();
+  /** Whether a binding has named a user `ordered` lacks (it is sorted again when next needed). */
+  private orderStale = false;
+  /** role → the positions in `ordered` of its users; dropped with `sortedUsers`, and all when `ordered` changes. */
+  private readonly rolePositions = new Map<string, Int32Array>();
+  /**
+   * The roles allowing a request, for the last few requests asked about, as of `rolesVersion` `at`: brought up to
+   * date from `changedRoles` when asked again, by checking only the roles changed since.
+   */
+  private readonly allowing = new Map<string, { roles: readonly string[]; at: number }>();
+  /** The role changed at each version since `changedFrom` (the version the first entry brought). */
+  private changedRoles: string[] = [];
+  private changedFrom = 1;
+  /** How many users of a union are active (not disabled), by union; cleared with the unions and on a user change. */
+  private activeCounts = new WeakMap<readonly string[], number>();
 
   /** Grows with every role change: what is worked out from the roles alone holds while it stays. */
   rolesVersion = 0;
@@ -57,6 +74,13 @@ export class AccessIndex {
   /** Sets a role as the authoriser enforces it now, or removes it (`undefined`). */
   roleChanged(name: string, role: EnforcedRole | undefined): void {
     this.rolesVersion++;
+    this.changedRoles.push(name);
+    // Past the catching up worth doing, every kept answer is worked out afresh.
+    if (this.changedRoles.length > MAX_CATCH_UP) {
+      this.allowing.clear();
+      this.changedRoles = [];
+      this.changedFrom = this.rolesVersion + 1;
+    }
     for (const key of this.keysByRole.get(name) ?? []) {
       const roles = this.rolesByKey.get(key)!;
       roles.delete(name);
@@ -87,6 +111,7 @@ export class AccessIndex {
       }
       if (users.size === 0) this.usersByRole.delete(previous.role);
       this.sortedUsers.delete(previous.role);
+      this.rolePositions.delete(previous.role);
       this.unions.clear();
       this.bindings.delete(name);
     }
@@ -94,15 +119,21 @@ export class AccessIndex {
     this.bindings.set(name, binding);
     let users = this.usersByRole.get(binding.role);
     if (users === undefined) this.usersByRole.set(binding.role, (users = new Map()));
-    for (const subject of new Set(binding.subjects)) users.set(subject, (users.get(subject) ?? 0) + 1);
+    for (const subject of new Set(binding.subjects)) {
+      users.set(subject, (users.get(subject) ?? 0) + 1);
+      if (!this.positions.has(subject)) this.orderStale = true;
+    }
     this.sortedUsers.delete(binding.role);
+    this.rolePositions.delete(binding.role);
     this.unions.clear();
   }
 
   /** Records whether a user is disabled (who-can leaves disabled users out). */
   userChanged(name: string, disabled: boolean): void {
+    if (disabled === this.disabled.has(name)) return;
     if (disabled) this.disabled.add(name);
     else this.disabled.delete(name);
+    this.activeCounts = new WeakMap();
   }
 
   isDisabled(name: string): boolean {
@@ -118,7 +149,32 @@ export class AccessIndex {
    * The roles whose rules allow the request: outright, or for the objects a condition of theirs matches; sorted by
    * name. With `only`, just the candidates it accepts are checked (a cheap test that spares the rules' check).
    */
-  rolesAllowing(attrs: RequestAttributes, only?: (role: EnforcedRole) => boolean): string[] {
+  rolesAllowing(attrs: RequestAttributes, only?: (role: EnforcedRole) => boolean): readonly string[] {
+    if (only !== undefined) return this.checkCandidates(attrs, only);
+    const key = requestKey(attrs);
+    const kept = this.allowing.get(key);
+    if (kept !== undefined && kept.at === this.rolesVersion) return kept.roles;
+    const roles =
+      kept !== undefined && kept.at >= this.changedFrom - 1 ? this.caughtUp(kept, attrs) : this.checkCandidates(attrs);
+    if (kept === undefined && this.allowing.size >= MAX_REQUESTS) this.allowing.delete(this.allowing.keys().next().value!);
+    this.allowing.set(key, { roles, at: this.rolesVersion });
+    return roles;
+  }
+
+  /** A kept answer with each role changed since it was worked out checked again (a new array: answers are shared). */
+  private caughtUp(kept: { roles: readonly string[]; at: number }, attrs: RequestAttributes): string[] {
+    const changed = new Set(this.changedRoles.slice(kept.at - this.changedFrom + 1));
+    const roles = kept.roles.filter((role) => !changed.has(role));
+    const request = prepareRequest(attrs);
+    for (const role of changed) {
+      const enforced = this.enforced.get(role);
+      if (enforced !== undefined && allowsSome(enforced, request, attrs)) roles.push(role);
+    }
+    return roles.sort();
+  }
+
+  /** The candidate roles of the request's keys, each checked with its compiled rules. */
+  private checkCandidates(attrs: RequestAttributes, only?: (role: EnforcedRole) => boolean): string[] {
     const candidates = new Set<string>();
     const keys = attrs.isResourceRequest
       ? [keyOf(attrs.apiGroup, attrs.resource), keyOf(attrs.apiGroup, ANY), keyOf(ANY, attrs.resource), keyOf(ANY, ANY)]
@@ -129,9 +185,7 @@ export class AccessIndex {
     for (const role of candidates) {
       const enforced = this.enforced.get(role)!;
       if (only !== undefined && !only(enforced)) continue;
-      const ruleSet = enforced.ruleSet;
-      if (ruleSet.allowsPrepared(request) !== undefined || ruleSet.conditionalMatches(attrs).length > 0)
-        allowing.push(role);
+      if (allowsSome(enforced, request, attrs)) allowing.push(role);
     }
     return allowing.sort();
   }
@@ -151,6 +205,20 @@ export class AccessIndex {
     return sorted;
   }
 
+  /**
+   * How many of `users` (a list `usersOfAny` answered) are not disabled: counted once per list, by looking up each
+   * disabled user in it rather than walking it.
+   */
+  activeCount(users: readonly string[]): number {
+    let count = this.activeCounts.get(users);
+    if (count === undefined) {
+      count = users.length;
+      for (const name of this.disabled) if (contains(users, name)) count--;
+      this.activeCounts.set(users, count);
+    }
+    return count;
+  }
+
   /** Whether a binding of `role` names `user`. */
   binds(role: string, user: string): boolean {
     return this.usersByRole.get(role)?.has(user) === true;
@@ -162,40 +230,80 @@ export class AccessIndex {
     const key = roles.join('\0');
     let union = this.unions.get(key);
     if (union === undefined) {
-      union = mergeSorted(roles.map((role) => this.usersOf(role)));
+      union = this.union(roles);
       if (this.unions.size >= MAX_UNIONS) this.unions.delete(this.unions.keys().next().value!);
       this.unions.set(key, union);
     }
     return union;
   }
+
+  /**
+   * The users of `roles`, sorted, each once: each role's users marked by their position in the sorted list of every
+   * bound user, then read off in order (linear in the users, where merging sorted lists would copy them per level).
+   */
+  private union(roles: readonly string[]): string[] {
+    if (this.orderStale) this.reorder();
+    const marked = new Uint8Array(this.ordered.length);
+    let count = 0;
+    for (const role of roles) {
+      for (const at of this.positionsOf(role)) {
+        if (marked[at] === 0) count++;
+        marked[at] = 1;
+      }
+    }
+    const union = new Array<string>(count);
+    for (let at = 0, i = 0; i < count; at++) if (marked[at] === 1) union[i++] = this.ordered[at];
+    return union;
+  }
+
+  private positionsOf(role: string): Int32Array {
+    let positions = this.rolePositions.get(role);
+    if (positions === undefined) {
+      const users = this.usersByRole.get(role);
+      positions = new Int32Array(users?.size ?? 0);
+      let i = 0;
+      for (const user of users?.keys() ?? []) positions[i++] = this.positions.get(user)!;
+      this.rolePositions.set(role, positions);
+    }
+    return positions;
+  }
+
+  /** Sorts every user bindings name (users no longer named stay: a role's positions never point to them). */
+  private reorder(): void {
+    const all = new Set(this.ordered);
+    for (const users of this.usersByRole.values()) for (const user of users.keys()) all.add(user);
+    this.ordered = [...all].sort();
+    this.positions = new Map(this.ordered.map((user, at) => [user, at]));
+    this.rolePositions.clear();
+    this.orderStale = false;
+  }
 }
 
 /** How many unions of role sets the index keeps between binding changes. */
 const MAX_UNIONS = 1024;
+/** How many requests' allowing roles the index keeps. */
+const MAX_REQUESTS = 4096;
+/** How many role changes a kept answer is brought up to date across; past that, answers are worked out afresh. */
+const MAX_CATCH_UP = 256;
 
-/** The sorted union of sorted lists, each value once: merged in halves (n log k), never sorted again. */
-function mergeSorted(lists: readonly (readonly string[])[]): string[] {
-  if (lists.length === 0) return [];
-  if (lists.length === 1) return [...lists[0]];
-  const middle = lists.length >>> 1;
-  return mergeTwo(mergeSorted(lists.slice(0, middle)), mergeSorted(lists.slice(middle))) as string[];
-}
+/** Whether the role's rules allow the request outright, or for the objects a condition of theirs matches. */
+const allowsSome = (role: EnforcedRole, request: ReturnType<typeof prepareRequest>, attrs: RequestAttributes) =>
+  role.ruleSet.allowsPrepared(request) !== undefined || role.ruleSet.conditionalMatches(attrs).length > 0;
 
-function mergeTwo(a: readonly string[], b: readonly string[]): readonly string[] {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] < b[j]) out.push(a[i++]);
-    else if (b[j] < a[i]) out.push(b[j++]);
-    else {
-      out.push(a[i++]);
-      j++;
-    }
+/** What decides which roles allow a request: every attribute a rule can name. */
+export const requestKey = (attrs: RequestAttributes) =>
+  attrs.isResourceRequest
+    ? `${attrs.verb}\0${attrs.apiGroup}\0${attrs.resource}\0${attrs.subresource}\0${attrs.name}`
+    : `\0url\0${attrs.verb}\0${attrs.path}`;
+
+/** Whether sorted `values` holds `value` (binary search). */
+function contains(values: readonly string[], value: string): boolean {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < value) lo = mid + 1;
+    else hi = mid;
   }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
+  return lo < values.length && values[lo] === value;
 }

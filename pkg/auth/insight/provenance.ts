@@ -16,8 +16,15 @@ export interface Via {
   rule?: PolicyRule;
 }
 
+/** Rule keys by rule object: rules are never changed once read (a role's change brings new objects). */
+const ruleKeys = new WeakMap<PolicyRule, string>();
+
 /** A key equal for equal rules, whatever the order of their lists. */
-export const ruleKey = (rule: PolicyRule): string => JSON.stringify(canonicalRule(rule));
+export function ruleKey(rule: PolicyRule): string {
+  let key = ruleKeys.get(rule);
+  if (key === undefined) ruleKeys.set(rule, (key = JSON.stringify(canonicalRule(rule))));
+  return key;
+}
 
 /**
  * The roles whose own rules make up `held`'s effective rules, each with its path from `held`: the role itself,

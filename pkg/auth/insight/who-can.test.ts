@@ -102,6 +102,18 @@ describe('whoCan', () => {
     }
   });
 
+  it('answers a question asked before afresh once a role, a binding or a user has changed (its kept answers)', () => {
+    for (let seed = 200; seed < 215; seed++) {
+      const { world, p } = randomWorld(seed);
+      const index = world.index();
+      const questions = Array.from({ length: 8 }, () => randomRequest(p));
+      for (let step = 0; step < 20; step++) {
+        for (const attrs of questions) expectMatchesBruteForce(index, world, attrs);
+        randomStep(p, world, index);
+      }
+    }
+  });
+
   it('pages by name and counts every user', () => {
     const { world } = randomWorld(7);
     world.graph.set({

@@ -3,12 +3,13 @@ import {
   ANONYMOUS_ROLE,
   AUTHENTICATED_ROLE,
   bindCondition,
+  type EnforcedRole,
   type PolicyRule,
   type RbacSource,
   type RuleCondition,
 } from '../rbac';
 import { ANONYMOUS, LOGGED_IN_GROUPS, type UserInfo } from '../user';
-import type { AccessIndex } from './access-index';
+import { requestKey, type AccessIndex } from './access-index';
 import { originIndex, ruleKey, type Via } from './provenance';
 
 /**
@@ -75,7 +76,8 @@ export function whoCan(
     if (grant === undefined) grants.set(role, (grant = roleGrant(index, source, role, attrs)));
     return grant;
   };
-  const allowedBy = (role: string) => roles.includes(role);
+  const allowed = new Set(roles);
+  const allowedBy = (role: string) => allowed.has(role);
   /** Whether everyone holding `role` (a group's role) may: outright, or when its conditions hold for `who`. */
   const groupMay = (role: string, who: UserInfo) => {
     if (!allowedBy(role)) return false;
@@ -84,11 +86,10 @@ export function whoCan(
   };
   const entryOf = (name: string) => userEntry(source, name, allowedBy, grantOf, holds);
   const start = page.after === '' ? 0 : upperBound(users, page.after);
-  const active = users.filter((name) => !disabled.has(name));
   // Conditional grants decided on an object can leave a user out: then every user is looked at, for an exact total.
   const { listed, total, more } =
     holds === undefined
-      ? pageOf(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)), active.length)
+      ? pageOf(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)), index.activeCount(users))
       : exactPage(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)));
   const anonymous = groupMay(ANONYMOUS_ROLE, ANONYMOUS);
   return {
@@ -173,9 +174,29 @@ function boundConditions(conditions: readonly RuleCondition[], user: UserInfo): 
   });
 }
 
+/**
+ * Grants by enforced role and request: a role's change replaces its enforced role, so a grant is kept while the
+ * role it was worked out from is enforced (at most GRANTS_PER_ROLE requests a role, then it starts over).
+ */
+const grantsByRole = new WeakMap<EnforcedRole, Map<string, RoleGrant>>();
+const GRANTS_PER_ROLE = 256;
+
 /** The rule the role's compiled rules allow the request with, traced to the own rule it comes from. */
 function roleGrant(index: AccessIndex, source: RbacSource, role: string, attrs: RequestAttributes): RoleGrant {
   const enforced = index.role(role)!;
+  let grants = grantsByRole.get(enforced);
+  if (grants === undefined) grantsByRole.set(enforced, (grants = new Map()));
+  const key = requestKey(attrs);
+  let grant = grants.get(key);
+  if (grant === undefined) {
+    if (grants.size >= GRANTS_PER_ROLE) grants.clear();
+    grants.set(key, (grant = grantOf(source, enforced, attrs)));
+  }
+  return grant;
+}
+
+function grantOf(source: RbacSource, enforced: EnforcedRole, attrs: RequestAttributes): RoleGrant {
+  const role = enforced.name;
   const outright = enforced.ruleSet.allows(attrs);
   const conditional = outright === undefined ? enforced.ruleSet.conditionalMatches(attrs) : [];
   const effective = outright ?? conditional[0];
