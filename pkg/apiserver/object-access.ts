@@ -20,7 +20,10 @@ export function objectAccess(conditions: readonly BoundCondition[], model: Model
   };
   return {
     allows: (object) => conditions.some((c) => conditionHolds(c, object, valuesOf)),
-    describe: describeConditions(conditions),
+    // Put into words only when a refusal says it.
+    get describe() {
+      return describeConditions(conditions);
+    },
   };
 }
 

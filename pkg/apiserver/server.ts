@@ -195,6 +195,12 @@ export class ApiServer {
       user: { name: 'anonymous', groups: ['anonymous'] },
       log: this.deps.log.child({ reqId: id }),
       signal: abort.signal,
+      // Set later by some requests; present on every context from the start so that each has one shape.
+      watchNames: undefined,
+      conditions: undefined,
+      access: undefined,
+      conditionChanges: undefined,
+      authorization: undefined,
     };
   }
 

@@ -31,7 +31,7 @@ export class Selection {
   matchesObject(object: ApiObject): boolean {
     return this.matches(object.metadata.name ?? '', (index) => {
       const spec = this.specs.get(index);
-      return spec ? indexValues(spec, object) : [];
+      return spec ? sharedIndexValues(spec, object) : [];
     });
   }
 
@@ -71,10 +71,31 @@ function requirementsHold(
   valuesOf: (index: string) => string[],
 ): boolean {
   if (labelReqs.length) {
-    const labels = Object.fromEntries(valuesOf(LABELS_INDEX).map(splitLabel));
+    const labels = labelsOf(valuesOf(LABELS_INDEX));
     if (!labelReqs.every((r) => labelMatches(labels, r))) return false;
   }
   return fieldReqs.every((r) => fieldMatches(valuesOf(r.field), r));
+}
+
+/**
+ * An event's object is judged by every watcher of its type: its index values are worked out once per object and
+ * index spec, and its labels once per values list. Neither may be changed.
+ */
+const objectValues = new WeakMap<ApiObject, Map<IndexSpec, string[]>>();
+const labelMaps = new WeakMap<string[], Record<string, string>>();
+
+function sharedIndexValues(spec: IndexSpec, object: ApiObject): string[] {
+  let byIndex = objectValues.get(object);
+  if (byIndex === undefined) objectValues.set(object, (byIndex = new Map()));
+  let values = byIndex.get(spec);
+  if (values === undefined) byIndex.set(spec, (values = indexValues(spec, object)));
+  return values;
+}
+
+function labelsOf(entries: string[]): Record<string, string> {
+  let labels = labelMaps.get(entries);
+  if (labels === undefined) labelMaps.set(entries, (labels = Object.fromEntries(entries.map(splitLabel))));
+  return labels;
 }
 
 function splitLabel(entry: string): [string, string] {
