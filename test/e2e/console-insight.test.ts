@@ -138,12 +138,15 @@ it('shows the impact of assigning a role, and what the user then can do in words
   await waitFor(
     async () => {
       await page.reload();
-      await grants.getByRole('heading', { name: 'On some objects only' }).waitFor({ timeout: 5_000 });
+      await grants
+        .getByText(/only where spec\.owner = carol/)
+        .first()
+        .waitFor({ timeout: 5_000 });
       return true;
     },
     { what: "carol's conditional grants", timeoutMs: 30_000 },
   );
-  expect(await grants.textContent()).toMatch(/update posts \(content\.svc\.run\) where spec\.owner = carol/);
+  expect(await grants.textContent()).toMatch(/posts \(content\.svc\.run\).*update only where spec\.owner = carol/);
   await screenshot(page, 'insight-user-grants');
 });
 
@@ -241,6 +244,27 @@ it('gives a delegated administrator access insight and the audit log, and says w
   expect(await table.textContent()).toContain('denied (403)');
   await noSeriousViolations(page);
   await screenshot(page, 'insight-delegated-audit');
+});
+
+it('shows a limited user on Me what they can do: rules by resource, conditions in words, their origin', async () => {
+  // carol holds own-post-editor (assigned above), and nothing that lets her review anyone else.
+  const carol = api.as(basic('carol', 'carol-password'));
+  if (!((await carol('GET', '/apis/api.console.svc.run/v1alpha1/users/-/permissions')).body?.roles ?? []).length)
+    throw new Error('an earlier test assigns carol the own-post-editor role');
+  const whatCan = '/apis/authorization.svc.run/v1alpha1/subjectrulesreviews';
+  expect((await carol('POST', whatCan, { spec: { user: 'admin' } })).status).toBe(403);
+
+  const page = await open('/console/me');
+  await logIn(page, 'carol', 'carol-password');
+  const grants = page.getByRole('region', { name: 'What you can do' });
+  await grants.getByText('posts (content.svc.run)', { exact: true }).first().waitFor();
+  const text = (await grants.textContent()) ?? '';
+  expect(text).toMatch(/update only where spec\.owner = you/);
+  expect(text).toMatch(/through own-post-editor(?: → post-contributor)? \(binding [^)]+\)/);
+  expect(text).toContain('uc:posts:contribute');
+  await grants.getByText(/What every signed-in user may do/).click();
+  await noSeriousViolations(page);
+  await screenshot(page, 'insight-me-grants');
 });
 
 it('keeps the Audit page and who-can panels from users without their UI permissions', async () => {

@@ -70,7 +70,8 @@ describe('resourceaccessreviews', () => {
   it('is refused to a user without create on it, and allowed through access-insight-view', async () => {
     const dee = suite.as({ Authorization: `Basic ${Buffer.from('dee:dee-password').toString('base64')}` });
     const spec = { verb: 'update', group: 'example.com', resource: 'persons' };
-    for (const path of [WHO, WHAT, IMPACT]) expect((await dee('POST', path, { spec })).status).toBe(403);
+    for (const path of [WHO, IMPACT]) expect((await dee('POST', path, { spec })).status).toBe(403);
+    expect((await dee('POST', WHAT, { spec: { user: 'ada' } })).status).toBe(403);
     await bind(suite, 'dee', 'access-insight-view');
     const res = await dee('POST', WHO, { spec });
     expect(res.status).toBe(201);
@@ -95,6 +96,29 @@ describe('subjectrulesreviews', () => {
         via: [{ role: 'anonymous', path: ['anonymous'] }],
       }),
     );
+  });
+
+  it('tells a user with no role what they themself can do, without create on the review, and nothing of others', async () => {
+    const eve = await createUser(suite, 'eve');
+    for (const spec of [{}, { user: 'eve' }]) {
+      const res = await eve('POST', WHAT, { spec });
+      expect(res.status).toBe(201);
+      expect(res.body.spec.user).toBe('eve');
+      const rules = [...res.body.status.resourceRules, ...res.body.status.nonResourceRules];
+      // Only what every request and every logged-in user holds: no binding of eve's own.
+      expect(rules.length).toBeGreaterThan(0);
+      const vias: { binding?: string }[] = rules.flatMap((r: { via: { binding?: string }[] }) => r.via);
+      expect(vias.filter((v) => v.binding)).toEqual([]);
+      expect(res.body.status.resourceRules).not.toContainEqual(expect.objectContaining({ resources: ['persons'] }));
+    }
+    const other = await eve('POST', WHAT, { spec: { user: 'bob' } });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toContain('needs create on subjectrulesreviews');
+    expect(JSON.stringify(other.body)).not.toContain('person-editor');
+  });
+
+  it('is refused to the anonymous', async () => {
+    expect((await suite.as({})('POST', WHAT, { spec: {} })).status).toBe(401);
   });
 });
 

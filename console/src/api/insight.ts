@@ -47,8 +47,8 @@ export interface WhatCanAnswer {
   uiPermissions: string[];
 }
 
-/** Every rule and UI permission a user holds, each with where it comes from. */
-export async function whatCan(user: string): Promise<WhatCanAnswer> {
+/** Every rule and UI permission a user holds, each with where it comes from; without `user`, the caller's own. */
+export async function whatCan(user?: string): Promise<WhatCanAnswer> {
   return (await api<{ status: WhatCanAnswer }>('POST', WHAT_CAN, { body: { spec: { user } } })).status;
 }
 

@@ -3,17 +3,13 @@ import { TextField } from './field';
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorFromResponse } from '../api/errors';
 import { ErrorBox } from './error-box';
+import { invalid } from '../testing';
 
 describe('ErrorBox', () => {
   it("shows the server's message and each field cause", async () => {
-    const status = {
-      kind: 'Status',
-      message: 'Person.example.com "ada" is invalid',
-      reason: 'Invalid',
-      code: 422,
-      details: { causes: [{ field: 'spec.age', reason: 'FieldValueInvalid', message: 'must be >= 0' }] },
-    };
-    const error = await errorFromResponse(new Response(JSON.stringify(status), { status: 422 }));
+    const error = await errorFromResponse(
+      invalid('Person.example.com "ada" is invalid', [{ field: 'spec.age', message: 'must be >= 0' }]),
+    );
     render(<ErrorBox error={error} />);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Person.example.com "ada" is invalid');
@@ -30,19 +26,12 @@ describe('ErrorBox', () => {
   });
 
   it('says each cause once: a cause shown under its field is listed by its field only, and the summary is cut', async () => {
-    const status = {
-      kind: 'Status',
-      message: 'User "x" is invalid: spec.email: must be an email; metadata.labels: too many',
-      reason: 'Invalid',
-      code: 422,
-      details: {
-        causes: [
-          { field: 'spec.email', reason: 'FieldValueInvalid', message: 'must be an email' },
-          { field: 'metadata.labels', reason: 'FieldValueInvalid', message: 'too many' },
-        ],
-      },
-    };
-    const error = await errorFromResponse(new Response(JSON.stringify(status), { status: 422 }));
+    const error = await errorFromResponse(
+      invalid('User "x" is invalid: spec.email: must be an email; metadata.labels: too many', [
+        { field: 'spec.email', message: 'must be an email' },
+        { field: 'metadata.labels', message: 'too many' },
+      ]),
+    );
     render(
       <form>
         <TextField label="Email" name="spec.email" value="" onInput={() => undefined} causes={error.causes} />

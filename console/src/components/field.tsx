@@ -44,11 +44,49 @@ export function TextField(props: {
           {props.hint}
         </small>
       )}
-      {cause && (
-        <small id={`${id}-error`} class="field-error">
-          {cause.message ?? cause.reason}
-        </small>
-      )}
+      <FieldError id={id} cause={cause} />
+    </div>
+  );
+}
+
+/**
+ * The server's cause on a field, under it: `<id>-error`, the id the input's `aria-describedby` names and the
+ * error box looks for (it then lists the cause by its field only).
+ */
+export function FieldError(props: { id: string; cause: StatusCause | undefined }) {
+  if (!props.cause) return null;
+  return (
+    <small id={`${props.id}-error`} class="field-error">
+      {props.cause.message ?? props.cause.reason}
+    </small>
+  );
+}
+
+/** One choice of a select: a plain string is its own value and label. */
+export type SelectOption = string | { value: string; label: string };
+
+/** A labelled select of `options`. */
+export function SelectField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly SelectOption[];
+  onChange: (value: string) => void;
+}) {
+  const id = `field-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        {props.options.map((option) => {
+          const { value, label } = typeof option === 'string' ? { value: option, label: option } : option;
+          return (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          );
+        })}
+      </select>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from '../router/link';
-import { displayName, type Role } from '../roles/roles';
+import { displayName, includedBy, type Role } from '../roles/roles';
 
 /**
  * One role to choose, by display name: a checkbox, and when another chosen
@@ -31,5 +31,36 @@ export function RoleChoice(props: {
       </Link>
       {included && <span class="muted"> — included through {props.includedThrough}</span>}
     </div>
+  );
+}
+
+/**
+ * Roles to choose, a fieldset per module (`groups`); a chosen role's dependencies among `roles` are ticked and
+ * locked, "included through …".
+ */
+export function RoleChoices(props: {
+  groups: { module: string; roles: Role[] }[];
+  roles: readonly Role[];
+  chosen: readonly string[];
+  onToggle: (name: string, on: boolean) => void;
+}) {
+  const included = includedBy(props.chosen, props.roles);
+  return (
+    <>
+      {props.groups.map((group) => (
+        <fieldset key={group.module}>
+          <legend>{group.module}</legend>
+          {group.roles.map((role) => (
+            <RoleChoice
+              key={role.metadata.name}
+              role={role}
+              checked={props.chosen.includes(role.metadata.name)}
+              includedThrough={included.get(role.metadata.name)}
+              onChange={props.onToggle}
+            />
+          ))}
+        </fieldset>
+      ))}
+    </>
   );
 }

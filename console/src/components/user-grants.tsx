@@ -1,47 +1,85 @@
 import { whatCan, type RuleWithVia } from '../api/insight';
 import { loadSession } from '../api/session';
-import { ruleInWords, type Reader } from '../insight/words';
+import { groupByResource, isOwnGrant } from '../insight/grants';
+import { actionsInWords, viaInWords, type Reader } from '../insight/words';
 import { ErrorBox } from './error-box';
 import { useAsync } from './use-async';
 
 /**
- * What a user can do, in words, each rule with the roles it comes through;
- * conditional grants read as "update posts (content.svc.run) where spec.owner = you".
+ * What a user can do (a subject rules review), grouped by resource, each rule in words with the roles it comes
+ * through: "update, delete only where spec.owner = you — post-editor → posts-manage (binding ada-editor)"; then
+ * the UI permissions, and apart, what every signed-in user may do. Without `user`: the caller, which needs no
+ * right (the API answers everyone about themself).
  */
-export function UserGrants(props: { user: string }) {
+export function UserGrants(props: { user?: string }) {
+  const me = loadSession()?.username;
   const answer = useAsync(() => whatCan(props.user), [props.user]);
-  const reader: Reader = { user: props.user, self: loadSession()?.username === props.user };
+  const self = props.user === undefined || props.user === me;
+  const reader: Reader = { user: props.user ?? me, self };
+  const who = self ? 'you' : props.user;
   const rules = answer.value ? [...answer.value.resourceRules, ...answer.value.nonResourceRules] : [];
-  const conditional = rules.filter((r) => r.where);
+  const own = rules.filter(isOwnGrant);
+  const everyones = rules.filter((r) => !isOwnGrant(r));
+  const ui = answer.value?.uiPermissions ?? [];
   return (
     <section aria-labelledby="user-grants">
-      <h2 id="user-grants">What {reader.self ? 'you' : props.user} can do</h2>
+      <h2 id="user-grants">What {who} can do</h2>
       <ErrorBox error={answer.error} />
       {answer.value && (
         <>
-          {conditional.length > 0 && (
-            <>
-              <h3>On some objects only</h3>
-              <GrantList rules={conditional} reader={reader} />
-            </>
+          {own.length > 0 ? (
+            <GrantGroups rules={own} reader={reader} />
+          ) : (
+            <p role="status">
+              {self ? 'You hold' : `${props.user} holds`} no role that grants rules:{' '}
+              {ui.length === 0 ? 'no access beyond signing in.' : 'only the UI permissions below.'}
+            </p>
           )}
-          <h3>{conditional.length > 0 ? 'On every object' : 'Rules'}</h3>
-          <GrantList rules={rules.filter((r) => !r.where)} reader={reader} />
-          <p>UI permissions: {answer.value.uiPermissions.join(', ') || 'none'}</p>
+          <h3>UI permissions</h3>
+          <UiPermissions permissions={ui} />
+          {everyones.length > 0 && (
+            <details>
+              <summary>
+                What every signed-in user may do ({everyones.length} rule{everyones.length === 1 ? '' : 's'})
+              </summary>
+              <GrantGroups rules={everyones} reader={reader} />
+            </details>
+          )}
         </>
       )}
     </section>
   );
 }
 
-function GrantList(props: { rules: RuleWithVia[]; reader: Reader }) {
-  if (props.rules.length === 0) return <p>None.</p>;
+/** Rules by resource: the resource, then each rule's verbs, names and condition, and where it comes from. */
+function GrantGroups(props: { rules: RuleWithVia[]; reader: Reader }) {
+  const resourceRules = props.rules.filter((r) => !r.nonResourceURLs?.length);
+  const pathRules = props.rules.filter((r) => r.nonResourceURLs?.length);
   return (
-    <ul class="grants">
-      {props.rules.map((rule, i) => (
-        <li key={i}>
-          {ruleInWords(rule, props.reader)}{' '}
-          <span class="muted">(through {[...new Set(rule.via.map((v) => v.path.join(' → ')))].join('; ')})</span>
+    <dl class="grants">
+      {groupByResource(resourceRules, pathRules).map((group) => (
+        <div key={group.title}>
+          <dt>{group.title}</dt>
+          {group.rules.map((rule, i) => (
+            <dd key={i}>
+              <span class={rule.where ? 'conditional' : undefined}>{actionsInWords(rule, props.reader)}</span>
+              <span class="muted"> — through {[...new Set(rule.via.map(viaInWords))].join('; ')}</span>
+            </dd>
+          ))}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function UiPermissions(props: { permissions: string[] }) {
+  if (props.permissions.length === 0) return <p>None: the console shows you only the pages every user has.</p>;
+  if (props.permissions.includes('*')) return <p>All of them (*).</p>;
+  return (
+    <ul class="ui-permissions">
+      {props.permissions.map((p) => (
+        <li key={p}>
+          <code>{p}</code>
         </li>
       ))}
     </ul>

@@ -3,6 +3,7 @@ import { whoCan, type ResourceRequest, type WhoCanAnswer } from '../api/insight'
 import { conditionsInWords } from '../insight/words';
 import { Link } from '../router/link';
 import { ErrorBox } from './error-box';
+import { SelectField } from './field';
 import { useAction, useAsync } from './use-async';
 
 /** The UI permission that shows "who can" panels (the API also wants `create` on resourceaccessreviews). */
@@ -37,14 +38,7 @@ export function WhoCanPanel(props: { request: Omit<ResourceRequest, 'verb'>; ver
   return (
     <section aria-labelledby="who-can" class="who-can">
       <h2 id="who-can">Who can</h2>
-      <div class="field">
-        <label for="who-can-verb">Verb</label>
-        <select id="who-can-verb" value={verb} onChange={(e) => setVerb((e.target as HTMLSelectElement).value)}>
-          {verbs.map((v) => (
-            <option key={v}>{v}</option>
-          ))}
-        </select>
-      </div>
+      <SelectField label="Verb" name="who-can-verb" value={verb} options={verbs} onChange={setVerb} />
       <ErrorBox error={first.error ?? loading.error} />
       {first.value && (
         <>

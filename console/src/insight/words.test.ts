@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionInWords, conditionsInWords, requirementsOf, ruleInWords } from './words';
+import { actionsInWords, conditionInWords, conditionsInWords, requirementsOf, ruleInWords, viaInWords } from './words';
 
 describe('rules and conditions in words', () => {
   it('reads a conditional rule as "update posts where spec.owner = you" on one’s own page', () => {
@@ -43,5 +43,32 @@ describe('rules and conditions in words', () => {
       'get users (core) named ada',
     );
     expect(ruleInWords({ nonResourceURLs: ['/metrics'], verbs: ['get'] })).toBe('get /metrics');
+  });
+
+  it('reads what a rule allows on its resources, with names and the condition as "only where"', () => {
+    const rule = {
+      verbs: ['update'],
+      resources: ['posts'],
+      resourceNames: ['hello'],
+      where: { fieldSelector: 'spec.owner=ada' },
+    };
+    expect(actionsInWords(rule, { user: 'ada', self: true })).toBe('update named hello only where spec.owner = you');
+    expect(actionsInWords({ verbs: ['*'], resources: ['*'] })).toBe('every verb');
+    expect(actionsInWords({ verbs: ['get'], nonResourceURLs: ['/healthz', '/version'] })).toBe(
+      'get /healthz, /version',
+    );
+    expect(actionsInWords({ verbs: ['*'], nonResourceURLs: ['*'] })).toBe('every verb on every path');
+    // `users/-` is the caller's own user: said whom it is.
+    expect(actionsInWords({ verbs: ['get'], resources: ['users'], resourceNames: ['-'] }, { self: true })).toBe(
+      'get named - (you)',
+    );
+  });
+
+  it('reads where a grant comes from: the path from the bound role, and its binding or who holds it', () => {
+    expect(viaInWords({ binding: 'ada-author', role: 'post-author', path: ['post-author', 'post-contributor'] })).toBe(
+      'post-author → post-contributor (binding ada-author)',
+    );
+    expect(viaInWords({ role: 'authenticated', path: ['authenticated'] })).toBe('authenticated (every signed-in user)');
+    expect(viaInWords({ role: 'anonymous', path: [] })).toBe('anonymous (everyone, even without signing in)');
   });
 });

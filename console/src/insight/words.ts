@@ -65,7 +65,13 @@ export function ruleInWords(rule: Rule, reader: Reader = {}): string {
   const verbs = listOf(rule.verbs, 'every verb on');
   if (rule.nonResourceURLs?.length) return `${verbs} ${rule.nonResourceURLs.join(', ')}`;
   const where = rule.where && conditionInWords(rule.where, reader);
-  return [verbs, listOf(rule.resources, 'everything'), groupsOf(rule), namesOf(rule), where ? `where ${where}` : '']
+  return [
+    verbs,
+    listOf(rule.resources, 'everything'),
+    groupsOf(rule),
+    namesOf(rule, reader),
+    where ? `where ${where}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -77,4 +83,26 @@ function groupsOf(rule: Rule): string {
   return `(${groups.map((g) => g || 'core').join(', ')})`;
 }
 
-const namesOf = (rule: Rule) => (rule.resourceNames?.length ? `named ${rule.resourceNames.join(', ')}` : '');
+/** `named a, b`; the name `-` stands for the caller (`users/-`), read as whom it is: `named - (you)`. */
+const namesOf = (rule: Rule, reader: Reader) =>
+  rule.resourceNames?.length
+    ? `named ${rule.resourceNames.map((n) => (n === '-' ? `- (${whoIs(reader)})` : n)).join(', ')}`
+    : '';
+
+/**
+ * What a rule allows on the resources it names, in words: `update, delete named a only where spec.owner = you`;
+ * on paths, with the paths: `get /healthz, /version`.
+ */
+export function actionsInWords(rule: Rule, reader: Reader = {}): string {
+  const paths = listOf(rule.nonResourceURLs, 'every path');
+  const verbs = rule.verbs.includes('*') ? (paths ? 'every verb on' : 'every verb') : rule.verbs.join(', ');
+  const where = rule.where && conditionInWords(rule.where, reader);
+  return [verbs, paths, namesOf(rule, reader), where ? `only where ${where}` : ''].filter(Boolean).join(' ');
+}
+
+/** How a grant is held, in words: `editor → posts-manage (binding ada-editor)`, or every signed-in user's role. */
+export function viaInWords(via: { binding?: string; role: string; path: readonly string[] }): string {
+  const path = (via.path.length ? via.path : [via.role]).join(' → ');
+  if (via.binding) return `${path} (binding ${via.binding})`;
+  return `${path} (${via.role === 'anonymous' ? 'everyone, even without signing in' : 'every signed-in user'})`;
+}

@@ -1,47 +1,30 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PermissionsContext } from '../permissions/permissions';
+import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { fakeServer, renderSignedIn, status } from '../testing';
 import { AccessPage, REVIEW_OTHERS } from './access';
 
-type Call = { method: string; url: string; body?: string };
+/** The user `ada` exists; every review is denied. */
+const accessServer = () =>
+  fakeServer(({ url }) => {
+    if (url === '/api/v1alpha1/users/ada') return { metadata: { name: 'ada' } };
+    if (url.startsWith('/api/v1alpha1/users/')) return status(404, 'NotFound', 'not found');
+    return { status: { allowed: false, reason: 'no rule allows it' } };
+  });
 
-/** Users `ada` exists; every review is denied. */
-function fakeServer() {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ method: init.method ?? 'GET', url, body: init.body as string | undefined });
-      if (url === '/api/v1alpha1/users/ada') return new Response(JSON.stringify({ metadata: { name: 'ada' } }));
-      if (url.startsWith('/api/v1alpha1/users/')) {
-        const status = { kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' };
-        return new Response(JSON.stringify(status), { status: 404 });
-      }
-      return new Response(JSON.stringify({ status: { allowed: false, reason: 'no rule allows it' } }));
-    }),
-  );
-  return calls;
-}
-
-const renderAs = (uiPermissions: string[]) =>
-  render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions }}>
-      <AccessPage />
-    </PermissionsContext.Provider>,
-  );
-
-afterEach(() => vi.unstubAllGlobals());
+const renderAs = (uiPermissions: string[]) => renderSignedIn(<AccessPage />, { uiPermissions });
 
 describe('the Access page', () => {
   it('offers the User field only to those who may review others', () => {
-    fakeServer();
+    accessServer();
     renderAs([]);
     expect(screen.queryByLabelText('User')).toBeNull();
     expect(screen.getByLabelText('Resource')).toBeTruthy();
+    // What they can do, all of it, is theirs to read on Me.
+    expect(screen.getByRole('link', { name: 'your own page' }).getAttribute('href')).toMatch(/\/me$/);
   });
 
   it('says a user does not exist instead of reading as a denial, and reviews nothing', async () => {
-    const calls = fakeServer();
+    const calls = accessServer();
     renderAs([REVIEW_OTHERS]);
     fireEvent.input(screen.getByLabelText('User'), { target: { value: 'ghost' } });
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));
@@ -52,7 +35,7 @@ describe('the Access page', () => {
   });
 
   it("reviews a user who exists and shows the server's answer", async () => {
-    const calls = fakeServer();
+    const calls = accessServer();
     renderAs([REVIEW_OTHERS]);
     fireEvent.input(screen.getByLabelText('User'), { target: { value: 'ada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Review' }));

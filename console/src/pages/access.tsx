@@ -3,9 +3,10 @@ import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { ACCESS_REVIEWS, USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
-import { TextField } from '../components/field';
+import { SelectField, TextField } from '../components/field';
 import { useAction } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
+import { Link } from '../router/link';
 
 /** The UI permission that offers reviewing other users (the API also wants `create` on accessreviews). */
 export const REVIEW_OTHERS = 'system:access:review';
@@ -16,6 +17,14 @@ interface Review {
 
 const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const EMPTY = { user: '', verb: 'get', group: '', resource: '', subresource: '', name: '', path: '' };
+/** The fields that say what is asked about: a resource (group, resource, subresource, name), or a path. */
+const REQUEST_FIELDS: { key: keyof typeof EMPTY; label: string; hint?: string }[] = [
+  { key: 'group', label: 'API group', hint: 'empty: the core group' },
+  { key: 'resource', label: 'Resource' },
+  { key: 'subresource', label: 'Subresource' },
+  { key: 'name', label: 'Name' },
+  { key: 'path', label: 'Or a path', hint: 'e.g. /metrics (instead of a resource)' },
+];
 
 /**
  * "May this user do this?": an access review, with the trace that explains the
@@ -41,6 +50,9 @@ export function AccessPage() {
   return (
     <>
       <h1>Access</h1>
+      <p class="muted">
+        Everything you yourself can do, rule by rule, is on <Link to="/me">your own page</Link>.
+      </p>
       <form onSubmit={submit} aria-labelledby="review-title">
         <h2 id="review-title">Can this user do this?</h2>
         <HasPermission permissions={[REVIEW_OTHERS]}>
@@ -53,35 +65,10 @@ export function AccessPage() {
             causes={action.error?.causes}
           />
         </HasPermission>
-        <div class="field">
-          <label for="field-verb">Verb</label>
-          <select
-            id="field-verb"
-            value={form.verb}
-            onChange={(e) => set('verb')((e.target as HTMLSelectElement).value)}
-          >
-            {VERBS.map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-          </select>
-        </div>
-        <TextField
-          label="API group"
-          name="group"
-          value={form.group}
-          onInput={set('group')}
-          hint="empty: the core group"
-        />
-        <TextField label="Resource" name="resource" value={form.resource} onInput={set('resource')} />
-        <TextField label="Subresource" name="subresource" value={form.subresource} onInput={set('subresource')} />
-        <TextField label="Name" name="name" value={form.name} onInput={set('name')} />
-        <TextField
-          label="Or a path"
-          name="path"
-          value={form.path}
-          onInput={set('path')}
-          hint="e.g. /metrics (instead of a resource)"
-        />
+        <SelectField label="Verb" name="verb" value={form.verb} options={VERBS} onChange={set('verb')} />
+        {REQUEST_FIELDS.map(({ key, label, hint }) => (
+          <TextField key={key} label={label} name={key} value={form[key]} onInput={set(key)} hint={hint} />
+        ))}
         <ErrorBox error={action.error} />
         <button type="submit" disabled={action.busy}>
           Review

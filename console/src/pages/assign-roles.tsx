@@ -3,9 +3,9 @@ import { api } from '../api/client';
 import { ROLES, userPermissions } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { useAction, useAsync } from '../components/use-async';
-import { RoleChoice } from '../components/role-choice';
+import { RoleChoices } from '../components/role-choice';
 import { ImpactPanel } from '../components/impact';
-import { groupByModule, includedBy, type Role } from '../roles/roles';
+import { groupByModule, type Role } from '../roles/roles';
 
 /**
  * A user's roles: every role that is not hidden, grouped by module and named
@@ -20,7 +20,6 @@ export function AssignRoles(props: { user: string }) {
   const [saved, setSaved] = useState(false);
   useEffect(() => setChosen(held.value?.roles), [held.value]);
   const all = roles.value?.items ?? [];
-  const included = includedBy(chosen ?? [], all);
   const toggle = (name: string, on: boolean) => {
     setSaved(false);
     setChosen(on ? [...(chosen ?? []), name] : (chosen ?? []).filter((n) => n !== name));
@@ -37,21 +36,7 @@ export function AssignRoles(props: { user: string }) {
     <form onSubmit={submit} aria-labelledby="assign-roles">
       <h2 id="assign-roles">Roles</h2>
       <ErrorBox error={roles.error ?? held.error} />
-      {chosen &&
-        groupByModule(all).map((group) => (
-          <fieldset key={group.module}>
-            <legend>{group.module}</legend>
-            {group.roles.map((role) => (
-              <RoleChoice
-                key={role.metadata.name}
-                role={role}
-                checked={chosen.includes(role.metadata.name)}
-                includedThrough={included.get(role.metadata.name)}
-                onChange={toggle}
-              />
-            ))}
-          </fieldset>
-        ))}
+      {chosen && <RoleChoices groups={groupByModule(all)} roles={all} chosen={chosen} onToggle={toggle} />}
       {chosen && !saved && !sameSet(chosen, held.value?.roles ?? []) && (
         <ImpactPanel change={{ operation: 'update', userPermissions: { user: props.user, roles: chosen } }} />
       )}

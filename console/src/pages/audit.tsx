@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { listAudit, NO_FILTER, tailAudit, type AuditEvent, type AuditFilter } from '../api/audit';
+import { DataTable } from '../components/data-table';
 import { ErrorBox } from '../components/error-box';
-import { TextField } from '../components/field';
+import { SelectField, TextField } from '../components/field';
 import { useAction, useAsync } from '../components/use-async';
 
 /** How many records one page of the Audit page holds. */
@@ -10,6 +11,8 @@ export const AUDIT_PAGE = 50;
 const TAIL_KEPT = 500;
 
 const VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'get', 'list', 'watch'];
+/** The filter's empty choice: no filter on that field. */
+const ANY = { value: '', label: 'any' };
 
 /**
  * What happened: the audit records, newest first, filtered by user, verb, resource, decision and time, and
@@ -68,19 +71,7 @@ export function AuditPage() {
       <h1>Audit</h1>
       <form onSubmit={apply} aria-label="Filter audit records" class="filters">
         <TextField label="User" name="user" value={draft.user} onInput={set('user')} />
-        <div class="field">
-          <label for="field-verb">Verb</label>
-          <select
-            id="field-verb"
-            value={draft.verb}
-            onChange={(e) => set('verb')((e.target as HTMLSelectElement).value)}
-          >
-            <option value="">any</option>
-            {VERBS.map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="Verb" name="verb" value={draft.verb} options={[ANY, ...VERBS]} onChange={set('verb')} />
         <TextField
           label="Resource"
           name="resource"
@@ -88,18 +79,13 @@ export function AuditPage() {
           onInput={set('resource')}
           hint="e.g. roles"
         />
-        <div class="field">
-          <label for="field-decision">Decision</label>
-          <select
-            id="field-decision"
-            value={draft.decision}
-            onChange={(e) => set('decision')((e.target as HTMLSelectElement).value)}
-          >
-            <option value="">any</option>
-            <option value="allow">allowed</option>
-            <option value="deny">denied</option>
-          </select>
-        </div>
+        <SelectField
+          label="Decision"
+          name="decision"
+          value={draft.decision}
+          options={[ANY, { value: 'allow', label: 'allowed' }, { value: 'deny', label: 'denied' }]}
+          onChange={set('decision')}
+        />
         <div class="field">
           <label for="field-since">Since</label>
           <input
@@ -139,37 +125,26 @@ export function AuditPage() {
 function AuditTable(props: { events: AuditEvent[] }) {
   if (props.events.length === 0) return <p>No records match.</p>;
   return (
-    <div class="table-scroll">
-      <table class="audit">
-        <caption>Audit records, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">User</th>
-            <th scope="col">Verb</th>
-            <th scope="col">Resource</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.events.map((e) => (
-            <tr key={e.metadata.name} class={e.decision === 'deny' ? 'denied' : undefined}>
-              <td>
-                <time dateTime={e.time}>{e.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>
-              </td>
-              <td>{e.user}</td>
-              <td>{e.verb}</td>
-              <td>{resourceOf(e)}</td>
-              <td>
-                {e.decision === 'deny' ? 'denied' : 'allowed'} ({e.code})
-              </td>
-              <td>{e.reason}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      class="audit"
+      caption="Audit records, newest first"
+      columns={['Time', 'User', 'Verb', 'Resource', 'Answer', 'Reason']}
+    >
+      {props.events.map((e) => (
+        <tr key={e.metadata.name} class={e.decision === 'deny' ? 'denied' : undefined}>
+          <td>
+            <time dateTime={e.time}>{e.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>
+          </td>
+          <td>{e.user}</td>
+          <td>{e.verb}</td>
+          <td>{resourceOf(e)}</td>
+          <td>
+            {e.decision === 'deny' ? 'denied' : 'allowed'} ({e.code})
+          </td>
+          <td>{e.reason}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -13,6 +13,32 @@ import { useLiveReload } from '../components/use-live-reload';
 const SCRAPE_MS = 2_000;
 const POINTS = 60;
 
+/** One chart: what it shows, how its latest value reads, its colour; `optional`, shown only once it has a figure. */
+interface ChartSpec {
+  title: string;
+  pick: (r: Rates) => number | undefined;
+  digits: number;
+  unit?: string;
+  color: string;
+  optional?: boolean;
+}
+
+const CHARTS: ChartSpec[] = [
+  { title: 'Requests per second', pick: (r) => r.requestsPerSecond, digits: 1, color: '#0b57d0' },
+  { title: 'Server errors (5xx)', pick: (r) => r.errorPercent, digits: 1, unit: ' %', color: '#b3261e' },
+  { title: 'Open watches', pick: (r) => r.watchers, digits: 0, color: '#0d652d' },
+  { title: 'Apiserver memory (resident)', pick: (r) => r.memoryMiB, digits: 0, unit: ' MiB', color: '#8430ce' },
+  // Only a Redis store gives this figure.
+  {
+    title: 'Redis memory (used)',
+    pick: (r) => r.storeMemoryMiB,
+    digits: 1,
+    unit: ' MiB',
+    color: '#b06000',
+    optional: true,
+  },
+];
+
 /**
  * The super administrator's dashboard: requests per second, the share of
  * server errors, open watches, the apiserver's memory and Redis' (when the
@@ -21,54 +47,28 @@ const POINTS = 60;
  */
 export function DashboardPage() {
   const { points, error } = useServerRates();
-  const series = (pick: (r: Rates) => number) => points.map(pick);
-  const xs = series((p) => p.at);
+  const xs = points.map((p) => p.at);
   const last = points[points.length - 1];
-  const figure = (value: number | undefined, digits: number, unit = '') =>
-    value === undefined ? '…' : `${value.toFixed(digits)}${unit}`;
+  const shown = CHARTS.filter((c) => !c.optional || (last !== undefined && c.pick(last) !== undefined));
   return (
     <>
       <h1>Dashboard</h1>
       <p class="muted">This apiserver, read from its /metrics every 2 seconds while this page is open.</p>
       <ErrorBox error={error} />
       <div class="charts">
-        <Chart
-          title="Requests per second"
-          value={figure(last?.requestsPerSecond, 1)}
-          xs={xs}
-          ys={series((p) => p.requestsPerSecond)}
-          color="#0b57d0"
-        />
-        <Chart
-          title="Server errors (5xx)"
-          value={figure(last?.errorPercent, 1, ' %')}
-          xs={xs}
-          ys={series((p) => p.errorPercent)}
-          color="#b3261e"
-        />
-        <Chart
-          title="Open watches"
-          value={figure(last?.watchers, 0)}
-          xs={xs}
-          ys={series((p) => p.watchers)}
-          color="#0d652d"
-        />
-        <Chart
-          title="Apiserver memory (resident)"
-          value={figure(last?.memoryMiB, 0, ' MiB')}
-          xs={xs}
-          ys={series((p) => p.memoryMiB)}
-          color="#8430ce"
-        />
-        {last?.storeMemoryMiB !== undefined && (
-          <Chart
-            title="Redis memory (used)"
-            value={figure(last.storeMemoryMiB, 1, ' MiB')}
-            xs={xs}
-            ys={series((p) => p.storeMemoryMiB ?? 0)}
-            color="#b06000"
-          />
-        )}
+        {shown.map((c) => {
+          const value = last && c.pick(last);
+          return (
+            <Chart
+              key={c.title}
+              title={c.title}
+              value={value === undefined ? '…' : `${value.toFixed(c.digits)}${c.unit ?? ''}`}
+              xs={xs}
+              ys={points.map((p) => c.pick(p) ?? 0)}
+              color={c.color}
+            />
+          );
+        })}
       </div>
       <PluginPhases />
     </>

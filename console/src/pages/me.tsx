@@ -1,9 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { MY_TOKENS, MY_USER, TOKEN_ANNOTATION } from '../api/paths';
+import { DataTable } from '../components/data-table';
 import { ErrorBox } from '../components/error-box';
-import { TextField } from '../components/field';
+import { SelectField, TextField } from '../components/field';
+import { PasswordForm } from '../components/password-form';
 import { useAction, useAsync } from '../components/use-async';
+import { UserGrants } from '../components/user-grants';
 import type { User } from './users';
 
 const MY_PASSWORD = '/apis/uc.api.security.svc.run/v1alpha1/users/-/password';
@@ -18,7 +21,7 @@ interface Token {
   spec: { displayName?: string; expiresAt?: string; roles?: string[] };
 }
 
-/** The caller's own page: profile, password, personal access tokens. */
+/** The caller's own page: profile, what they can do, password, personal access tokens. */
 export function MePage() {
   const me = useAsync(() => api<User>('GET', MY_USER), []);
   return (
@@ -31,56 +34,17 @@ export function MePage() {
           {me.value.spec?.email ? `, ${me.value.spec.email}` : ''}
         </p>
       )}
-      <ChangePassword />
+      <UserGrants />
+      <PasswordForm
+        path={MY_PASSWORD}
+        id="change-password"
+        title="Change your password"
+        askCurrent
+        submitLabel="Change password"
+        doneMessage="Password changed."
+      />
       <Tokens />
     </>
-  );
-}
-
-function ChangePassword() {
-  const [form, setForm] = useState({ oldPassword: '', password: '' });
-  const [done, setDone] = useState(false);
-  const action = useAction();
-  const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
-  const submit = (event: Event) => {
-    event.preventDefault();
-    setDone(false);
-    void action.run(async () => {
-      await api('PUT', MY_PASSWORD, { body: form });
-      setForm({ oldPassword: '', password: '' });
-      setDone(true);
-    });
-  };
-  const causes = action.error?.causes;
-  return (
-    <form onSubmit={submit} aria-labelledby="change-password">
-      <h2 id="change-password">Change your password</h2>
-      <TextField
-        label="Current password"
-        name="oldPassword"
-        type="password"
-        value={form.oldPassword}
-        onInput={set('oldPassword')}
-        required
-        autocomplete="current-password"
-        causes={causes}
-      />
-      <TextField
-        label="New password"
-        name="password"
-        type="password"
-        value={form.password}
-        onInput={set('password')}
-        required
-        autocomplete="new-password"
-        causes={causes}
-      />
-      <ErrorBox error={action.error} />
-      {done && <p role="status">Password changed.</p>}
-      <button type="submit" disabled={action.busy}>
-        Change password
-      </button>
-    </form>
   );
 }
 
@@ -97,35 +61,23 @@ function Tokens() {
       <h2 id="tokens">Personal access tokens</h2>
       <ErrorBox error={tokens.error ?? action.error} />
       {tokens.value && (
-        <div class="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={['Name', 'Created', 'Expires', 'Actions']}>
+          {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
+          {tokens.value.items
+            .filter((t) => !t.metadata.deletionTimestamp)
+            .map((t) => (
+              <tr key={t.metadata.name}>
+                <td>{t.spec.displayName ?? t.metadata.name}</td>
+                <td>{t.metadata.creationTimestamp}</td>
+                <td>{t.spec.expiresAt ?? 'never'}</td>
+                <td>
+                  <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
+                    Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {/* A revoked token stays listed, marked, until the gc controller removes it: it no longer works. */}
-              {tokens.value.items
-                .filter((t) => !t.metadata.deletionTimestamp)
-                .map((t) => (
-                  <tr key={t.metadata.name}>
-                    <td>{t.spec.displayName ?? t.metadata.name}</td>
-                    <td>{t.metadata.creationTimestamp}</td>
-                    <td>{t.spec.expiresAt ?? 'never'}</td>
-                    <td>
-                      <button type="button" class="danger" onClick={() => revoke(t.metadata.name)}>
-                        Revoke <span class="sr-only">{t.spec.displayName ?? t.metadata.name}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+        </DataTable>
       )}
       <NewToken onCreated={tokens.reload} />
     </section>
@@ -161,20 +113,13 @@ function NewToken(props: { onCreated: () => void }) {
     <form onSubmit={submit} aria-labelledby="new-token">
       <h3 id="new-token">New token</h3>
       <TextField label="Token name" name="displayName" value={displayName} onInput={setDisplayName} required />
-      <div class="field">
-        <label for="field-expiresAt">Expires after</label>
-        <select
-          id="field-expiresAt"
-          value={String(days)}
-          onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}
-        >
-          {TOKEN_LIFETIMES.map((l) => (
-            <option key={l.days} value={String(l.days)}>
-              {l.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Expires after"
+        name="expiresAt"
+        value={String(days)}
+        options={TOKEN_LIFETIMES.map((l) => ({ value: String(l.days), label: l.label }))}
+        onChange={(value) => setDays(Number(value))}
+      />
       <ErrorBox error={action.error} />
       {secret && (
         <p role="status">

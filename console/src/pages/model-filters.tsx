@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { selectorParts, withoutPart } from '../api/selectors';
+import { SelectField } from '../components/field';
 
 /** What narrows and orders a model's list. */
 export interface Filters {
@@ -38,20 +39,19 @@ export function FilterBar(props: { value: Filters; indexes: string[]; onApply: (
             />
           </div>
         ))}
-        <div class="field">
-          <label for="filter-sort">Sort by</label>
-          <select
-            id="filter-sort"
-            value={draft.sort}
-            onChange={(e) => props.onApply({ ...draft, sort: (e.target as HTMLSelectElement).value })}
-          >
-            <option value="">newest first</option>
-            {props.indexes.flatMap((index) => [
-              <option key={`${index},asc`} value={`${index},asc`}>{`${index} ↑`}</option>,
-              <option key={`${index},desc`} value={`${index},desc`}>{`${index} ↓`}</option>,
-            ])}
-          </select>
-        </div>
+        <SelectField
+          label="Sort by"
+          name="sort"
+          value={draft.sort}
+          options={[
+            { value: '', label: 'newest first' },
+            ...props.indexes.flatMap((index) => [
+              { value: `${index},asc`, label: `${index} ↑` },
+              { value: `${index},desc`, label: `${index} ↓` },
+            ]),
+          ]}
+          onChange={(sort) => props.onApply({ ...draft, sort })}
+        />
         <button type="submit">Apply</button>
       </form>
       <Chips value={props.value} onApply={props.onApply} />

@@ -1,4 +1,5 @@
 import { servedModels } from '../api/discovery';
+import { DataTable } from '../components/data-table';
 import { ErrorBox } from '../components/error-box';
 import { useAsync } from '../components/use-async';
 import { Link } from '../router/link';
@@ -11,31 +12,21 @@ export function ModelsPage() {
       <h1>Models</h1>
       <ErrorBox error={models.error} />
       {models.value && (
-        <div class="table-scroll">
-          <table>
-            <caption>Served models ({models.value.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Group</th>
-                <th scope="col">Version</th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.value.map((m) => (
-                <tr key={`${m.group}/${m.plural}`}>
-                  <td>
-                    <Link to={`/models/${m.group || 'core'}/${m.version}/${m.plural}`}>{m.kind}</Link>
-                  </td>
-                  <td>{m.plural}</td>
-                  <td>{m.group || '(core)'}</td>
-                  <td>{m.version}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Served models (${models.value.length})`}
+          columns={['Kind', 'Resource', 'Group', 'Version']}
+        >
+          {models.value.map((m) => (
+            <tr key={`${m.group}/${m.plural}`}>
+              <td>
+                <Link to={`/models/${m.group || 'core'}/${m.version}/${m.plural}`}>{m.kind}</Link>
+              </td>
+              <td>{m.plural}</td>
+              <td>{m.group || '(core)'}</td>
+              <td>{m.version}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

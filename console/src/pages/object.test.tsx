@@ -1,6 +1,6 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PermissionsContext } from '../permissions/permissions';
+import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, renderSignedIn, sent, status, type Answer } from '../testing';
 import { ObjectPage } from './object';
 
 // The YAML editor's CodeMirror is loaded on demand; here its plain text area stands in (as when it cannot load).
@@ -17,8 +17,6 @@ const ada = (age: number, version: number) => ({
   metadata: { name: 'ada', version },
   spec: { age },
 });
-
-type Call = { method: string; url: string; body?: string };
 
 const ACCESS_REVIEWS = '/apis/authorization.svc.run/v1alpha1/accessreviews';
 const WHO_CAN = '/apis/authorization.svc.run/v1alpha1/resourceaccessreviews';
@@ -38,44 +36,30 @@ const DENIED_DELETE = {
  * GET answers each of `reads` in turn (the last one again after); a PUT answers `put`. Access reviews allow
  * everything but `denied`; who-can names ada, and bob only on his own objects.
  */
-function fakeServer(reads: object[], put: () => Response, denied: string[] = []) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const method = init.method ?? 'GET';
-      calls.push({ method, url, body: init.body as string | undefined });
-      if (method === 'PUT') return put();
-      if (url === ACCESS_REVIEWS) {
-        const verb = JSON.parse(init.body as string).spec.verb as string;
-        return new Response(JSON.stringify({ status: denied.includes(verb) ? DENIED_DELETE : { allowed: true } }));
-      }
-      if (url === WHO_CAN) {
-        const users = [
-          { name: 'ada', via: [{ binding: 'ada-admin', role: 'admin', path: ['admin', 'models-manage'] }] },
-          {
-            name: 'bob',
-            via: [{ binding: 'bob-x', role: 'x', path: ['x'] }],
-            conditions: [{ fieldSelector: 'spec.owner=bob' }],
-          },
-        ];
-        return new Response(
-          JSON.stringify({ status: { anonymous: false, authenticated: false, users, total: 2, continue: '' } }),
-        );
-      }
-      return new Response(JSON.stringify(reads.length > 1 ? reads.shift() : reads[0]));
-    }),
-  );
-  return calls;
+function objectServer(reads: object[], put: () => Answer, denied: string[] = []) {
+  return fakeServer((call) => {
+    if (call.method === 'PUT') return put();
+    if (call.url === ACCESS_REVIEWS) {
+      const verb = sent<{ spec: { verb: string } }>(call).spec.verb;
+      return { status: denied.includes(verb) ? DENIED_DELETE : { allowed: true } };
+    }
+    if (call.url === WHO_CAN) {
+      const users = [
+        { name: 'ada', via: [{ binding: 'ada-admin', role: 'admin', path: ['admin', 'models-manage'] }] },
+        {
+          name: 'bob',
+          via: [{ binding: 'bob-x', role: 'x', path: ['x'] }],
+          conditions: [{ fieldSelector: 'spec.owner=bob' }],
+        },
+      ];
+      return { status: { anonymous: false, authenticated: false, users, total: 2, continue: '' } };
+    }
+    return reads.length > 1 ? (reads.shift() as object) : reads[0];
+  });
 }
 
-function renderPage(uiPermissions = ['*']) {
-  return render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions }}>
-      <ObjectPage params={{ group: 'example.com', version: 'v1alpha1', plural: 'persons', name: 'ada' }} />
-    </PermissionsContext.Provider>,
-  );
-}
+const PARAMS = { group: 'example.com', version: 'v1alpha1', plural: 'persons', name: 'ada' };
+const renderPage = (uiPermissions = ['*']) => renderSignedIn(<ObjectPage params={PARAMS} />, { uiPermissions });
 
 async function editAge(from: number, to: number) {
   fireEvent.click(await screen.findByRole('button', { name: 'Edit YAML' }));
@@ -84,11 +68,9 @@ async function editAge(from: number, to: number) {
   fireEvent.click(screen.getByRole('button', { name: 'Review changes' }));
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('editing an object as YAML', () => {
   it('shows the changes before saving, and saves on the second Save', async () => {
-    const calls = fakeServer([ada(36, 1)], () => new Response(JSON.stringify(ada(37, 2))));
+    const calls = objectServer([ada(36, 1)], () => ada(37, 2));
     renderPage();
     await editAge(36, 37);
     const diff = screen.getByLabelText('Your changes');
@@ -101,8 +83,7 @@ describe('editing an object as YAML', () => {
   });
 
   it('shows what someone else changed meanwhile when the save is refused with 409', async () => {
-    const conflict = { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' };
-    fakeServer([ada(36, 1), ada(40, 2)], () => new Response(JSON.stringify(conflict), { status: 409 }));
+    objectServer([ada(36, 1), ada(40, 2)], () => status(409, 'Conflict', 'the object has been modified'));
     renderPage();
     await editAge(36, 37);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -116,7 +97,7 @@ describe('editing an object as YAML', () => {
 
 describe('the actions on an object and who can take them', () => {
   it('disables an action the caller may not take, with a "Why?" that gives the nearest miss in words', async () => {
-    fakeServer([ada(36, 1)], () => new Response('{}'), ['delete']);
+    objectServer([ada(36, 1)], () => ({}), ['delete']);
     renderPage();
     const remove = await screen.findByRole('button', { name: 'Delete' });
     await waitFor(() =>
@@ -130,7 +111,7 @@ describe('the actions on an object and who can take them', () => {
   });
 
   it('disables editing without the UI permission that offers it, and says which one', async () => {
-    fakeServer([ada(36, 1)], () => new Response('{}'));
+    objectServer([ada(36, 1)], () => ({}));
     renderPage(['system:models:view']);
     fireEvent.click((await screen.findAllByRole('button', { name: "Why can't I edit it?" }))[0]);
     expect((screen.getByRole('button', { name: 'Edit YAML' }) as HTMLButtonElement).disabled).toBe(true);
@@ -140,7 +121,7 @@ describe('the actions on an object and who can take them', () => {
   });
 
   it('lists who can, with the path that grants it and a conditional holder’s condition', async () => {
-    fakeServer([ada(36, 1)], () => new Response('{}'));
+    objectServer([ada(36, 1)], () => ({}));
     renderPage();
     const panel = await screen.findByRole('region', { name: 'Who can' });
     await waitFor(() => expect(panel.textContent).toContain('2 users can get it.'));
@@ -149,7 +130,7 @@ describe('the actions on an object and who can take them', () => {
   });
 
   it('shows no who-can panel without the UI permission for it', async () => {
-    fakeServer([ada(36, 1)], () => new Response('{}'));
+    objectServer([ada(36, 1)], () => ({}));
     renderPage(['system:models:view']);
     await screen.findByRole('button', { name: 'Delete' });
     expect(screen.queryByRole('region', { name: 'Who can' })).toBeNull();

@@ -77,20 +77,13 @@ export function ObjectPage(props: { params: Record<string, string> }) {
         <>
           {/* Every action shows; one the caller may not take is disabled, with a "Why?" in words. */}
           <div class="actions">
-            <GuardedButton
-              may={mayUpdate}
-              id="edit-yaml"
-              action="edit it"
-              label="Edit YAML"
-              onClick={() => setDraft(text)}
-            />
-            <GuardedButton
-              may={mayUpdate}
-              id="edit-form"
-              action="edit it"
-              label="Edit with a form"
-              onClick={() => setForm(true)}
-            />
+            {/* Two ways to edit, one right (update) behind both. */}
+            {[
+              { id: 'edit-yaml', label: 'Edit YAML', onClick: () => setDraft(text) },
+              { id: 'edit-form', label: 'Edit with a form', onClick: () => setForm(true) },
+            ].map((edit) => (
+              <GuardedButton key={edit.id} may={mayUpdate} action="edit it" {...edit} />
+            ))}
             <GuardedButton
               may={mayDelete}
               id="delete"

@@ -1,6 +1,6 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PermissionsContext } from '../permissions/permissions';
+import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { fakeServer, invalid, renderSignedIn, type Answer } from '../testing';
 import { PostsPage, type Post } from './posts';
 
 // The Posts page against the content module's contract: the user-centre API for one's own posts, the console API
@@ -12,36 +12,15 @@ const draft: Post = {
   status: { phase: 'DRAFT' },
 };
 
-type Call = { method: string; url: string; body?: string };
-
 /** Answers the list with `posts` and every write with `write` (default 200 `{}`); records the calls. */
-function fakeServer(posts: Post[], write: () => Response = () => new Response('{}', { status: 200 })) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const method = init.method ?? 'GET';
-      calls.push({ method, url, body: init.body as string | undefined });
-      if (method === 'GET') return new Response(JSON.stringify({ items: posts }), { status: 200 });
-      return write();
-    }),
-  );
-  return calls;
-}
+const postsServer = (posts: Post[], write: () => Answer = () => ({})) =>
+  fakeServer(({ method }) => (method === 'GET' ? { items: posts } : write()));
 
-function renderAs(uiPermissions: string[]) {
-  return render(
-    <PermissionsContext.Provider value={{ roles: [], uiPermissions }}>
-      <PostsPage />
-    </PermissionsContext.Provider>,
-  );
-}
-
-afterEach(() => vi.unstubAllGlobals());
+const renderAs = (uiPermissions: string[]) => renderSignedIn(<PostsPage />, { uiPermissions });
 
 describe('the Posts page', () => {
   it('shows a contributor their own posts with edit and submit, not publish or delete', async () => {
-    const calls = fakeServer([draft]);
+    const calls = postsServer([draft]);
     renderAs(['uc:posts:contribute']);
     await screen.findByRole('button', { name: 'Submit Hello for review' });
     expect(calls[0]).toMatchObject({ method: 'GET', url: '/apis/uc.api.content.svc.run/v1alpha1/posts' });
@@ -52,7 +31,7 @@ describe('the Posts page', () => {
   });
 
   it('lets an author publish their own post through the user-centre API', async () => {
-    const calls = fakeServer([draft]);
+    const calls = postsServer([draft]);
     renderAs(['uc:posts:contribute', 'uc:posts:publish']);
     fireEvent.click(await screen.findByRole('button', { name: 'Publish Hello' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
@@ -63,7 +42,7 @@ describe('the Posts page', () => {
   });
 
   it('shows a post administrator every post with its owner, publishing through the console API', async () => {
-    const calls = fakeServer([draft]);
+    const calls = postsServer([draft]);
     renderAs(['system:posts:view', 'system:posts:manage']);
     fireEvent.click(await screen.findByRole('button', { name: 'Publish Hello' }));
     expect(calls[0].url).toBe('/apis/content.svc.run/v1alpha1/posts');
@@ -76,21 +55,16 @@ describe('the Posts page', () => {
   });
 
   it('shows a viewer every post and no buttons', async () => {
-    fakeServer([draft]);
+    postsServer([draft]);
     renderAs(['system:posts:view']);
     await screen.findByText('Hello');
     expect(screen.queryAllByRole('button')).toEqual([]);
   });
 
   it("puts the server's validation cause on its field", async () => {
-    const invalid = {
-      kind: 'Status',
-      code: 422,
-      reason: 'Invalid',
-      message: 'Post.content.svc.run "Bad" is invalid',
-      details: { causes: [{ field: 'spec.slug', reason: 'FieldValueInvalid', message: 'must be a DNS label' }] },
-    };
-    fakeServer([], () => new Response(JSON.stringify(invalid), { status: 422 }));
+    const refusal = () =>
+      invalid('Post.content.svc.run "Bad" is invalid', [{ field: 'spec.slug', message: 'must be a DNS label' }]);
+    postsServer([], refusal);
     renderAs(['uc:posts:contribute']);
     fireEvent.input(await screen.findByLabelText('Title'), { target: { value: 'Bad' } });
     fireEvent.input(screen.getByLabelText('Slug'), { target: { value: 'Bad' } });

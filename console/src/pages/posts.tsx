@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { ALL_POSTS, MY_POSTS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
+import { DataTable } from '../components/data-table';
 import { useAction, useAsync } from '../components/use-async';
 import { HasPermission, useHasPermission } from '../permissions/permissions';
 import { PostForm } from './post-form';
@@ -69,32 +70,19 @@ interface TableProps {
 function PostsTable(props: TableProps & { posts: Post[] }) {
   if (props.posts.length === 0) return <p>No posts yet.</p>;
   return (
-    <div class="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Slug</th>
-            {props.all && <th scope="col">Owner</th>}
-            <th scope="col">Phase</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.posts.map((post) => (
-            <tr key={post.metadata.name}>
-              <td>{post.spec.title}</td>
-              <td>{post.spec.slug}</td>
-              {props.all && <td>{post.spec.owner}</td>}
-              <td>{post.status?.phase ?? 'DRAFT'}</td>
-              <td>
-                <PostActions {...props} post={post} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['Title', 'Slug', props.all && 'Owner', 'Phase', 'Actions']}>
+      {props.posts.map((post) => (
+        <tr key={post.metadata.name}>
+          <td>{post.spec.title}</td>
+          <td>{post.spec.slug}</td>
+          {props.all && <td>{post.spec.owner}</td>}
+          <td>{post.status?.phase ?? 'DRAFT'}</td>
+          <td>
+            <PostActions {...props} post={post} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Role } from '../roles/roles';
+import { fakeServer, invalid, json, status, type Answer, type Call } from '../testing';
 import { EditRolePage, NewRolePage } from './role-editor';
 
 const A = 'rbac.authorization.svc.run/';
@@ -23,33 +24,18 @@ const ROLES: Role[] = [
   { metadata: { name: 'super-role', annotations: { [`${A}display-name`]: 'Super administrator' } } },
 ];
 
-type Call = { method: string; url: string; body?: string };
-
-function fakeServer(write: () => Response = () => new Response('{}', { status: 201 })) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const method = init.method ?? 'GET';
-      calls.push({ method, url, body: init.body as string | undefined });
-      if (method !== 'GET') return write();
-      if (url === '/api/v1alpha1/roles') return new Response(JSON.stringify({ items: ROLES }));
-      const role = ROLES.find((r) => url === `/api/v1alpha1/roles/${r.metadata.name}`);
-      return role
-        ? new Response(JSON.stringify({ ...role, metadata: { ...role.metadata, version: 3 } }))
-        : new Response(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound', message: 'gone' }), {
-            status: 404,
-          });
-    }),
-  );
-  return calls;
-}
-
-afterEach(() => vi.unstubAllGlobals());
+/** Reads ROLES (each at version 3; 404 for any other), and answers every write with `write` (default 201 `{}`). */
+const rolesServer = (write: () => Answer = () => json({}, 201)) =>
+  fakeServer(({ method, url }) => {
+    if (method !== 'GET') return write();
+    if (url === '/api/v1alpha1/roles') return { items: ROLES };
+    const role = ROLES.find((r) => url === `/api/v1alpha1/roles/${r.metadata.name}`);
+    return role ? { ...role, metadata: { ...role.metadata, version: 3 } } : status(404, 'NotFound', 'gone');
+  });
 
 describe('the role editor', () => {
   it('offers visible templates by display name, locks dependencies and shows what the role will grant', async () => {
-    fakeServer();
+    rolesServer();
     render(<NewRolePage />);
     const manage = await screen.findByRole('checkbox', { name: 'Manage users' });
     expect(screen.queryByRole('checkbox', { name: 'Hidden one' })).toBeNull();
@@ -66,7 +52,7 @@ describe('the role editor', () => {
   });
 
   it('creates the role with its display name and the chosen templates as dependencies', async () => {
-    const calls = fakeServer();
+    const calls = rolesServer();
     render(<NewRolePage />);
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Manage users' }));
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'user-admin' } });
@@ -85,18 +71,7 @@ describe('the role editor', () => {
   });
 
   it('edits a role as read (its version goes back) and offers a reload when someone changed it meanwhile', async () => {
-    const calls = fakeServer(
-      () =>
-        new Response(
-          JSON.stringify({
-            kind: 'Status',
-            code: 409,
-            reason: 'Conflict',
-            message: 'the object has been modified',
-          }),
-          { status: 409 },
-        ),
-    );
+    const calls = rolesServer(() => status(409, 'Conflict', 'the object has been modified'));
     render(<EditRolePage params={{ name: 'users-manage' }} />);
     const view = (await screen.findByRole('checkbox', { name: 'View users' })) as HTMLInputElement;
     expect(view.checked).toBe(true);
@@ -115,23 +90,19 @@ describe('the role editor', () => {
   });
 
   it('says so when the role does not exist', async () => {
-    fakeServer();
+    rolesServer();
     render(<EditRolePage params={{ name: 'nope' }} />);
     expect((await screen.findByRole('alert')).textContent).toContain('gone');
     expect(screen.queryByRole('button', { name: 'Save role' })).toBeNull();
   });
 
   it('gives a rule a condition with ${user.name} offered, and shows the server refusing it under that field', async () => {
-    const refusal = {
-      kind: 'Status',
-      code: 422,
-      reason: 'Invalid',
-      message: 'Role "own-posts" is invalid: rules[0].where: fieldSelector: "spec.title" is not an index of posts',
-      details: {
-        causes: [{ field: 'rules[0].where', message: 'fieldSelector: "spec.title" is not an index of posts' }],
-      },
-    };
-    const calls = fakeServer(() => new Response(JSON.stringify(refusal), { status: 422 }));
+    const notIndexed = 'fieldSelector: "spec.title" is not an index of posts';
+    const calls = rolesServer(() =>
+      invalid(`Role "own-posts" is invalid: rules[0].where: ${notIndexed}`, [
+        { field: 'rules[0].where', message: notIndexed },
+      ]),
+    );
     render(<NewRolePage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Add a rule' }));
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'own-posts' } });

@@ -3,7 +3,7 @@ import { api } from '../api/client';
 import { ROLES } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
-import { RoleChoice } from '../components/role-choice';
+import { RoleChoices } from '../components/role-choice';
 import { ImpactPanel } from '../components/impact';
 import { RuleRows } from '../components/rule-rows';
 import { RulesTable } from '../components/rules-table';
@@ -11,7 +11,7 @@ import { useAction, useAsync } from '../components/use-async';
 import { Link } from '../router/link';
 import { navigate } from '../router/router';
 import { buildingBlocks, draftOf, resultingGrants, roleFromDraft, type RoleDraft } from '../roles/compose';
-import { includedBy, type Role } from '../roles/roles';
+import type { Role } from '../roles/roles';
 import type { RuleDraft } from '../roles/rule-draft';
 
 /** A rule being typed is asked about once it names resources and verbs. */
@@ -150,24 +150,15 @@ function TemplateChoices(props: {
   chosen: string[];
   onToggle: (name: string, on: boolean) => void;
 }) {
-  const included = includedBy(props.chosen, props.roles);
   return (
     <section aria-labelledby="templates">
       <h2 id="templates">Built from</h2>
-      {buildingBlocks(props.roles, props.editing).map((group) => (
-        <fieldset key={group.module}>
-          <legend>{group.module}</legend>
-          {group.roles.map((role) => (
-            <RoleChoice
-              key={role.metadata.name}
-              role={role}
-              checked={props.chosen.includes(role.metadata.name)}
-              includedThrough={included.get(role.metadata.name)}
-              onChange={props.onToggle}
-            />
-          ))}
-        </fieldset>
-      ))}
+      <RoleChoices
+        groups={buildingBlocks(props.roles, props.editing)}
+        roles={props.roles}
+        chosen={props.chosen}
+        onToggle={props.onToggle}
+      />
     </section>
   );
 }

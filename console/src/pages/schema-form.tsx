@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { StatusCause } from '../api/errors';
 import { getAt, pathText, setAt, type JsonPath } from '../api/json-path';
 import { emptyValue, fieldKind, typedValue, type ModelSchema, type Schema } from '../api/openapi';
-import { TextField } from '../components/field';
+import { FieldError, TextField } from '../components/field';
 
 /** What every field of one form shares: the object being edited, how to change it, and the server's causes. */
 interface FormState {
@@ -161,11 +161,7 @@ function Choice(props: { schema: Schema; path: JsonPath; state: FormState }) {
           <option key={o}>{o}</option>
         ))}
       </select>
-      {cause && (
-        <small id={`${id}-error`} class="field-error">
-          {cause.message ?? cause.reason}
-        </small>
-      )}
+      <FieldError id={id} cause={cause} />
     </div>
   );
 }

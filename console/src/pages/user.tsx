@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { USERS } from '../api/paths';
 import { ErrorBox } from '../components/error-box';
-import { TextField } from '../components/field';
+import { PasswordForm } from '../components/password-form';
 import { useAction, useAsync } from '../components/use-async';
 import { HasPermission } from '../permissions/permissions';
 import { Link } from '../router/link';
@@ -56,7 +55,13 @@ export function UserPage(props: { params: Record<string, string> }) {
       {user.value && (
         <HasPermission permissions={[MANAGE_USERS]}>
           <HasPermission permissions={[SET_PASSWORDS]}>
-            <SetPassword path={`${path}/password`} />
+            <PasswordForm
+              path={`${path}/password`}
+              id="set-password"
+              title="Set a password"
+              submitLabel="Set password"
+              doneMessage="Password set."
+            />
           </HasPermission>
           <AssignRoles user={props.params.name} />
         </HasPermission>
@@ -82,40 +87,5 @@ function UserFacts(props: { user: User }) {
       <dt>State</dt>
       <dd>{spec.disabled ? 'disabled: cannot log in, tokens refused' : 'active'}</dd>
     </dl>
-  );
-}
-
-function SetPassword(props: { path: string }) {
-  const [password, setPassword] = useState('');
-  const [done, setDone] = useState(false);
-  const action = useAction();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    setDone(false);
-    void action.run(async () => {
-      await api('PUT', props.path, { body: { password } });
-      setPassword('');
-      setDone(true);
-    });
-  };
-  return (
-    <form onSubmit={submit} aria-labelledby="set-password">
-      <h2 id="set-password">Set a password</h2>
-      <TextField
-        label="New password"
-        name="password"
-        type="password"
-        value={password}
-        onInput={setPassword}
-        required
-        autocomplete="new-password"
-        causes={action.error?.causes}
-      />
-      <ErrorBox error={action.error} />
-      {done && <p role="status">Password set.</p>}
-      <button type="submit" disabled={action.busy}>
-        Set password
-      </button>
-    </form>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { SELF_ACCESS_REVIEWS, USERS } from '../api/paths';
+import { DataTable } from '../components/data-table';
 import { ErrorBox } from '../components/error-box';
 import { TextField } from '../components/field';
 import { useAction, useAsync } from '../components/use-async';
@@ -23,31 +24,18 @@ export function UsersPage() {
       <h1>Users</h1>
       <ErrorBox error={users.error} />
       {users.value && (
-        <div class="table-scroll">
-          <table>
-            <caption>Users ({users.value.items.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Display name</th>
-                <th scope="col">Email</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.value.items.map((u) => (
-                <tr key={u.metadata.name}>
-                  <td>
-                    <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
-                  </td>
-                  <td>{u.spec?.displayName}</td>
-                  <td>{u.spec?.email}</td>
-                  <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={`Users (${users.value.items.length})`} columns={['Name', 'Display name', 'Email', 'State']}>
+          {users.value.items.map((u) => (
+            <tr key={u.metadata.name}>
+              <td>
+                <Link to={`/users/${encodeURIComponent(u.metadata.name)}`}>{u.metadata.name}</Link>
+              </td>
+              <td>{u.spec?.displayName}</td>
+              <td>{u.spec?.email}</td>
+              <td>{u.spec?.disabled ? 'disabled' : 'active'}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <HasPermission permissions={['system:users:manage']}>
         <CreateUser />

@@ -1,4 +1,4 @@
-import { badRequest, invalid, type StatusCause } from '../../api/errors';
+import { badRequest, forbidden, invalid, type StatusCause } from '../../api/errors';
 import type { AccessIndex } from '../../auth/insight/access-index';
 import { accessImpact, type ProposedChange } from '../../auth/insight/impact';
 import { pluginRoleWrites } from '../../auth/insight/plugin-templates';
@@ -17,7 +17,8 @@ import { connectAccessIndex, impactWorld, indexedBinding } from './insight-index
 
 /**
  * Access insight (docs/security.md, "Who can, and why"), each a `POST` that stores nothing, allowed to holders
- * of `create` on it (the hidden template `access-insight-view` grants all three):
+ * of `create` on it (the hidden template `access-insight-view` grants all three), and a subject rules review about
+ * oneself to every logged-in user:
  * - `resourceaccessreviews`: who can do something, each user with the grant's path, paged;
  * - `subjectrulesreviews`: what a user can do, each rule with where it comes from;
  * - `accessimpactreviews`: what a proposed Role, RoleBinding, User, Plugin (its role templates) or role assignment
@@ -40,11 +41,12 @@ export function registerInsightRoutes(routes: RouteTable, deps: SecurityDeps): A
       continue: continueToken(answer.continueAfter),
     });
   });
-  routes.add(route('subjectrulesreviews'), async (ctx) => {
+  // Self-service: every logged-in user may ask what they themself can do; asking about another needs `create` on it.
+  routes.add({ ...route('subjectrulesreviews'), selfService: true }, async (ctx) => {
     const spec = await reviewSpec(ctx, deps, KIND.what);
     if (spec.user !== undefined && typeof spec.user !== 'string')
       throw invalid({ kind: KIND.what }, [fieldInvalid('spec.user', 'must be a string')]);
-    const user = spec.user ? userNamed(spec.user) : ctx.user;
+    const user = !spec.user || spec.user === ctx.user.name ? ctx.user : otherUser(ctx, deps, spec.user);
     answerReview(ctx, KIND.what, { ...spec, user: user.name }, whatCan(deps.cache, user));
   });
   routes.add(route('accessimpactreviews'), async (ctx) => {
@@ -107,6 +109,16 @@ const fieldInvalid = (field: string, message: string): StatusCause => ({
   reason: 'FieldValueInvalid',
   message,
 });
+
+/** Another user than the caller, for a review the caller holds `create` on (403 otherwise). */
+function otherUser(ctx: RequestContext, deps: SecurityDeps, name: string): UserInfo {
+  if (deps.authorizer.decide(ctx.user, { ...ctx.info, name: '' }).decision !== 'Allow')
+    throw forbidden(
+      `user "${ctx.user.name}" cannot review what user "${name}" can do: that needs create on ${ctx.info.resource}`,
+      { group: AUTHORIZATION_GROUP, resource: ctx.info.resource },
+    );
+  return userNamed(name);
+}
 
 const userNamed = (name: string): UserInfo =>
   name === ANONYMOUS.name ? ANONYMOUS : { name, groups: [...LOGGED_IN_GROUPS] };
