@@ -1,7 +1,8 @@
 import type { ApiObject } from '../api/object';
 import { labelsMatch } from '../api/selector-match';
 import { parseLabelSelector } from '../api/selectors';
-import { deepFreeze, type DeepReadonly } from '../util/deep-freeze';
+import type { ObjectStore } from '../cache/object-store';
+import type { DeepReadonly } from '../util/deep-freeze';
 
 /**
  * A read-only view of an informer's objects, kept current by its watch.
@@ -19,46 +20,25 @@ export interface ReadonlyCache<T extends ApiObject = ApiObject> {
   size(): number;
 }
 
-/** The informer's side of a cache: the only code that changes it. */
+/** An informer's store as its ReadonlyCache: the informer's reflector keeps the objects in it frozen. */
 export class ObjectCache<T extends ApiObject = ApiObject> implements ReadonlyCache<T> {
-  private objects = new Map<string, DeepReadonly<T>>();
+  constructor(private readonly store: ObjectStore<T>) {}
 
   get(name: string): DeepReadonly<T> | undefined {
-    return this.objects.get(name);
+    return this.store.get(name) as DeepReadonly<T> | undefined;
   }
 
   list(labelSelector?: string): DeepReadonly<T>[] {
     const requirements = labelSelector ? parseLabelSelector([labelSelector]) : [];
-    const all = [...this.objects.values()].filter((o) =>
+    const all = [...this.store.values()].filter((o) =>
       labelsMatch(o.metadata.labels as Record<string, string> | undefined, requirements),
     );
-    return all.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    return all.sort((a, b) => nameOf(a).localeCompare(nameOf(b))) as DeepReadonly<T>[];
   }
 
   size(): number {
-    return this.objects.size;
-  }
-
-  /** Every name the cache holds. */
-  names(): string[] {
-    return [...this.objects.keys()];
-  }
-
-  /** Stores (and freezes) an object; answers the one it replaced. */
-  put(object: T): { object: DeepReadonly<T>; previous: DeepReadonly<T> | undefined } {
-    const frozen = deepFreeze(object);
-    const name = nameOf(frozen);
-    const previous = this.objects.get(name);
-    this.objects.set(name, frozen);
-    return { object: frozen, previous };
-  }
-
-  /** Removes an object; answers the one removed. */
-  remove(name: string): DeepReadonly<T> | undefined {
-    const previous = this.objects.get(name);
-    this.objects.delete(name);
-    return previous;
+    return this.store.size();
   }
 }
 
-const nameOf = (o: DeepReadonly<ApiObject>): string => o.metadata.name ?? '';
+const nameOf = (o: ApiObject): string => o.metadata.name ?? '';

@@ -124,9 +124,27 @@ describe('readPluginFolder', () => {
     ],
     [
       'a range it cannot read',
-      { 'plugin.yaml': `${MANIFEST}  requires: "1.x || 2.x"\n` },
+      { 'plugin.yaml': `${MANIFEST}  requires: "latest"\n` },
+      'plugin.yaml',
+      "spec.requires must be a version range in npm's syntax",
+    ],
+    [
+      'a blank range',
+      { 'plugin.yaml': `${MANIFEST}  requires: " "\n` },
       'plugin.yaml',
       'spec.requires must be a version range',
+    ],
+    [
+      'a range that is no string',
+      { 'plugin.yaml': `${MANIFEST}  requires: 2\n` },
+      'plugin.yaml',
+      'spec.requires must be a version range',
+    ],
+    [
+      'a version with a leading zero',
+      { 'plugin.yaml': MANIFEST.replace('1.0.0', '01.0.0') },
+      'plugin.yaml',
+      'spec.version must be a semantic version',
     ],
     [
       'enabled that is no boolean',
@@ -161,6 +179,21 @@ describe('readPluginFolder', () => {
     expect(error.file).toBe(join(dir, file));
     expect(error.message).toContain(`${join(dir, file)}: `);
     expect(error.message).toContain(cause);
+  });
+
+  it.each([
+    ['1.x || 2.x', '2.5.0', true],
+    ['1.x || 2.x', '3.0.0', false],
+    ['^0.2.1', '0.2.9', true],
+    ['^0.2.1', '0.3.0', false],
+    ['~1.2.3', '1.3.0', false],
+    ['>=1.0.0 <2.0.0', '1.5.0', true],
+    ['>=0.1.0', '0.2.0-rc.1', true],
+    ['^0.2.0', '0.2.0-rc.1', false],
+  ])('honours requires %s on platform %s (met: %s)', (range, platform, met) => {
+    const manifest = readPluginFolder(folder({ 'plugin.yaml': `${MANIFEST}  requires: "${range}"\n` }));
+    expect(manifest.requires).toBe(range);
+    expect(unmetRequirement(manifest, platform) === undefined).toBe(met);
   });
 
   it('checks spec.requires against the platform version', () => {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
+import semver from 'semver';
 import { isDns1123Name } from '../api/validation/dns';
-import { isValidRange, parseVersion, satisfies } from './semver';
 import { readConsoleEntry, type PluginConsole } from './console-entry';
 import { isPlainObject } from '../api/plain-object';
 
@@ -37,6 +37,14 @@ export interface PluginManifest {
   /** A module of the platform itself (pkg/plugin/builtin.ts): it may serve the platform's groups. */
   builtin?: boolean;
 }
+
+/**
+ * How versions and ranges are read: npm's range grammar, parsed strictly (`loose: false`, so `1.0` or
+ * `01.2.3` is no version). A pre-release of the platform counts by its place in the order
+ * (`includePrerelease`): 0.2.0-rc.1 satisfies `>=0.1.0`, which npm's default would refuse, and a plugin
+ * could never run on a pre-release build.
+ */
+const VERSION_OPTIONS = { loose: false, includePrerelease: true } as const;
 
 /** A plugin folder that cannot be read: names the file and what is wrong with it. */
 export class ManifestError extends Error {
@@ -104,19 +112,13 @@ function nameOf(file: string, doc: Record<string, unknown>): string {
 }
 
 function checkedSpec(file: string, spec: Record<string, unknown>) {
-  if (typeof spec.version !== 'string' || !parseVersion(spec.version)) {
+  if (typeof spec.version !== 'string' || !semver.valid(spec.version, VERSION_OPTIONS)) {
     throw new ManifestError(
       file,
       `spec.version must be a semantic version such as 1.0.0, not ${JSON.stringify(spec.version)}`,
     );
   }
-  const requires = spec.requires ?? '*';
-  if (typeof requires !== 'string' || !isValidRange(requires)) {
-    throw new ManifestError(
-      file,
-      `spec.requires must be a version range (*, 1.2.3, >=1.2.3, ^1.2.3, ~1.2.3), not ${JSON.stringify(requires)}`,
-    );
-  }
+  const requires = checkedRange(file, spec.requires ?? '*');
   const enabled = spec.enabled ?? true;
   if (typeof enabled !== 'boolean') throw new ManifestError(file, 'spec.enabled must be true or false');
   const settings = spec.settings ?? {};
@@ -124,9 +126,21 @@ function checkedSpec(file: string, spec: Record<string, unknown>) {
   return { version: spec.version, requires, enabled, settings };
 }
 
+/** `spec.requires`: a range in npm's syntax. */
+function checkedRange(file: string, requires: unknown): string {
+  // npm reads a blank range as `*`; here it is more likely a slip, and leaving the field out already means any.
+  if (typeof requires !== 'string' || !requires.trim() || !semver.validRange(requires, VERSION_OPTIONS)) {
+    throw new ManifestError(
+      file,
+      `spec.requires must be a version range in npm's syntax (e.g. *, 1.2.3, >=1.2.3 <2.0.0, ^1.2.3, ~1.2.3, 1.x || 2.x), not ${JSON.stringify(requires)}`,
+    );
+  }
+  return requires;
+}
+
 /** Why the platform at `platformVersion` cannot run the plugin, or undefined when `spec.requires` holds. */
 export function unmetRequirement(manifest: PluginManifest, platformVersion: string): string | undefined {
-  if (satisfies(platformVersion, manifest.requires)) return undefined;
+  if (semver.satisfies(platformVersion, manifest.requires, VERSION_OPTIONS)) return undefined;
   return `requires platform version ${manifest.requires}, this is ${platformVersion}`;
 }
 

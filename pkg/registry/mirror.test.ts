@@ -45,6 +45,40 @@ describe('StorageMirror', () => {
     ]);
   });
 
+  it('relists when its watch falls behind and expires, and ends up holding every object', async () => {
+    const slow = new MemoryStorage({ watchBuffer: 1 });
+    await slow.defineType(TYPE, []);
+    const behind = new StorageMirror(slow, TYPE, pino({ level: 'silent' }));
+    const lists = jest.spyOn(slow, 'list');
+    try {
+      await behind.start();
+      const written = await Promise.all(
+        ['a', 'b', 'c', 'd', 'e'].map((name) => slow.create(TYPE, widget(name, 'red'))),
+      );
+      const last = written.map((o) => Number(o.metadata.resourceVersion)).sort((x, y) => y - x)[0];
+      await behind.waitFor(String(last));
+      expect(lists.mock.calls.length).toBeGreaterThanOrEqual(2);
+      expect([...behind.values()].map((o) => o.metadata.name).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    } finally {
+      behind.stop();
+    }
+  });
+
+  it('keeps following changes when a listener throws', async () => {
+    mirror.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    await mirror.start();
+    const created = await storage.create(TYPE, widget('grace', 'blue'));
+    await mirror.waitFor(created.metadata.resourceVersion);
+    expect(mirror.get('grace')?.spec).toEqual({ color: 'blue' });
+  });
+
+  it('fails to start when the type cannot be listed', async () => {
+    jest.spyOn(storage, 'list').mockRejectedValueOnce(new Error('injected: storage down'));
+    await expect(mirror.start()).rejects.toThrow('injected: storage down');
+  });
+
   it('waitFor resolves for a revision it has reached, and gives up on one it never reaches after its timeout', async () => {
     await mirror.start();
     await expect(mirror.waitFor(mirror.currentRevision)).resolves.toBeUndefined();

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { BUCKETED_SETS_LUA } from '../../pkg/storage/redis/scripts/index-sets';
+import { readLua } from '../../pkg/storage/redis/scripts/lua-files';
 import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 
 /**
@@ -10,8 +10,8 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
  */
 
 // A test-only script: the library, and one call of it named by ARGV[1].
-const DISPATCH = `local NUL, SOH = string.char(0), string.char(1)
-${BUCKETED_SETS_LUA}
+const DISPATCH = `${readLua('bytes')}
+${readLua('index-sets-bucketed')}
 local dir, op = KEYS[1], ARGV[1]
 COUNTED[dir] = string.sub(dir, -8) == ':counted'
 if op == 'add' then

@@ -14,7 +14,7 @@ import { isPairIndex } from '../pair-indexes';
  * - `<prefix>:{<type>}:rev` string: the type's revision counter.
  * - `<prefix>:{<type>}:stream` stream: one entry per write, id `<revision>-0`.
  * - `<prefix>:{<type>}:indexes` hash: index name → `ready` | `building`.
- * - the set of each index, members in byte order (scripts/index-sets.ts), in
+ * - the set of each index, members in byte order (scripts/index-sets-*.lua), in
  *   the store's index layout (ADR 0025): `plain`, the sorted set
  *   `<prefix>:{<type>}:ix:<index>`, or `bucketed`, under
  *   `<prefix>:{<type>}:index:<index>` a directory sorted set of bucket bounds
@@ -88,7 +88,7 @@ export const scriptIndexList = (specs: readonly IndexSpec[]): [string, number, n
 const HIGH = 0xff;
 
 /**
- * An object's order member, the bytes `order_member` in scripts/lua-helpers.ts
+ * An object's order member, the bytes `order_member` in scripts/helpers.lua
  * computes: the creation timestamp with every byte complemented, `\xff`, the
  * name; without a timestamp `\xff\xff` and the name. Byte-wise they sort
  * newest first, then by name.

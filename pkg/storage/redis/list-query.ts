@@ -19,7 +19,7 @@ export interface ScriptRequirement {
   one?: true;
 }
 
-/** The list script's query (see scripts/list-script.ts). */
+/** The list script's query (see scripts/list.lua). */
 export interface ListScriptQuery {
   indexes: string[];
   keys: Record<string, number>;

@@ -47,7 +47,7 @@ export const storableValues = (spec: IndexSpec, object: ApiObject): string[] =>
 
 /**
  * The short keys the default indexes' values are stored under (every object
- * holds them), as `STORED_KEYS_LUA` in scripts/lua-helpers.ts says too. The
+ * holds them), as `STORED_KEYS` in scripts/helpers.lua says too. The
  * name index's values are not stored at all: they are the object's name. A
  * custom index may not be named with a leading `~`.
  */

@@ -1,58 +1,41 @@
-import { NAME_INDEX } from '../../indexes';
-import type { IndexLayout } from '../keys';
-import { luaHelpers } from './lua-helpers';
+-- One page of a list, read atomically with its total and the revision.
+--
+-- KEYS: objects, index values, revision, index states, then the sorted sets the query names. ARGV[1] is the query
+-- as JSON (see ListScriptQuery in ../list-query.ts): "indexes" (every index it uses), "keys" (index -> KEYS
+-- position), "pos"/"neg" (requirements an object must / must not meet: index "i", exact values "v", optional value
+-- prefix "p", "one" when no object holds more than one member in its ranges), "sort" (index "i", descending "d"),
+-- "offset", "want" (items to collect: limit + 1, or -1 for all), optional "after" (a continue position: sort values
+-- "s", false where the object had none, and name "n").
+--
+-- Plans, each touching only what the query needs:
+-- - the walk: the first sort index is walked in order (members sort by value, then name) until the page is full,
+--   skipping objects that do not match; objects without a value (the HIGH sentinel members) come last, by name;
+-- - without a positive requirement, the objects of the negative ones are collected, the total is the rest, and
+--   the walk skips them;
+-- - with positive requirements, the objects of the smallest one (sized with ZLEXCOUNT) are checked against the
+--   others; the matches are then sorted, or, when the walk to fill the page is shorter than sorting them all,
+--   walked. A lone requirement an object meets with at most one member ("one") is not even collected: its size is
+--   the total;
+-- - one equality in the default order on an ordered index ("range"): the members of that value are the matches in
+--   that order (ADR 0017), so the total is a ZLEXCOUNT and the page a range, without touching the others;
+-- - one equality sorted by an index that declares it in filteredBy ("pair"): the walk reads the pair index's
+--   members of that value (ADR 0023), which are the matches in sort order; the total is a ZLEXCOUNT of the filter.
+--
+-- "ordered" names the ordered indexes: their members end with an order member, not the name, so an exact member is
+-- not known from the name alone, and the objects of one value come newest first rather than by name.
+--
+-- Values are compared as numbers made of their bytes (sort_key), never with Lua's <, which follows the server's
+-- locale rather than byte order.
+--
+-- Indexes are read with set_range, set_count and set_has (index-sets-*.lua), in the store's layout (ADR 0025).
+--
+-- A plan that would read more than "budget" index members (when set) stops and answers {'SLICE'}: the client then
+-- reads the query in slices ("slice" set: see slice() below and ../sliced-list.ts), each at most "size" members of
+-- the driving requirement, which answer {'OK', revision, next slice state JSON or '', name, sort values JSON, ...}.
+--
+-- Returns {'OK', revision, total, continue position JSON or '', item JSON...}, {'SLICE'} or {'BUILDING', index}.
+-- Runs after helpers.lua (see index.ts).
 
-/**
- * One page of a list, read atomically with its total and the revision.
- *
- * KEYS: objects, index values, revision, index states, then the sorted sets
- * the query names. ARGV[1] is the query as JSON (see `ListScriptQuery` in
- * ../list-query.ts): `indexes` (every index it uses), `keys` (index → KEYS
- * position), `pos`/`neg` (requirements an object must / must not meet:
- * index `i`, exact values `v`, optional value prefix `p`, `one` when no
- * object holds more than one member in its ranges), `sort` (index `i`,
- * descending `d`), `offset`, `want` (items to collect: limit + 1, or -1 for
- * all), optional `after` (a continue position: sort values `s`, `false` where
- * the object had none, and name `n`).
- *
- * Plans, each touching only what the query needs:
- * - the walk: the first sort index is walked in order (members sort by value,
- *   then name) until the page is full, skipping objects that do not match;
- *   objects without a value (the HIGH sentinel members) come last, by name;
- * - without a positive requirement, the objects of the negative ones are
- *   collected, the total is the rest, and the walk skips them;
- * - with positive requirements, the objects of the smallest one (sized with
- *   ZLEXCOUNT) are checked against the others; the matches are then sorted,
- *   or, when the walk to fill the page is shorter than sorting them all,
- *   walked. A lone requirement an object meets with at most one member
- *   (`one`) is not even collected: its size is the total;
- * - one equality in the default order on an ordered index (`range`): the
- *   members of that value are the matches in that order (ADR 0017), so the
- *   total is a ZLEXCOUNT and the page a range, without touching the others;
- * - one equality sorted by an index that declares it in `filteredBy` (`pair`):
- *   the walk reads the pair index's members of that value (ADR 0023), which
- *   are the matches in sort order; the total is a ZLEXCOUNT of the filter.
- *
- * `ordered` names the ordered indexes: their members end with an order member,
- * not the name, so an exact member is not known from the name alone, and the
- * objects of one value come newest first rather than by name.
- *
- * Values are compared as numbers made of their bytes (`sort_key`), never with
- * Lua's `<`, which follows the server's locale rather than byte order.
- *
- * Indexes are read with `set_range`, `set_count` and `set_has` (./index-sets.ts),
- * in the store's layout (ADR 0025).
- *
- * A plan that would read more than `budget` index members (when set) stops
- * and answers `{'SLICE'}`: the client then reads the query in slices (`slice`
- * set: see `slice()` below and ../sliced-list.ts), each at most `size` members
- * of the driving requirement, which answer `{'OK', revision, next slice state
- * JSON or '', name, sort values JSON, ...}`.
- *
- * Returns `{'OK', revision, total, continue position JSON or '', item JSON...}`,
- * `{'SLICE'}` or `{'BUILDING', index}`.
- */
-export const listScript = (layout: IndexLayout): string => `${luaHelpers(layout)}
 local q = cjson.decode(ARGV[1])
 for _, index in ipairs(q.indexes) do
   if redis.call('HGET', KEYS[4], index) == 'building' then return {'BUILDING', index} end
@@ -448,7 +431,7 @@ local function slice()
   while a <= #conjunctions do
     local c = conjunctions[a]
     if d == nil then d = driver_of(c) end
-    local index, ranges = '${NAME_INDEX}', {{'-', '+'}}
+    local index, ranges = NAME_INDEX, {{'-', '+'}}
     if d > 0 then index, ranges = c.pos[d].i, c.pos[d].ranges end
     local key, min = zkey(index), nil
     if state.n then
@@ -704,4 +687,3 @@ for from = 1, #page, 500 do
   for _, json in ipairs(redis.call('HMGET', KEYS[1], unpack(names))) do result[#result + 1] = json end
 end
 return result
-`;

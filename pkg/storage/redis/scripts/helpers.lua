@@ -1,16 +1,7 @@
-import { CREATION_INDEX, DELETION_INDEX, LABELS_INDEX, NAME_INDEX } from '../../indexes';
-import type { IndexLayout } from '../keys';
-import { indexSetsLua } from './index-sets';
-
-/**
- * Lua shared by the scripts: the layout of index members and stored index
- * values (see ../keys.ts), with the index set functions of a layout. Written
- * without backslash escapes so that it can live in TypeScript template
- * strings unchanged.
- */
-export const luaHelpers = (layout: IndexLayout): string => `
-local NUL, SOH, HIGH, NL = string.char(0), string.char(1), string.char(255), string.char(10)
-${indexSetsLua(layout)}
+-- Lua shared by the scripts: the layout of index members and stored index values (see ../keys.ts) and how an
+-- object's entries move between index sets. Needs the separator bytes (bytes.lua), the default indexes' names
+-- (NAME_INDEX, LABELS_INDEX, CREATION_INDEX, DELETION_INDEX, defined by the loader from ../../indexes.ts) and the
+-- index set functions of the store's layout (index-sets-plain.lua or index-sets-bucketed.lua), loaded before it.
 
 -- Raises the type's revision counter to floor (a decimal string, or nil or '' for none) when it is below.
 local function raise_revision(revkey, floor)
@@ -32,8 +23,8 @@ end
 
 -- Stored index values (storedIndexValues in ../object-codec.ts): the default indexes under short keys, the name
 -- index not at all (its one value is the name). Older values spell every index out; both decode the same.
-local STORED_KEYS = {['~l'] = '${LABELS_INDEX}', ['~c'] = '${CREATION_INDEX}', ['~d'] = '${DELETION_INDEX}'}
-local SHORT_KEYS = {['${LABELS_INDEX}'] = '~l', ['${CREATION_INDEX}'] = '~c', ['${DELETION_INDEX}'] = '~d'}
+local STORED_KEYS = {['~l'] = LABELS_INDEX, ['~c'] = CREATION_INDEX, ['~d'] = DELETION_INDEX}
+local SHORT_KEYS = {[LABELS_INDEX] = '~l', [CREATION_INDEX] = '~c', [DELETION_INDEX] = '~d'}
 
 -- The index values of the object "name" from their stored JSON, by index name.
 local function decode_values(json, name)
@@ -44,7 +35,7 @@ local function decode_values(json, name)
       values[key] = nil
     end
   end
-  values['${NAME_INDEX}'] = {name}
+  values[NAME_INDEX] = {name}
   return values
 end
 
@@ -52,7 +43,7 @@ end
 local function encode_values(values)
   local stored = {}
   for index, list in pairs(values) do
-    if index ~= '${NAME_INDEX}' then stored[SHORT_KEYS[index] or index] = list end
+    if index ~= NAME_INDEX then stored[SHORT_KEYS[index] or index] = list end
   end
   return cjson.encode(stored)
 end
@@ -96,7 +87,7 @@ end
 -- An object's creation timestamp in its stored index values, or nil.
 local function created_of(values_by_index)
   if values_by_index == nil then return nil end
-  local values = values_by_index['${CREATION_INDEX}']
+  local values = values_by_index[CREATION_INDEX]
   if values == nil then return nil end
   return values[1]
 end
@@ -141,4 +132,3 @@ end
 local function value_range(value)
   return '[' .. value .. NUL, '(' .. value .. SOH
 end
-`;

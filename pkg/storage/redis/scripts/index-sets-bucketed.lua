@@ -1,43 +1,25 @@
-import type { IndexLayout } from '../keys';
+-- The index set functions in the bucketed layout (ADR 0025): lexicographically ordered sets of members (every
+-- score 0) kept as many small sorted sets, so that Redis keeps each as a listpack (a few bytes per member) rather
+-- than as a skiplist (about 100 bytes of nodes and dict entries per member), at about twice the Redis time per
+-- member written. index-sets-plain.lua defines the same functions over one sorted set per index; a store's
+-- scripts carry the functions of its layout only.
+--
+-- - The directory, the index's own key, is a sorted set of bucket bounds. The first bound is ''; a member lives
+--   in the bucket of the greatest bound not above it, so the buckets, in bound order, hold the set in order.
+-- - A bucket is the sorted set "<directory key>NUL<bound>" (same hash tag).
+-- - A bucket that reaches BUCKET_MAX members is split in two halves, before Redis's zset-max-listpack-entries
+--   (128 by default) would turn it into a skiplist; a bucket left nearly empty by a removal is merged into the
+--   one before it. The directory of a set that holds nothing is empty (no key).
+-- - A set the calling script marks COUNTED (ordered indexes, whose one-value counts are list totals) also keeps
+--   the number of members of each value, in the hash "<directory key>SOH", so that a count of one value's range
+--   is one HGET rather than one ZCARD per bucket.
+--
+-- The functions answer what the sorted set commands they stand for would (ZADD, ZREM, ZSCORE as a test,
+-- ZRANGEBYLEX and ZREVRANGEBYLEX with LIMIT, ZLEXCOUNT), taking the same range specifications ('-', '+', '[x',
+-- '(x'). A range costs one directory lookup plus one call per bucket it reads; a count costs one ZCARD per
+-- bucket wholly inside the range. Needs NUL and SOH (bytes.lua). Both layouts define COUNTED, which scripts
+-- fill in either.
 
-/**
- * Lua for the index sets: lexicographically ordered sets of members (every
- * score 0). A store keeps them in one of two layouts (ADR 0025), and its
- * scripts are built with the functions of its layout (`indexSetsLua`), so
- * that the plain layout's scripts carry nothing of the other:
- *
- * - plain (the default): one sorted set per index; each function is the
- *   sorted set command it stands for;
- * - bucketed: many small sorted sets, so that Redis keeps each as a listpack
- *   (a few bytes per member) rather than as a skiplist (about 100 bytes of
- *   nodes and dict entries per member), at about twice the Redis time per
- *   member written.
- *
- * The bucketed layout:
- * - The directory, the index's own key, is a sorted set of bucket bounds. The
- *   first bound is `''`; a member lives in the bucket of the greatest bound not
- *   above it, so the buckets, in bound order, hold the set in order.
- * - A bucket is the sorted set `<directory key>NUL<bound>` (same hash tag).
- * - A bucket that reaches BUCKET_MAX members is split in two halves, before
- *   Redis's `zset-max-listpack-entries` (128 by default) would turn it into a
- *   skiplist; a bucket left nearly empty by a removal is merged into the one
- *   before it. The directory of a set that holds nothing is empty (no key).
- *
- * - A set the calling script marks COUNTED (ordered indexes, whose one-value
- *   counts are list totals) also keeps the number of members of each value,
- *   in the hash `<directory key>SOH`, so that a count of one value's range is
- *   one `HGET` rather than one `ZCARD` per bucket.
- *
- * The functions answer what the sorted set commands they stand for would
- * (`ZADD`, `ZREM`, `ZSCORE` as a test, `ZRANGEBYLEX` and `ZREVRANGEBYLEX` with
- * `LIMIT`, `ZLEXCOUNT`), taking the same range specifications (`-`, `+`,
- * `[x`, `(x`). A range costs one directory lookup plus one call per bucket it
- * reads; a count costs one `ZCARD` per bucket wholly inside the range.
- * Written without backslash escapes so that it can live in TypeScript template
- * strings unchanged; needs NUL and SOH from the shared helpers. Both
- * layouts define COUNTED, which scripts fill in either.
- */
-export const BUCKETED_SETS_LUA = `
 local BUCKET_MAX, BUCKET_HALF, BUCKET_LOW = 128, 64, 16
 local BOUNDS_FIRST, BOUNDS_MAX = 2, 64
 local COUNTED = {}
@@ -221,22 +203,3 @@ local function set_drop(dir)
   end)
   redis.call('DEL', dir)
 end
-`;
-
-/** The same functions in the plain layout: the sorted set commands themselves. */
-export const PLAIN_SETS_LUA = `
-local COUNTED = {}
-local function set_add(dir, member) return redis.call('ZADD', dir, 0, member) end
-local function set_rem(dir, member) return redis.call('ZREM', dir, member) end
-local function set_has(dir, member) return redis.call('ZSCORE', dir, member) ~= false end
-local function set_range(dir, min, max, offset, count, desc)
-  if desc then return redis.call('ZREVRANGEBYLEX', dir, max, min, 'LIMIT', offset, count) end
-  return redis.call('ZRANGEBYLEX', dir, min, max, 'LIMIT', offset, count)
-end
-local function set_count(dir, min, max) return redis.call('ZLEXCOUNT', dir, min, max) end
-local function set_drop(dir) return redis.call('DEL', dir) end
-`;
-
-/** The index set functions of a layout. */
-export const indexSetsLua = (layout: IndexLayout): string =>
-  layout === 'bucketed' ? BUCKETED_SETS_LUA : PLAIN_SETS_LUA;
