@@ -156,7 +156,8 @@ export class AccessIndex {
     if (kept !== undefined && kept.at === this.rolesVersion) return kept.roles;
     const roles =
       kept !== undefined && kept.at >= this.changedFrom - 1 ? this.caughtUp(kept, attrs) : this.checkCandidates(attrs);
-    if (kept === undefined && this.allowing.size >= MAX_REQUESTS) this.allowing.delete(this.allowing.keys().next().value!);
+    if (kept === undefined && this.allowing.size >= MAX_REQUESTS)
+      this.allowing.delete(this.allowing.keys().next().value!);
     this.allowing.set(key, { roles, at: this.rolesVersion });
     return roles;
   }

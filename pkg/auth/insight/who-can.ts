@@ -89,7 +89,13 @@ export function whoCan(
   // Conditional grants decided on an object can leave a user out: then every user is looked at, for an exact total.
   const { listed, total, more } =
     holds === undefined
-      ? pageOf(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)), index.activeCount(users))
+      ? pageOf(
+          users,
+          start,
+          page.limit,
+          (name) => (disabled.has(name) ? undefined : entryOf(name)),
+          index.activeCount(users),
+        )
       : exactPage(users, start, page.limit, (name) => (disabled.has(name) ? undefined : entryOf(name)));
   const anonymous = groupMay(ANONYMOUS_ROLE, ANONYMOUS);
   return {
