@@ -5,18 +5,11 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { WebSocketServer } from 'ws';
-import {
-  internalError,
-  requestTimeout,
-  routeNotFound,
-  StatusError,
-  unauthorized,
-  type StatusDetails,
-} from '../api/errors';
+import { internalError, requestTimeout, routeNotFound, StatusError, type StatusDetails } from '../api/errors';
 import { authenticateRequest, type Authenticator } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
 import { WEBSOCKET_TOKEN_PREFIX } from '../auth/authn/bearer';
-import { isAnonymous, type UserInfo } from '../auth/user';
+import type { UserInfo } from '../auth/user';
 import type { BoundCondition } from '../auth/rbac';
 import type { Storage } from '../storage/interface';
 import type { SchemeManager } from '../registry/scheme';
@@ -28,8 +21,6 @@ import { OpenApi } from './openapi';
 import { ApiMetrics } from './metrics';
 import { renderError, sendError } from './respond';
 import { logAccess } from './access-log';
-import { forbiddenRequest } from './forbidden';
-import { describeConditions } from './object-access';
 import { serveNonResource } from './non-resource';
 import { modelFor, serveResource } from './resource-handler';
 import { handleWebSocketWatch, watchRequest } from './handlers/watch';
@@ -38,10 +29,11 @@ import { RouteTable, type Route } from './routes';
 import type { ConsolePlugins } from './console-plugins';
 import { httpServerOptions } from './http-options';
 import { injectRequest, type InjectedRequest, type InjectedResponse } from './inject';
-import { auditRecordOf, isAudited } from './audit/record';
+import { auditRecordOf, isAudited, type AuditedRequest, type AuthorizationOutcome } from './audit/record';
+import { Admission } from './admission';
+import { InProcessReads } from './in-process-read';
+import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
 import type { Audit } from './audit/setup';
-
-const SELF_SERVICE_REASON = 'a self-service endpoint: it authorises what is asked itself';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
 export interface ApiServerDeps {
@@ -94,6 +86,8 @@ export class ApiServer {
     handleProtocols: (offered) => [...offered].find((p) => !p.startsWith(WEBSOCKET_TOKEN_PREFIX)) ?? false,
   });
   private readonly routes: RouteTable;
+  private readonly admission: Admission;
+  private readonly reads: InProcessReads;
   /** One per open request; aborted on shutdown so that watches end cleanly. */
   private readonly inflight = new Set<AbortController>();
   private draining = false;
@@ -105,6 +99,15 @@ export class ApiServer {
     this.routes = deps.routes ?? new RouteTable();
     this.discovery = new Discovery(deps.schemes);
     this.openapi = new OpenApi(deps.schemes);
+    this.admission = new Admission(deps);
+    this.reads = new InProcessReads({
+      schemes: deps.schemes,
+      routes: this.routes,
+      admission: this.admission,
+      metrics: this.metrics,
+      audit: (request, outcome, log) => this.audited(request, outcome, log),
+      log: deps.log,
+    });
   }
 
   /** Starts listening on one more address, HTTPS with `tls`, else plain HTTP; resolves with the bound port. */
@@ -138,6 +141,14 @@ export class ApiServer {
 
   private closeIdleConnections(): void {
     for (const server of this.servers) server.closeIdleConnections();
+  }
+
+  /**
+   * Answers a plain read (get, list) of code in this process as values, as `caller` (in-process-read.ts): the same
+   * authorisation and store read as an HTTP GET, without a request, a response or JSON text.
+   */
+  readInProcess(read: ObjectRead, caller: UserInfo): Promise<ObjectReadAnswer> {
+    return this.reads.serve(read, caller);
   }
 
   /** Answers a request in process, through the same pipeline as one that came over a connection (inject.ts). */
@@ -204,76 +215,10 @@ export class ApiServer {
     };
   }
 
-  /** Authentication, then authorisation: 401 for the anonymous, 403 for a user (docs/security.md). */
+  /** Authentication, then authorisation (admission.ts): 401 for the anonymous, 403 for a user (docs/security.md). */
   private async admit(ctx: RequestContext, route?: Route): Promise<void> {
     ctx.user = await authenticateRequest(this.deps.authenticators, ctx.req);
-    if (route?.selfService && !isAnonymous(ctx.user)) {
-      ctx.authorization = { allowed: true, reason: SELF_SERVICE_REASON };
-      return;
-    }
-    const { decision, reason } = await this.deps.authorizer.authorize({ user: ctx.user, info: ctx.info });
-    ctx.authorization = { allowed: decision === 'Allow', reason };
-    if (decision === 'Allow' || this.admitPartly(ctx, reason, route)) return;
-    ctx.log.info({ user: ctx.user.name, verb: ctx.info.verb, path: ctx.info.path, reason }, 'request denied');
-    if (ctx.user.name === 'anonymous') throw unauthorized();
-    throw forbiddenRequest(ctx.user, ctx.info, this.deps.denialDetails?.(ctx.user, ctx.info));
-  }
-
-  /**
-   * A request no rule allows outright, admitted for some objects: a collection watch of the names rules allow, or
-   * (generic handlers only) the objects conditional rules allow. The authorisation's reason says which.
-   */
-  private admitPartly(ctx: RequestContext, reason: string, route: Route | undefined): boolean {
-    if (this.admitNamedWatch(ctx)) {
-      ctx.authorization = { allowed: true, reason: `${reason}; a watch of the names the user's rules allow` };
-      return true;
-    }
-    if (route || !this.admitConditional(ctx)) return false;
-    // The reason is put into words only if something reads it (the audit of a write).
-    const conditions = ctx.conditions ?? [];
-    ctx.authorization = {
-      allowed: true,
-      get reason() {
-        return `${reason}; allowed for the objects where ${describeConditions(conditions)}`;
-      },
-    };
-    return true;
-  }
-
-  /**
-   * A watch of a collection the user may not watch as a whole is still
-   * admitted when rules allow some of its objects by name: it then sees only those.
-   */
-  private admitNamedWatch(ctx: RequestContext): boolean {
-    if (ctx.info.verb !== 'watch' || ctx.info.name || !this.deps.watchableNames) return false;
-    const names = this.deps.watchableNames(ctx.user, ctx.info);
-    if (names === 'all' || names.size === 0) return false;
-    ctx.watchNames = [...names];
-    return true;
-  }
-
-  /**
-   * A request of the generic resource handlers that conditional rules allow for some objects is admitted with
-   * those conditions, which the handlers apply to every object they read or write. Custom routes (plugins,
-   * security endpoints) never are: they do not apply conditions.
-   */
-  private admitConditional(ctx: RequestContext): boolean {
-    if (!ctx.info.isResourceRequest || !this.deps.conditions) return false;
-    if (ctx.info.subresource !== '' && ctx.info.subresource !== 'status') return false;
-    const conditions = this.deps.conditions(ctx.user, ctx.info);
-    if (conditions.length === 0) return false;
-    ctx.conditions = conditions;
-    const { accessChanges } = this.deps;
-    if (accessChanges) {
-      const key = (c: BoundCondition[]) => JSON.stringify(c.map((b) => b.where));
-      ctx.conditionChanges = (onChange) => {
-        const admitted = key(conditions);
-        return accessChanges(() => {
-          if (key(this.deps.conditions!(ctx.user, ctx.info)) !== admitted) onChange();
-        });
-      };
-    }
-    return true;
+    await this.admission.authorize(ctx, route);
   }
 
   private async route(ctx: RequestContext): Promise<void> {
@@ -347,14 +292,20 @@ export class ApiServer {
     this.recordAudit(ctx);
   }
 
-  /** Hands the request's audit record to the recorder (its queue): never throws, never waits. */
   private recordAudit(ctx: RequestContext): void {
+    const { id, user, info } = ctx;
+    const request = { id, user, info, code: ctx.res.statusCode, authorization: ctx.req.headers.authorization };
+    this.audited(request, ctx.authorization, () => ctx.log);
+  }
+
+  /** Hands a request's audit record to the recorder (its queue): never throws, never waits. */
+  private audited(request: AuditedRequest, outcome: AuthorizationOutcome | undefined, log: () => Logger): void {
     const audit = this.audit;
-    if (audit === undefined || !isAudited(audit.level, ctx.info.verb, ctx.res.statusCode)) return;
+    if (audit === undefined || !isAudited(audit.level, request.info.verb, request.code)) return;
     try {
-      audit.recorder.record(auditRecordOf(ctx, ctx.authorization));
+      audit.recorder.record(auditRecordOf(request, outcome));
     } catch (err) {
-      ctx.log.warn({ err }, 'could not build the audit record');
+      log().warn({ err }, 'could not build the audit record');
     }
   }
 }

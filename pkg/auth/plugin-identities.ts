@@ -1,5 +1,6 @@
 import type { Authorizer } from './authorizer';
 import { newToken, tokenHash } from './tokens';
+import { LOGGED_IN_GROUPS, type UserInfo } from './user';
 
 /** The prefix of every plugin's user name: plugin `people` acts as `system:plugin:people`. */
 export const PLUGIN_USER_PREFIX = 'system:plugin:';
@@ -46,6 +47,12 @@ export class PluginIdentities {
   /** The plugin a token was issued to, if it is still valid. */
   pluginOfToken(token: string): string | undefined {
     return this.tokens.size === 0 ? undefined : this.tokens.get(tokenHash(token));
+  }
+
+  /** The user a token makes its bearer, `system:plugin:<name>`, while it is valid. */
+  userOfToken(token: string): UserInfo | undefined {
+    const plugin = this.pluginOfToken(token);
+    return plugin === undefined ? undefined : { name: pluginUserName(plugin), groups: [...LOGGED_IN_GROUPS] };
   }
 
   /** Whether the plugin holds a valid token: it is running. */

@@ -1,5 +1,6 @@
 import type { Status } from '../api/errors';
 import type { ApiObject } from '../api/object';
+import type { ObjectReadListOptions } from '../api/object-read';
 import { discoverResources, type DiscoveredResource } from './discovery';
 import { collectionPath, describeResource, objectPath, type ResourceRef } from './resource';
 import { Transport, type HttpRequest, type TransportConfig } from './transport';
@@ -55,17 +56,17 @@ export class ApiClient {
 
   /** GET one object; NotFound when it does not exist. */
   get<T extends ApiObject = ApiObject>(res: ResourceRef, name: string, options: RequestOptions = {}): Promise<T> {
-    return this.transport.json<T>({ method: 'GET', path: objectPath(res, name), signal: options.signal });
+    const req = { method: 'GET', path: objectPath(res, name), signal: options.signal };
+    return this.transport.read<T>({ verb: 'get', ...target(res), name }, req);
   }
 
   /** GET the collection, filtered, sorted and paged as asked. */
   async list<T extends ApiObject = ApiObject>(res: ResourceRef, options: ListOptions = {}): Promise<ListResult<T>> {
-    const body = await this.transport.json<ListEnvelope<T>>({
-      method: 'GET',
-      path: collectionPath(res),
-      query: listQuery(options),
-      signal: options.signal,
-    });
+    const req = { method: 'GET', path: collectionPath(res), query: listQuery(options), signal: options.signal };
+    const body = await this.transport.read<ListEnvelope<T>>(
+      { verb: 'list', ...target(res), options: readListOptions(options) },
+      req,
+    );
     const result: ListResult<T> = { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '0' };
     if (body.metadata?.continue) result.continue = body.metadata.continue;
     return result;
@@ -208,6 +209,20 @@ function nameOf(res: ResourceRef, object: ApiObject): string {
   const name = object.metadata?.name;
   if (!name) throw new Error(`an update of ${describeResource(res)} needs metadata.name`);
   return name;
+}
+
+/** What a read addresses, as values. */
+const target = (res: ResourceRef) => ({ group: res.group, version: res.version, resource: res.plural });
+
+/** A list's options as a read carries them: those `listQuery` sends, nothing else (no signal). */
+function readListOptions(options: ListOptions): ObjectReadListOptions {
+  const read: ObjectReadListOptions = {};
+  if (options.labelSelector) read.labelSelector = options.labelSelector;
+  if (options.fieldSelector) read.fieldSelector = options.fieldSelector;
+  if (options.limit !== undefined) read.limit = options.limit;
+  if (options.continue) read.continue = options.continue;
+  if (options.sort?.length) read.sort = [...options.sort];
+  return read;
 }
 
 /** A list's query: the selectors, paging and sort keys that are set. */

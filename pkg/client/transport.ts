@@ -1,4 +1,5 @@
 import type { Status, StatusReason } from '../api/errors';
+import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
 import { errorFromStatus, NetworkError } from './errors';
 import { trustingFetch, type Fetch } from './trusting-fetch';
 import { warningTexts } from './warnings';
@@ -25,6 +26,11 @@ export interface TransportConfig {
   requestTimeoutMs?: number;
   /** Called with the text of each `Warning` header the server answers with, success or failure (kubectl prints them). */
   onWarning?: (text: string) => void;
+  /**
+   * Answers plain reads (`get`, `list`) as values, in the apiserver's own process (a plugin's client); a read it
+   * leaves `unserved`, and every other request, goes through `fetch`.
+   */
+  reads?: (read: ObjectRead) => Promise<ObjectReadAnswer>;
 }
 
 /** One request: method, path with query, and an optional JSON (or preformatted) body. */
@@ -55,6 +61,7 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly fetch: Fetch;
   private readonly onWarning?: (text: string) => void;
+  private readonly reads?: TransportConfig['reads'];
 
   constructor(config: TransportConfig) {
     this.base = config.server.replace(/\/+$/, '');
@@ -68,6 +75,7 @@ export class Transport {
     if (config.impersonateUser) this.headers['Impersonate-User'] = config.impersonateUser;
     this.timeoutMs = config.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.onWarning = config.onWarning;
+    this.reads = config.reads;
     // The CA and the skip are about certificates: a plain http:// server is reached as without them.
     const tls = /^https:/i.test(this.base) && (config.ca || config.insecureSkipTlsVerify);
     this.fetch =
@@ -86,6 +94,53 @@ export class Transport {
     } catch (cause) {
       throw new NetworkError(`${req.method} ${req.path}: the answer is not JSON`, { cause });
     }
+  }
+
+  /**
+   * A plain read: answered as values by `reads` when there is one and it serves it, else sent as `req` (`json`).
+   * Failures are the same either way: a refusal an `ApiError` with its Status, no answer in time a `NetworkError`,
+   * an abort by the caller's signal its reason.
+   */
+  async read<T>(read: ObjectRead, req: HttpRequest): Promise<T> {
+    if (!this.reads) return this.json<T>(req);
+    let answer: ObjectReadAnswer;
+    try {
+      req.signal?.throwIfAborted();
+      answer = await this.inTime(this.reads(read), req);
+    } catch (err) {
+      throw err instanceof NetworkError ? err : this.failure(err, req);
+    }
+    if ('unserved' in answer) return this.json<T>(req);
+    if ('status' in answer) throw errorFromStatus(answer.status);
+    return answer.object as T;
+  }
+
+  /**
+   * `answering`, or a NetworkError once the request timeout passes, or the reason of `req`'s signal once it aborts:
+   * an in-process answer cannot be called back, only no longer waited for.
+   */
+  private inTime<A>(answering: Promise<A>, req: HttpRequest): Promise<A> {
+    const { signal } = req;
+    return new Promise<A>((resolve, reject) => {
+      const settle = (finish: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        finish();
+      };
+      const onAbort = () => settle(() => reject(signal?.reason));
+      const timer = setTimeout(() => {
+        const url = this.base + req.path;
+        const late = new NetworkError(`${req.method} ${req.path}: no answer within ${this.timeoutMs} ms`, { url });
+        settle(() => reject(late));
+      }, this.timeoutMs);
+      // As fetch's timeout: it alone keeps no process (or worker) alive.
+      timer.unref?.();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      answering.then(
+        (answer) => settle(() => resolve(answer)),
+        (err: unknown) => settle(() => reject(err)),
+      );
+    });
   }
 
   /** Sends the request and answers the response of a 2xx status, body unread (for watches). */

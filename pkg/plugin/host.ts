@@ -18,6 +18,7 @@ import { awaitsAnyHost, notInstalledStatus } from './not-installed';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
+import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
 import { asCaller, asPlugin, oversizedCall } from './api-call';
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
@@ -59,6 +60,8 @@ export interface PluginHostOptions {
      * `caller`; absent: `ctx.client` goes over HTTP and there is no `req.client`.
      */
     inProcess?: (call: ApiCall, caller?: UserInfo) => Promise<ApiAnswer>;
+    /** With `inProcess`: answers `ctx.client`'s and `req.client`'s plain reads as values, for the caller given. */
+    read?: (read: ObjectRead, caller: UserInfo) => Promise<ObjectReadAnswer>;
   };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
@@ -389,6 +392,21 @@ export class PluginHost implements Reconciler {
     };
   }
 
+  /**
+   * How a plugin's worker reads as values: `req.client` as the route's caller, `ctx.client` as the identity its token
+   * names while the token is valid. A token no longer valid (the plugin restarted or stopped) leaves the read to the
+   * request path, which answers it as it answers any request bearing that token.
+   */
+  private reader(token: string): PluginWorkerHost['readApi'] {
+    const api = this.options.api;
+    const read = api?.read;
+    if (!api || !read) return undefined;
+    return async (objectRead, caller) => {
+      const user = caller ?? api.identities.userOfToken(token);
+      return user ? read(objectRead, user) : { unserved: true };
+    };
+  }
+
   private workerHost(plugin: LoadedPlugin, token: string | undefined): PluginWorkerHost {
     const name = plugin.manifest.name;
     const log = this.log.child({ plugin: name });
@@ -400,6 +418,7 @@ export class PluginHost implements Reconciler {
               oversizedCall(call, this.options.maxBodyBytes) ??
               (caller ? inProcess(asCaller(call), caller) : inProcess(asPlugin(call, token)))
           : undefined,
+      readApi: inProcess && token !== undefined ? this.reader(token) : undefined,
       log: (level, message, fields) => {
         const { allowed, droppedBefore } = plugin.logs.take();
         if (droppedBefore)

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { UserInfo } from '../auth/user';
+import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
 import type {
   ApiAnswer,
   ApiCall,
@@ -39,6 +40,8 @@ export interface PluginWorkerHost {
   warn(message: string): void;
   /** Answers one of `ctx.client`'s requests in process; absent: the client goes over HTTP. */
   callApi?(call: ApiCall, caller?: UserInfo): Promise<ApiAnswer>;
+  /** Answers a plain read of `ctx.client` (or, with `caller`, of `req.client`) as values; absent: none is. */
+  readApi?(read: ObjectRead, caller?: UserInfo): Promise<ObjectReadAnswer>;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -266,12 +269,16 @@ export class PluginWorker {
       case 'memory':
         this.watchMemory(message, fail);
         break;
-      case 'api-call':
-        void this.answerApiCall(message);
-        break;
       default:
-        this.receiveAnswer(message);
+        this.receiveExchange(message);
     }
+  }
+
+  /** A call or read of the plugin's clients, or a message about a route request's answer or body. */
+  private receiveExchange(message: WorkerMessage): void {
+    if (message.type === 'api-call') void this.answerApiCall(message);
+    else if (message.type === 'api-read') void this.answerApiRead(message);
+    else this.receiveAnswer(message);
   }
 
   /** Answers a `ctx.client` request through the host; a failure is the worker's `fetch` failing, never a crash. */
@@ -280,15 +287,42 @@ export class PluginWorker {
     let reply: HostMessage;
     try {
       if (!this.host.callApi) throw new Error('the apiserver does not answer plugins in process');
-      // Only for a request of this worker that is still unanswered: once answered (or timed out), never again.
-      const caller = onBehalfOf === undefined ? undefined : this.callers.get(onBehalfOf);
-      if (onBehalfOf !== undefined && caller === undefined)
-        throw new Error(`request ${onBehalfOf} has been answered: req.client acts for its caller only until then`);
+      const caller = this.callerOf(onBehalfOf);
       reply = { type: 'api-answer', id, ...(await this.host.callApi({ method, url, headers, body }, caller)) };
     } catch (err) {
       reply = { type: 'api-answer', id, error: (err as Error).message };
     }
     if (!this.ended) this.outbox?.post(reply);
+  }
+
+  /**
+   * Answers a plain read through the host as values (`unserved` when the host does not: the client then sends it as
+   * a request); a failure is the client's request failing, never a crash. The caller is the host's record of the
+   * route request, never anything the message says.
+   */
+  private async answerApiRead(message: Extract<WorkerMessage, { type: 'api-read' }>): Promise<void> {
+    const { id, read, onBehalfOf } = message;
+    let reply: HostMessage;
+    try {
+      const caller = this.callerOf(onBehalfOf);
+      const answer = this.host.readApi ? await this.host.readApi(read, caller) : { unserved: true as const };
+      reply = { type: 'read-answer', id, answer };
+    } catch (err) {
+      reply = { type: 'read-answer', id, error: (err as Error).message };
+    }
+    if (!this.ended) this.outbox?.post(reply);
+  }
+
+  /**
+   * Whom a `req.client` call of route request `onBehalfOf` acts for (undefined: a `ctx.client` call, the plugin's
+   * own): only a request of this worker that is still unanswered; once answered (or timed out), never again.
+   */
+  private callerOf(onBehalfOf: number | undefined): UserInfo | undefined {
+    if (onBehalfOf === undefined) return undefined;
+    const caller = this.callers.get(onBehalfOf);
+    if (caller === undefined)
+      throw new Error(`request ${onBehalfOf} has been answered: req.client acts for its caller only until then`);
+    return caller;
   }
 
   /** A handler's answer, or a chunk or the end of a streamed one, or its ask for the request body's next chunk. */

@@ -1,3 +1,5 @@
+import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+
 /** What the host hands a plugin's worker at creation. */
 export interface PluginWorkerData {
   name: string;
@@ -15,7 +17,10 @@ export interface PluginApiAccess {
   token: string;
   /** The apiserver serves HTTPS: its own listener is trusted without checking the certificate's names. */
   insecureSkipTlsVerify?: boolean;
-  /** `ctx.client`'s requests (but watches) go to the host as messages, answered in process (`api-call`). */
+  /**
+   * `ctx.client`'s requests (but watches) go to the host as messages, answered in process: its plain reads as values
+   * (`api-read`), the others as requests (`api-call`).
+   */
   inProcess?: boolean;
 }
 
@@ -26,6 +31,13 @@ export interface ApiCall {
   headers: Record<string, string>;
   body?: string;
   /** A `req.client` call: the id of the unanswered route request whose caller it acts for. */
+  onBehalfOf?: number;
+}
+
+/** A plain read of `ctx.client` or `req.client` (get, list), answered in process as values (`read-answer`). */
+export interface ApiRead {
+  read: ObjectRead;
+  /** A `req.client` read: the id of the unanswered route request whose caller it acts for. */
   onBehalfOf?: number;
 }
 
@@ -86,7 +98,10 @@ export type HostMessage =
   | { type: 'body'; id: number; chunk?: Uint8Array; done: boolean; error?: string }
   /** The answer to `ctx.client`'s call `id`, or why there is none. */
   | ({ type: 'api-answer'; id: number } & ApiAnswer)
-  | { type: 'api-answer'; id: number; error: string };
+  | { type: 'api-answer'; id: number; error: string }
+  /** The answer to read `id` (an object, a Status, or `unserved`: send it as a request), or why there is none. */
+  | { type: 'read-answer'; id: number; answer: ObjectReadAnswer }
+  | { type: 'read-answer'; id: number; error: string };
 
 /** Messages from a worker to the host. */
 export type WorkerMessage =
@@ -114,5 +129,7 @@ export type WorkerMessage =
   | { type: 'pong' }
   /** A request of `ctx.client`'s, to be answered in process (`api-answer`). */
   | ({ type: 'api-call'; id: number } & ApiCall)
+  /** A plain read of `ctx.client`'s or `req.client`'s, to be answered in process as values (`read-answer`). */
+  | ({ type: 'api-read'; id: number } & ApiRead)
   /** What the worker's thread holds now: its heap, and memory outside it (Buffers, ArrayBuffers), in bytes. */
   | { type: 'memory'; heapUsed: number; external: number };

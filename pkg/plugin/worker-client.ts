@@ -1,23 +1,33 @@
 import { ApiClient } from '../client/api-client';
 import { trustingFetch, type Fetch } from '../client/trusting-fetch';
-import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
+import type { ObjectReadAnswer } from '../api/object-read';
+import type { ApiAnswer, ApiCall, ApiRead, PluginWorkerData } from './protocol';
 
 /** Posts one of `ctx.client`'s requests to the host; resolves with the answer. */
 export type ApiCaller = (call: ApiCall) => Promise<ApiAnswer>;
 
+/** How a worker's clients reach the host: requests (`call`), and plain reads answered as values (`read`). */
+export interface HostApi {
+  call: ApiCaller;
+  read: (read: ApiRead) => Promise<ObjectReadAnswer>;
+}
+
 /**
  * The plugin's `ctx.client`: pkg/client's ApiClient acting as `system:plugin:<name>`, or undefined without access.
- * With `inProcess`, its requests go to the host as messages and run through the apiserver's pipeline in process
- * (the same authentication and authorisation, no connection); a watch, which streams, still goes over HTTP.
+ * With `inProcess`, its requests go to the host as messages and are answered in process (the same authentication
+ * and authorisation, no connection): a get or a list as values, any other through the apiserver's pipeline; a
+ * watch, which streams, still goes over HTTP.
  */
-export function pluginClient(data: PluginWorkerData, call: ApiCaller): ApiClient | undefined {
+export function pluginClient(data: PluginWorkerData, host: HostApi): ApiClient | undefined {
   if (!data.api) return undefined;
+  const inProcess = data.api.inProcess === true;
   return new ApiClient({
     server: data.api.server,
     token: data.api.token,
     insecureSkipTlsVerify: data.api.insecureSkipTlsVerify,
     userAgent: `svc-plugin/${data.name}`,
-    fetch: data.api.inProcess ? inProcessFetch(data.api.server, call, overHttp(data.api)) : undefined,
+    fetch: inProcess ? inProcessFetch(data.api.server, host.call, overHttp(data.api)) : undefined,
+    reads: inProcess ? (read) => host.read({ read }) : undefined,
   });
 }
 
@@ -26,14 +36,15 @@ export function pluginClient(data: PluginWorkerData, call: ApiCaller): ApiClient
  * exactly that user's rights (their conditional rules included), until the handler answers. Undefined when the
  * apiserver does not answer plugins in process. It cannot watch: a watch outlives the request it would act for.
  */
-export function callerClient(data: PluginWorkerData, call: ApiCaller, requestId: number): ApiClient | undefined {
+export function callerClient(data: PluginWorkerData, host: HostApi, requestId: number): ApiClient | undefined {
   if (!data.api?.inProcess) return undefined;
   const refuseWatch: Fetch = () =>
     Promise.reject(new TypeError('req.client cannot watch: a watch outlives the request; use ctx.client'));
   return new ApiClient({
     server: data.api.server,
     userAgent: `svc-plugin/${data.name}`,
-    fetch: inProcessFetch(data.api.server, (c) => call({ ...c, onBehalfOf: requestId }), refuseWatch),
+    fetch: inProcessFetch(data.api.server, (c) => host.call({ ...c, onBehalfOf: requestId }), refuseWatch),
+    reads: (read) => host.read({ read, onBehalfOf: requestId }),
   });
 }
 

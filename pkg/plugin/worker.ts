@@ -3,7 +3,16 @@
 // requests. Everything it asks of the host goes through messages, ctx.client's
 // requests included when the host answers them in process (worker-client.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ApiAnswer, ApiCall, DeclaredIndex, HostMessage, PluginWorkerData, WorkerMessage } from './protocol';
+import type { ObjectReadAnswer } from '../api/object-read';
+import type {
+  ApiAnswer,
+  ApiCall,
+  ApiRead,
+  DeclaredIndex,
+  HostMessage,
+  PluginWorkerData,
+  WorkerMessage,
+} from './protocol';
 import { callerClient, pluginClient } from './worker-client';
 import { controllerRoutes } from './worker-controllers';
 import { ResponseSender } from './worker-response';
@@ -24,6 +33,8 @@ const data = workerData as PluginWorkerData;
 const calls = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
 /** `ctx.client`'s requests waiting for the host's answer, by id. */
 const apiCalls = new Map<number, { resolve: (answer: ApiAnswer) => void; reject: (err: Error) => void }>();
+/** `ctx.client`'s and `req.client`'s reads waiting for the host's answer, by id. */
+const apiReads = new Map<number, { resolve: (answer: ObjectReadAnswer) => void; reject: (err: Error) => void }>();
 const pending: Promise<void>[] = [];
 const handlers: Handler[] = [];
 let nextId = 0;
@@ -48,6 +59,22 @@ function apiAnswered(message: Extract<HostMessage, { type: 'api-answer' }>): voi
   apiCalls.delete(message.id);
   if ('error' in message) call?.reject(new TypeError('fetch failed', { cause: new Error(message.error) }));
   else call?.resolve(message);
+}
+
+/** Sends a plain read to the host; resolves with its answer as values. */
+function readApi(read: ApiRead): Promise<ObjectReadAnswer> {
+  const id = ++nextId;
+  const answered = new Promise<ObjectReadAnswer>((resolve, reject) => apiReads.set(id, { resolve, reject }));
+  post({ type: 'api-read', id, ...read });
+  return answered;
+}
+
+/** The host's answer to a read: a failure is the client's request failing, as a `fetch` that failed. */
+function readAnswered(message: Extract<HostMessage, { type: 'read-answer' }>): void {
+  const read = apiReads.get(message.id);
+  apiReads.delete(message.id);
+  if ('error' in message) read?.reject(new TypeError('fetch failed', { cause: new Error(message.error) }));
+  else read?.resolve(message.answer);
 }
 
 /** Asks the host for something; resolves when it agrees. */
@@ -141,7 +168,7 @@ const ctx = Object.freeze({
       addRoute(route.method, route.path, handler, route.accept, route.contentTypes),
     controller: addController,
   }),
-  client: pluginClient(data, callApi),
+  client: pluginClient(data, { call: callApi, read: readApi }),
 });
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -164,7 +191,7 @@ async function start(): Promise<void> {
 async function answer(message: Extract<HostMessage, { type: 'request' }>): Promise<void> {
   try {
     const body = () => (message.streamed ? bodies.stream(message.id) : undefined);
-    const client = () => callerClient(data, callApi, message.id);
+    const client = () => callerClient(data, { call: callApi, read: readApi }, message.id);
     const result = await handlers[message.routeId](handlerRequest(message, body, client));
     if (result instanceof Response) await responses.send(message.id, result);
     else post(plainAnswer(message.id, result));
@@ -210,6 +237,8 @@ function receive(message: HostMessage): void {
     void stop();
   } else if (message.type === 'api-answer') {
     apiAnswered(message);
+  } else if (message.type === 'read-answer') {
+    readAnswered(message);
   } else if (message.type === 'ping') {
     // Answered from the event loop: a thread blocked in a handler never gets here, and the host terminates it.
     post({ type: 'pong' });

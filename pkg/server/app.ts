@@ -151,8 +151,13 @@ export async function startApiServer(config: ApiServerConfig, log: Logger): Prom
   );
   const plugins = startPlugins(config, schemes, routes, storage, log, {
     // ctx.client's requests run through this server's pipeline in process, as the plugin, with no connection;
-    // req.client's as the route's caller.
-    api: { url: selfUrl(url), identities, inProcess: (call, caller) => server.inject(call, caller) },
+    // req.client's as the route's caller. Their gets and lists are answered as values, with the same authorisation.
+    api: {
+      url: selfUrl(url),
+      identities,
+      inProcess: (call, caller) => server.inject(call, caller),
+      read: (read, caller) => server.readInProcess(read, caller),
+    },
     consolePlugins,
   });
   if (plugins) security.pluginExtensions.of = (name) => plugins.host.extensionsOf(name);

@@ -1,4 +1,5 @@
-import type { RequestContext } from '../context';
+import type { UserInfo } from '../../auth/user';
+import type { RequestInfo } from '../request-info';
 
 /**
  * One audit record: who did what, how it was decided, and why
@@ -46,17 +47,28 @@ export function isAudited(level: AuditLevel, verb: string, code: number): boolea
 const PLUGIN_USER_PREFIX = 'system:plugin:';
 const CONTROLLER_MANAGER_USER = 'system:controller-manager';
 
-function authenticatedBy(ctx: RequestContext): AuditRecord['authenticatedBy'] {
+/** An answered request as its audit record reads it, over HTTP or in process. */
+export interface AuditedRequest {
+  id: string;
+  user: UserInfo;
+  info: RequestInfo;
+  /** The status code it was answered with. */
+  code: number;
+  /** Its `Authorization` header, if any (how a user who is no platform identity logged in). */
+  authorization?: string;
+}
+
+function authenticatedBy(ctx: AuditedRequest): AuditRecord['authenticatedBy'] {
   if (ctx.user.name === CONTROLLER_MANAGER_USER) return 'controller-manager';
   if (ctx.user.name.startsWith(PLUGIN_USER_PREFIX)) return 'plugin';
-  const scheme = /^\s*(\w+)/.exec(String(ctx.req.headers.authorization ?? ''))?.[1]?.toLowerCase();
+  const scheme = /^\s*(\w+)/.exec(ctx.authorization ?? '')?.[1]?.toLowerCase();
   if (ctx.user.name === 'anonymous' && ctx.user.groups.length === 1) return 'anonymous';
   return scheme === 'basic' ? 'password' : 'token';
 }
 
 /** The record of an answered request. */
-export function auditRecordOf(ctx: RequestContext, outcome: AuthorizationOutcome | undefined): AuditRecord {
-  const code = ctx.res.statusCode;
+export function auditRecordOf(ctx: AuditedRequest, outcome: AuthorizationOutcome | undefined): AuditRecord {
+  const code = ctx.code;
   const allowed = outcome?.allowed ?? false;
   return {
     time: new Date().toISOString(),

@@ -2,11 +2,19 @@ import type { RequestContext } from '../context';
 import type { ResourceStore } from '../../registry/resource-store';
 import { apiVersionOf } from '../../registry/model';
 import { badRequest, expired } from '../../api/errors';
+import type { BoundCondition } from '../../auth/rbac';
 import { listEnvelopePaging, parseListParams, type ListParams } from '../list-params';
 import { sendJson } from '../respond';
 import { toTable, wantsTable } from '../table';
-import type { FieldRequirement } from '../../storage/query';
+import type { FieldRequirement, ListResult } from '../../storage/query';
 import { narrowedList } from '../object-access';
+
+/** A list as read, before it is answered: the parsed query, the page, and the envelope's `metadata`. */
+export interface ListRead {
+  params: ListParams;
+  result: ListResult;
+  metadata: Record<string, unknown>;
+}
 
 /**
  * GET …/<plural>: Kubernetes' list and Halo's page result in one envelope (docs/api.md).
@@ -17,9 +25,30 @@ export async function handleList(
   store: ResourceStore,
   scope: FieldRequirement[] = [],
 ): Promise<void> {
-  const params = parseListParams(ctx.url.searchParams, { indexes: store.model.indexes });
+  const read = await readList(store, ctx.url.searchParams, ctx.conditions, scope);
+  if (wantsTable(ctx.req.headers.accept)) {
+    // The page's continue token goes with the Table too: kubectl reads the next chunk from it.
+    const { items, revision } = read.result;
+    const table = toTable(store.model, items, revision, ctx.url.searchParams.get('includeObject'));
+    sendJson(ctx.res, 200, { ...table, metadata: read.metadata });
+    return;
+  }
+  sendJson(ctx.res, 200, listEnvelope(store, read));
+}
+
+/**
+ * The page a list reads, over HTTP or in process: its query parsed and checked as HTTP's (`query`), narrowed to
+ * the caller's conditional rules (`conditions`, merged into the selectors) and to `scope`.
+ */
+export async function readList(
+  store: ResourceStore,
+  query: URLSearchParams,
+  conditions: readonly BoundCondition[] | undefined,
+  scope: FieldRequirement[] = [],
+): Promise<ListRead> {
+  const params = parseListParams(query, { indexes: store.model.indexes });
   if (scope.length) params.list.fieldSelector = [...(params.list.fieldSelector ?? []), ...scope];
-  if (ctx.conditions) params.list = narrowedList(params.list, ctx.conditions, store.model.plural);
+  if (conditions) params.list = narrowedList(params.list, conditions, store.model.plural);
   const result = await store.list(params.list);
   checkExactRevision(params, result.revision);
   const metadata: Record<string, unknown> = { resourceVersion: result.revision };
@@ -27,20 +56,19 @@ export async function handleList(
     metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   }
-  if (wantsTable(ctx.req.headers.accept)) {
-    // The page's continue token goes with the Table too: kubectl reads the next chunk from it.
-    const table = toTable(store.model, result.items, result.revision, ctx.url.searchParams.get('includeObject'));
-    sendJson(ctx.res, 200, { ...table, metadata });
-    return;
-  }
+  return { params, result, metadata };
+}
+
+/** The list envelope a list answers (not a Table): kind `<Kind>List`, `metadata`, the items and the paging fields. */
+export function listEnvelope(store: ResourceStore, { params, result, metadata }: ListRead): Record<string, unknown> {
   const position = { resumed: params.list.continue !== undefined, more: result.continue !== undefined };
-  sendJson(ctx.res, 200, {
+  return {
     apiVersion: apiVersionOf(store.model),
     kind: `${store.model.kind}List`,
     metadata,
     items: result.items,
     ...listEnvelopePaging(params.paging?.page, params.paging?.size, result.total, position),
-  });
+  };
 }
 
 /**

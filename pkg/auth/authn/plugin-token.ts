@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../authenticator';
-import { pluginUserName, type PluginIdentities } from '../plugin-identities';
-import { LOGGED_IN_GROUPS, type UserInfo } from '../user';
+import type { PluginIdentities } from '../plugin-identities';
+import type { UserInfo } from '../user';
 import { bearerToken } from './bearer';
 
 /**
@@ -13,7 +13,6 @@ export class PluginTokenAuthenticator implements Authenticator {
 
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const token = bearerToken(req);
-    const plugin = token ? this.identities.pluginOfToken(token) : undefined;
-    return plugin === undefined ? undefined : { name: pluginUserName(plugin), groups: [...LOGGED_IN_GROUPS] };
+    return token ? this.identities.userOfToken(token) : undefined;
   }
 }
