@@ -20,6 +20,7 @@ export function logAccess(ctx: RequestContext, started: bigint, sentBefore: numb
   ctx.log.info(
     {
       user: ctx.user.name,
+      ...(ctx.user.via && { via: ctx.user.via }),
       verb: info.verb,
       method: req.method,
       path: info.path,

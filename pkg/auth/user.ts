@@ -8,6 +8,18 @@ export interface UserInfo {
   roleLimit?: string[];
   /** The personal access token the request logged in with (its object's name), for the audit record. */
   tokenName?: string;
+  /**
+   * Set by the apiserver, never from a request, on the calls a plugin's route handler makes for the user who called
+   * the route (`req.client`): the plugin's identity and the route request's id, for the audit record and the log.
+   */
+  via?: CallVia;
+}
+
+/** Whose code made a call for a user, and in answer to which of their requests. */
+export interface CallVia {
+  /** `system:plugin:<name>`. */
+  plugin: string;
+  requestId: string;
 }
 
 /** The visitor without credentials (docs/security.md). */

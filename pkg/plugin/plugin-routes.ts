@@ -3,6 +3,7 @@ import { assertBodyType } from '../apiserver/body';
 import type { RequestContext } from '../apiserver/context';
 import type { RequestInfo } from '../apiserver/request-info';
 import type { RouteTable } from '../apiserver/routes';
+import { pluginUserName } from '../auth/plugin-identities';
 import { isMediaType, pickByAccept } from './accept';
 import type { LoadedPlugin, PluginRoute } from './loaded-plugin';
 import { forwardedRequest, requestBody, routeFailure, writeAnswer } from './route-answer';
@@ -138,7 +139,9 @@ export class PluginRoutes {
     const request = forwardedRequest(ctx, found.route.routeId, found.params);
     let answer;
     try {
-      answer = await worker.request(request, this.options.routeTimeoutMs, body, ctx.user);
+      // The user's calls made through req.client say which plugin made them, for which request.
+      const caller = { ...ctx.user, via: { plugin: pluginUserName(plugin.manifest.name), requestId: ctx.id } };
+      answer = await worker.request(request, this.options.routeTimeoutMs, body, caller);
     } catch (err) {
       const where = { plugin: plugin.manifest.name, path: ctx.info.path, timeoutMs: this.options.routeTimeoutMs };
       throw body?.refusal() ?? routeFailure(err, { ...where, log: ctx.log });

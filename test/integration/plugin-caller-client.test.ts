@@ -108,6 +108,35 @@ describe("a plugin route's req.client", () => {
     expect((await suite.admin('GET', `${MEMOS}/all`)).body).not.toContain('for-bob');
   });
 
+  it("is audited as the caller's, saying which plugin made the call for which of the caller's requests", async () => {
+    const written = await reader('POST', `${MEMOS}/write`, { name: 'ada-audited', by: 'ada' });
+    expect(written.body).toBe('ada-audited');
+    const routeRequest = written.headers.get('x-request-id');
+    const records = await waitFor(
+      async () => {
+        const events = await suite.admin('GET', '/apis/audit.svc.run/v1alpha1/events?user=ada&verb=create');
+        // A create's record names no object (its name is in the body), as Kubernetes' audit does.
+        const found = (events.body?.items ?? []).filter(
+          (e: { resource: string; via?: { requestId: string } }) =>
+            e.resource === 'memos' && e.via?.requestId === routeRequest,
+        );
+        return found.length > 0 ? found : undefined;
+      },
+      { what: "the audit record of ada's memo" },
+    );
+    expect(records[0]).toMatchObject({
+      user: 'ada',
+      authenticatedBy: 'plugin',
+      decision: 'allow',
+      via: { plugin: 'system:plugin:memos', requestId: routeRequest },
+    });
+    // The route request itself is ada's own, through no plugin.
+    const route = await suite.admin('GET', '/apis/audit.svc.run/v1alpha1/events?user=ada&resource=write');
+    const own = (route.body?.items ?? []).find((e: { requestId: string }) => e.requestId === routeRequest);
+    expect(own).toMatchObject({ user: 'ada', authenticatedBy: 'password' });
+    expect(own.via).toBeUndefined();
+  });
+
   it('stays the caller whatever the plugin puts on it (impersonation of another user)', async () => {
     const roles = await stranger('GET', `${MEMOS}/roles`);
     expect(roles.status).toBe(403);

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../auth/user';
+import type { CallVia, UserInfo } from '../../auth/user';
 import type { RequestInfo } from '../request-info';
 
 /**
@@ -12,6 +12,8 @@ export interface AuditRecord {
   user: string;
   authenticatedBy: 'password' | 'token' | 'anonymous' | 'controller-manager' | 'plugin';
   tokenName?: string;
+  /** A call a plugin's route handler made for the user (`req.client`): the plugin, and the route request's id. */
+  via?: CallVia;
   verb: string;
   group: string;
   resource: string;
@@ -60,7 +62,8 @@ export interface AuditedRequest {
 
 function authenticatedBy(ctx: AuditedRequest): AuditRecord['authenticatedBy'] {
   if (ctx.user.name === CONTROLLER_MANAGER_USER) return 'controller-manager';
-  if (ctx.user.name.startsWith(PLUGIN_USER_PREFIX)) return 'plugin';
+  // A plugin's own identity, or a user's call its route handler made for them: the plugin host vouched for both.
+  if (ctx.user.name.startsWith(PLUGIN_USER_PREFIX) || ctx.user.via !== undefined) return 'plugin';
   const scheme = /^\s*(\w+)/.exec(ctx.authorization ?? '')?.[1]?.toLowerCase();
   if (ctx.user.name === 'anonymous' && ctx.user.groups.length === 1) return 'anonymous';
   return scheme === 'basic' ? 'password' : 'token';
@@ -76,6 +79,7 @@ export function auditRecordOf(ctx: AuditedRequest, outcome: AuthorizationOutcome
     user: ctx.user.name,
     authenticatedBy: authenticatedBy(ctx),
     ...(ctx.user.tokenName === undefined ? {} : { tokenName: ctx.user.tokenName }),
+    ...(ctx.user.via === undefined ? {} : { via: ctx.user.via }),
     verb: ctx.info.verb,
     group: ctx.info.apiGroup,
     resource: ctx.info.resource,
