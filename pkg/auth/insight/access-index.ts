@@ -297,8 +297,14 @@ export const requestKey = (attrs: RequestAttributes) =>
     ? `${attrs.verb}\0${attrs.apiGroup}\0${attrs.resource}\0${attrs.subresource}\0${attrs.name}`
     : `\0url\0${attrs.verb}\0${attrs.path}`;
 
-/** Whether sorted `values` holds `value` (binary search). */
+/** Whether sorted `values` holds `value`. */
 function contains(values: readonly string[], value: string): boolean {
+  const at = lowerBound(values, value);
+  return at < values.length && values[at] === value;
+}
+
+/** The first index of sorted `values` whose value is not less than `value` (binary search). */
+export function lowerBound(values: readonly string[], value: string): number {
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {
@@ -306,5 +312,5 @@ function contains(values: readonly string[], value: string): boolean {
     if (values[mid] < value) lo = mid + 1;
     else hi = mid;
   }
-  return lo < values.length && values[lo] === value;
+  return lo;
 }

@@ -9,7 +9,7 @@ import {
   type RuleCondition,
 } from '../rbac';
 import { ANONYMOUS, LOGGED_IN_GROUPS, type UserInfo } from '../user';
-import { requestKey, type AccessIndex } from './access-index';
+import { lowerBound, requestKey, type AccessIndex } from './access-index';
 import { originIndex, ruleKey, type Via } from './provenance';
 
 /**
@@ -212,18 +212,6 @@ function grantOf(source: RbacSource, enforced: EnforcedRole, attrs: RequestAttri
     path: origin?.path ?? [role],
     conditions: outright === undefined ? conditional.map((rule) => rule.where!) : undefined,
   };
-}
-
-/** The first index whose value is not less than `value`. */
-function lowerBound(values: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The first index whose value is greater than `value`. */
