@@ -26,6 +26,8 @@ export interface WatchCaseResult extends WatchCase {
   receivedEvents: number;
   /** Write sent → event received, over every event of every watcher. */
   latency: LatencySummary;
+  /** The samples `latency` summarises (ms), to pool rounds of one side. */
+  samples: Float64Array;
   /** Watchers that ended early or carried an ERROR event, with the first reason. */
   failedWatchers: number;
   firstFailure?: string;
@@ -111,6 +113,7 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
       expectedEvents,
       receivedEvents: sum(streams),
       latency: summarizeLatencies(latencies.values()),
+      samples: latencies.values(),
       failedWatchers: failed.length,
       firstFailure: failed[0]?.failure,
       generatorLoopDelayP99: loopDelay.percentile(99) / 1e6,
