@@ -32,6 +32,31 @@ const UNSERVED: ObjectReadAnswer = { unserved: true };
 type ReadRequest = AdmissionRequest & ResourceRequest & { id: string };
 
 /**
+ * A read as a request of its caller's, its logger made only if something logs (a refusal, a failure). A class, with
+ * every field set at once: an object literal with a getter costs about a microsecond per read on this Node.
+ */
+class InProcessRequest implements ReadRequest {
+  authorization: ReadRequest['authorization'] = undefined;
+  watchNames: ReadRequest['watchNames'] = undefined;
+  conditions: ReadRequest['conditions'] = undefined;
+  conditionChanges: ReadRequest['conditionChanges'] = undefined;
+  access: ReadRequest['access'] = undefined;
+  private made?: Logger;
+
+  constructor(
+    readonly id: string,
+    readonly user: UserInfo,
+    readonly info: RequestInfo,
+    private readonly parent: Logger,
+  ) {}
+
+  get log(): Logger {
+    this.made ??= this.parent.child({ reqId: this.id, inProcess: true });
+    return this.made;
+  }
+}
+
+/**
  * Answers the plain reads of code running in the apiserver's process (a plugin's `ctx.client` and `req.client`) as
  * values, for a caller the apiserver itself names (never one the reader claims): the request info HTTP would parse
  * from the read's path, the same authorisation (conditional rules included), the same model checks, the same
@@ -48,7 +73,7 @@ export class InProcessReads {
     const query = read.verb === 'list' ? readQuery(read.options) : undefined;
     if ((read.verb === 'list' && query === undefined) || this.deps.routes.lookup(info, 'GET')) return UNSERVED;
     const started = process.hrtime.bigint();
-    const request = this.request(info, caller);
+    const request = new InProcessRequest(randomUUID(), caller, info, this.deps.log);
     let code = 200;
     try {
       await this.deps.admission.authorize(request);
@@ -64,22 +89,6 @@ export class InProcessReads {
     }
   }
 
-  /** The read as a request of `caller`'s; its logger is made only if something logs (a refusal, a failure). */
-  private request(info: RequestInfo, caller: UserInfo): ReadRequest {
-    const id = randomUUID();
-    const parent = this.deps.log;
-    let log: Logger | undefined;
-    return {
-      id,
-      user: caller,
-      info,
-      get log() {
-        log ??= parent.child({ reqId: id, inProcess: true });
-        return log;
-      },
-    };
-  }
-
   /** A failure that is no API error: logged with its stack, answered as a 500 that leaks nothing (as over HTTP). */
   private failed(err: unknown, request: ReadRequest): StatusError {
     request.log.error({ err }, 'request failed');
@@ -89,8 +98,10 @@ export class InProcessReads {
   /** The request metrics and the audit record, as for a request that came over a connection. */
   private observe(request: ReadRequest, code: number, started: bigint): void {
     const { metrics } = this.deps;
-    const labels = { verb: request.info.verb, group: request.info.apiGroup, resource: request.info.resource };
-    metrics.requests.inc({ ...labels, code: String(code) });
+    const { verb, apiGroup: group, resource } = request.info;
+    const labels = { verb, group, resource };
+    // Written out, not `{ ...labels, code }`: on this Node that spread builds a new hidden class per call.
+    metrics.requests.inc({ verb, group, resource, code: String(code) });
     metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (code === 503) metrics.storageErrors.inc();
     const { id, user, info } = request;

@@ -283,8 +283,10 @@ export class ApiServer {
   }
 
   private observe(ctx: RequestContext, started: bigint, sentBefore: number): void {
-    const labels = { verb: ctx.info.verb, group: ctx.info.apiGroup, resource: ctx.info.resource };
-    this.metrics.requests.inc({ ...labels, code: String(ctx.res.statusCode) });
+    const { verb, apiGroup: group, resource } = ctx.info;
+    const labels = { verb, group, resource };
+    // Written out, not `{ ...labels, code }`: on this Node that spread builds a new hidden class per request.
+    this.metrics.requests.inc({ verb, group, resource, code: String(ctx.res.statusCode) });
     if (ctx.info.verb !== 'watch')
       this.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     if (ctx.res.statusCode === 503) this.metrics.storageErrors.inc();

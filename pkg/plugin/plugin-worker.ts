@@ -155,7 +155,8 @@ export class PluginWorker {
     const id = this.nextId + 1;
     if (body) this.bodies.set(id, body);
     if (caller) this.callers.set(id, caller);
-    return this.forward({ ...request, streamed: body !== undefined }, timeoutMs).finally(() => {
+    // `streamed` first: a property added after a spread builds a new hidden class per call on this Node.
+    return this.forward({ streamed: body !== undefined, ...request }, timeoutMs).finally(() => {
       this.bodies.delete(id);
       this.callers.delete(id);
     });
@@ -306,7 +307,7 @@ export class PluginWorker {
     try {
       const caller = this.callerOf(onBehalfOf);
       const answer = this.host.readApi ? await this.host.readApi(read, caller) : { unserved: true as const };
-      reply = { type: 'read-answer', id, answer };
+      reply = { type: 'read-answer', id, answer: JSON.stringify(answer) };
     } catch (err) {
       reply = { type: 'read-answer', id, error: (err as Error).message };
     }

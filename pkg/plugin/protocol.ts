@@ -1,4 +1,4 @@
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import type { ObjectRead } from '../api/object-read';
 
 /** What the host hands a plugin's worker at creation. */
 export interface PluginWorkerData {
@@ -63,7 +63,11 @@ export interface ForwardedRequest {
   method: string;
   /** Path and query, as the client sent them. */
   url: string;
-  headers: [string, string][];
+  /**
+   * The request's `[name, value]` pairs as JSON text: one string crosses threads as one copy, and the worker parses
+   * it only for a handler that reads the headers.
+   */
+  headers: string;
   body?: Uint8Array;
   /** The body follows on demand: the worker sends `pull`, the host answers with `body`. */
   streamed?: boolean;
@@ -99,8 +103,11 @@ export type HostMessage =
   /** The answer to `ctx.client`'s call `id`, or why there is none. */
   | ({ type: 'api-answer'; id: number } & ApiAnswer)
   | { type: 'api-answer'; id: number; error: string }
-  /** The answer to read `id` (an object, a Status, or `unserved`: send it as a request), or why there is none. */
-  | { type: 'read-answer'; id: number; answer: ObjectReadAnswer }
+  /**
+   * The answer to read `id` (an object, a Status, or `unserved`: send it as a request) as JSON text of an
+   * ObjectReadAnswer, or why there is none.
+   */
+  | { type: 'read-answer'; id: number; answer: string }
   | { type: 'read-answer'; id: number; error: string };
 
 /** Messages from a worker to the host. */

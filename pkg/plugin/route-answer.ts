@@ -21,7 +21,7 @@ export function forwardedRequest(
     routeId,
     method: ctx.req.method ?? 'GET',
     url: ctx.req.url ?? '/',
-    headers: forwardedHeaders(ctx.req),
+    headers: JSON.stringify(forwardedHeaders(ctx.req)),
     params,
     user: { name: ctx.user.name, groups: [...ctx.user.groups] },
   };

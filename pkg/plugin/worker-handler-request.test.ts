@@ -7,7 +7,7 @@ const message = (over: Partial<Extract<HostMessage, { type: 'request' }>> = {}) 
   routeId: 0,
   method: 'GET',
   url: '/apis/people.example.com/v1/people/ada?x=1',
-  headers: [['accept', 'application/json'] as [string, string]],
+  headers: JSON.stringify([['accept', 'application/json']]),
   params: { name: 'ada' },
   user: { name: 'alice', groups: ['system:authenticated'] },
   ...over,

@@ -19,16 +19,7 @@ export function handlerRequest(
   body: () => ReadableStream<Uint8Array> | undefined,
   client: () => unknown,
 ): Request {
-  let madeClient: { value: unknown } | undefined;
-  const cheap: Record<string, unknown> = {
-    method: message.method,
-    url: `http://plugin.invalid${message.url}`,
-    params: Object.freeze({ ...message.params }),
-    user: Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) }),
-    get client() {
-      return (madeClient ??= { value: client() }).value;
-    },
-  };
+  const cheap = new CheapFields(message, client) as unknown as Record<string, unknown>;
   const added = new Map<PropertyKey, unknown>();
   let built: Request | undefined;
   const real = () => (built ??= buildRequest(message, body()));
@@ -52,8 +43,36 @@ export function handlerRequest(
   });
 }
 
+/**
+ * What the handler reads without the Request being built; `client` made at its first use. A class: an object
+ * literal with a getter, or a frozen spread copy, costs a new hidden class per request on this Node.
+ */
+class CheapFields {
+  readonly method: string;
+  readonly url: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly user: Readonly<{ name: string; groups: readonly string[] }>;
+  private made?: { value: unknown };
+
+  constructor(
+    message: RequestMessage,
+    private readonly makeClient: () => unknown,
+  ) {
+    this.method = message.method;
+    this.url = `http://plugin.invalid${message.url}`;
+    // The message's own object, this request's alone.
+    this.params = Object.freeze(message.params);
+    this.user = Object.freeze({ name: message.user.name, groups: Object.freeze([...message.user.groups]) });
+  }
+
+  get client(): unknown {
+    this.made ??= { value: this.makeClient() };
+    return this.made.value;
+  }
+}
+
 function buildRequest(message: RequestMessage, stream: ReadableStream<Uint8Array> | undefined): Request {
-  const init: RequestInit = { method: message.method, headers: message.headers };
+  const init: RequestInit = { method: message.method, headers: JSON.parse(message.headers) as [string, string][] };
   if (message.body && message.method !== 'GET' && message.method !== 'HEAD') init.body = message.body;
   if (stream) Object.assign(init, { body: stream, duplex: 'half' });
   return new Request(`http://plugin.invalid${message.url}`, init);

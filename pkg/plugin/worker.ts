@@ -20,6 +20,7 @@ import { RequestBodies } from './worker-request';
 import { handlerRequest } from './worker-handler-request';
 import { MessageBatcher, unbatched, type MessageBatch } from './message-batch';
 import { MEMORY_REPORT_INTERVAL_MS } from './memory-watch';
+import { PendingCalls } from './pending-calls';
 import './worker-sdk-alias';
 
 type Handler = (request: Request) => unknown;
@@ -30,14 +31,15 @@ interface PluginModule {
 
 const port = parentPort;
 const data = workerData as PluginWorkerData;
-const calls = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
-/** `ctx.client`'s requests waiting for the host's answer, by id. */
-const apiCalls = new Map<number, { resolve: (answer: ApiAnswer) => void; reject: (err: Error) => void }>();
-/** `ctx.client`'s and `req.client`'s reads waiting for the host's answer, by id. */
-const apiReads = new Map<number, { resolve: (answer: ObjectReadAnswer) => void; reject: (err: Error) => void }>();
+/** Every call of this worker's waiting for the host's answer: registrations, and its clients' requests and reads. */
+const calls = new PendingCalls();
+/**
+ * How long a client's call waits for the host before its entry is dropped: the client gives up sooner (its own
+ * request timeout); this bound only keeps a host that never answers from growing the table.
+ */
+const CLIENT_CALL_TIMEOUT_MS = 5 * 60_000;
 const pending: Promise<void>[] = [];
 const handlers: Handler[] = [];
-let nextId = 0;
 let plugin: PluginModule = {};
 
 const outbox = new MessageBatcher<WorkerMessage>((message, transfer) => port?.postMessage(message, transfer));
@@ -45,36 +47,32 @@ const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => outbox.po
 const responses = new ResponseSender(post);
 const bodies = new RequestBodies(post);
 
+/** A client's call that failed (or got no answer): the client's request failing, as a `fetch` that failed. */
+const fetchFailed = (reason: string) => new TypeError('fetch failed', { cause: new Error(reason) });
+const clientCallTimeout = {
+  ms: CLIENT_CALL_TIMEOUT_MS,
+  error: () => fetchFailed(`no answer from the apiserver within ${CLIENT_CALL_TIMEOUT_MS / 1000}s`),
+};
+
 /** Sends one of `ctx.client`'s requests to the host; resolves with its answer. */
 function callApi(call: ApiCall): Promise<ApiAnswer> {
-  const id = ++nextId;
-  const answered = new Promise<ApiAnswer>((resolve, reject) => apiCalls.set(id, { resolve, reject }));
-  post({ type: 'api-call', id, ...call });
-  return answered;
-}
-
-/** The host's answer to a `ctx.client` request. */
-function apiAnswered(message: Extract<HostMessage, { type: 'api-answer' }>): void {
-  const call = apiCalls.get(message.id);
-  apiCalls.delete(message.id);
-  if ('error' in message) call?.reject(new TypeError('fetch failed', { cause: new Error(message.error) }));
-  else call?.resolve(message);
+  return calls.open((id) => post({ type: 'api-call', id, ...call }), clientCallTimeout);
 }
 
 /** Sends a plain read to the host; resolves with its answer as values. */
 function readApi(read: ApiRead): Promise<ObjectReadAnswer> {
-  const id = ++nextId;
-  const answered = new Promise<ObjectReadAnswer>((resolve, reject) => apiReads.set(id, { resolve, reject }));
-  post({ type: 'api-read', id, ...read });
-  return answered;
+  return calls.open((id) => post({ type: 'api-read', id, ...read }), clientCallTimeout);
 }
 
-/** The host's answer to a read: a failure is the client's request failing, as a `fetch` that failed. */
-function readAnswered(message: Extract<HostMessage, { type: 'read-answer' }>): void {
-  const read = apiReads.get(message.id);
-  apiReads.delete(message.id);
-  if ('error' in message) read?.reject(new TypeError('fetch failed', { cause: new Error(message.error) }));
-  else read?.resolve(message.answer);
+/** A read's answer as the host sends it, JSON text (a string crosses threads as one copy, an object field by field). */
+const readAnswer = (text: string) => JSON.parse(text) as ObjectReadAnswer;
+
+/** The host's answer to a call of this worker's, whatever its kind. */
+function answered(message: Extract<HostMessage, { type: 'reply' | 'api-answer' | 'read-answer' }>): void {
+  if (message.type === 'reply')
+    calls.settle(message.id, message.error === undefined ? { value: undefined } : { error: new Error(message.error) });
+  else if ('error' in message) calls.settle(message.id, { error: fetchFailed(message.error) });
+  else calls.settle(message.id, { value: message.type === 'api-answer' ? message : readAnswer(message.answer) });
 }
 
 /** Asks the host for something; resolves when it agrees. */
@@ -90,9 +88,7 @@ function ask(
         contentTypes?: string[];
       },
 ): Promise<void> {
-  const id = ++nextId;
-  const answered = new Promise<void>((resolve, reject) => calls.set(id, { resolve, reject }));
-  post({ ...message, id });
+  const answered = calls.open<void>((id) => post({ ...message, id }));
   // Awaited again before the plugin counts as started; marked handled here so an un-awaited refusal is no crash.
   answered.catch(() => undefined);
   pending.push(answered);
@@ -226,19 +222,12 @@ setInterval(() => {
 port?.on('message', (received: HostMessage | MessageBatch<HostMessage>) => unbatched(received, receive));
 
 function receive(message: HostMessage): void {
-  if (message.type === 'reply') {
-    const call = calls.get(message.id);
-    calls.delete(message.id);
-    if (message.error === undefined) call?.resolve();
-    else call?.reject(new Error(message.error));
+  if (message.type === 'reply' || message.type === 'api-answer' || message.type === 'read-answer') {
+    answered(message);
   } else if (message.type === 'request') {
     void answer(message);
   } else if (message.type === 'stop') {
     void stop();
-  } else if (message.type === 'api-answer') {
-    apiAnswered(message);
-  } else if (message.type === 'read-answer') {
-    readAnswered(message);
   } else if (message.type === 'ping') {
     // Answered from the event loop: a thread blocked in a handler never gets here, and the host terminates it.
     post({ type: 'pong' });

@@ -67,7 +67,8 @@ module.exports = {
       const admin = { name: 'admin', groups: ['authenticated', 'system:masters'] };
       const asPlugin = await forgedRead({ read: roles, user: admin, caller: admin });
       const stale = await forgedRead({ read: roles, onBehalfOf: 987654 });
-      return { asPlugin: asPlugin.answer, stale: stale.error };
+      // The answer crosses as JSON text (pkg/plugin/protocol.ts).
+      return { asPlugin: JSON.parse(asPlugin.answer), stale: stale.error };
     });
   },
 };`,
