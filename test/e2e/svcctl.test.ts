@@ -2,16 +2,19 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import yaml from 'js-yaml';
+import { runSvcctl } from '../../pkg/cli';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { bind, createRole, createUser, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
 
-// The built binary (`npm run build` first; `make test` does) against an
-// in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
+// svcctl against an in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
 // controller-manager (its gc removes deleted objects), with two plugins (one starts, one fails);
-// each test with a config file of its own.
+// each test with a config file of its own. Most cases run svcctl's entry function in this process (the
+// binary only adds the process's streams, argv and signals to it); the built binary (`npm run build`
+// first; `make test` does) runs where the process is the subject: a closed pipe, and `get -w` ended by signals.
 
 const BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
 const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
@@ -48,12 +51,17 @@ interface Started {
   done: Promise<Run>;
 }
 
-/** Starts svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
+/** The environment svcctl sees: this test's home and config file, and no SVC_SERVER/SVC_TOKEN from the outside. */
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
+  return { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env };
+}
+
+/** Starts the built svcctl binary in a process of its own. */
 function start(args: string[], stdin = '', env: Record<string, string> = {}): Started {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
-  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env },
+    env: environment(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const output: Run = { code: null, stdout: '', stderr: '' };
@@ -68,9 +76,18 @@ function start(args: string[], stdin = '', env: Record<string, string> = {}): St
   return { child, output, done };
 }
 
-/** Runs svcctl to its end. */
-const svcctl = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> =>
-  start(args, stdin, env).done;
+/** Runs svcctl's entry function to its end, in this process. */
+async function svcctl(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
+  const run: Run = { code: null, stdout: '', stderr: '' };
+  run.code = await runSvcctl(args, {
+    stdout: (text) => (run.stdout += text),
+    stderr: (text) => (run.stderr += text),
+    stdin: Readable.from(stdin ? [stdin] : []),
+    env: environment(env),
+    home: dir,
+  });
+  return run;
+}
 
 const login = (user: string, password: string) =>
   svcctl(
