@@ -9,6 +9,7 @@ import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { bind, createRole, createUser, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { writePlugin } from '../support/plugin-folder';
 
 // svcctl against an in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
 // controller-manager (its gc removes deleted objects), with two plugins (one starts, one fails);
@@ -22,21 +23,17 @@ const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
 const serverDir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-server-'));
 const tokenFile = join(serverDir, 'controller-manager.token');
 const pluginsDir = join(serverDir, 'plugins');
-writePlugin('hello', 'module.exports = { start(ctx) { ctx.log.info("hello"); } };');
-writePlugin('broken', 'module.exports = { async start() { throw new Error("no database configured"); } };');
+writePlugin(pluginsDir, 'hello', {
+  version: '0.1.0',
+  code: 'module.exports = { start(ctx) { ctx.log.info("hello"); } };',
+});
+writePlugin(pluginsDir, 'broken', {
+  version: '0.1.0',
+  code: 'module.exports = { async start() { throw new Error("no database configured"); } };',
+});
 const api = useRbacApi({ tlsSelfSignedDir: join(serverDir, 'tls'), controllerManagerTokenFile: tokenFile, pluginsDir });
 let dir: string;
 let configFile: string;
-
-/** Writes a plugin folder: its plugin.yaml (version 0.1.0) and its index.js. */
-function writePlugin(name: string, code: string) {
-  mkdirSync(join(pluginsDir, name), { recursive: true });
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 0.1.0}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
 
 interface Run {
   code: number | null;
