@@ -1,6 +1,6 @@
 /**
  * The shape every stored object shares (docs/api.md): Kubernetes' TypeMeta and
- * ObjectMeta, plus `metadata.version`, the seed's optimistic-lock counter.
+ * ObjectMeta, plus `metadata.version`, a counter of the object's writes for optimistic locking.
  */
 
 /** Metadata of an object. Fields marked "server" are owned by the server: a client's values are ignored. */

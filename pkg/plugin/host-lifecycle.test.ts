@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../storage';
@@ -10,6 +10,7 @@ import { captureLog, type CapturedLog } from '../../test/support/log-capture';
 import { waitFor } from '../../test/support/wait-for';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginHost } from './host';
+import { writePlugin } from '../../test/support/plugin-folder';
 
 // The plugin lifecycle as a reconciler on the controller runtime's loop: a reconcile that fails is retried with the
 // loop's backoff, and a plugin's changes are reconciled one at a time, converging on its Plugin object's last word.
@@ -18,16 +19,9 @@ const pluginsDir = join(dir, 'plugins');
 mkdirSync(pluginsDir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function writePlugin(name: string, code: string): void {
-  mkdirSync(join(pluginsDir, name));
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
-
-writePlugin('steady', `module.exports = { async start() { await new Promise((r) => setTimeout(r, 50)); } };`);
+writePlugin(pluginsDir, 'steady', {
+  code: `module.exports = { async start() { await new Promise((r) => setTimeout(r, 50)); } };`,
+});
 
 let storage: Storage;
 let host: PluginHost;

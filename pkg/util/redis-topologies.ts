@@ -210,7 +210,9 @@ async function startProcess(dirs: string[], args: string[], sentinelConfig?: str
     writeFileSync(file, `${sentinelConfig.join('\n')}\n`);
     argv = [file, '--sentinel', ...base];
   } else {
-    argv = [...base, '--save', '', '--appendonly', 'no', ...args];
+    // A primary waits 5 s (repl-diskless-sync-delay) for more replicas before it sends any its data; these
+    // topologies start their replicas together, so the wait only delays forming and every resync after a failover.
+    argv = [...base, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...args];
   }
   let child: ChildProcess | undefined;
   const process: RedisProcess = {

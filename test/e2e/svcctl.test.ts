@@ -2,16 +2,20 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import yaml from 'js-yaml';
+import { runSvcctl } from '../../pkg/cli';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { bind, createRole, createUser, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { writePlugin } from '../support/plugin-folder';
 
-// The built binary (`npm run build` first; `make test` does) against an
-// in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
+// svcctl against an in-process RBAC apiserver serving HTTPS with a self-signed CA, and a
 // controller-manager (its gc removes deleted objects), with two plugins (one starts, one fails);
-// each test with a config file of its own.
+// each test with a config file of its own. Most cases run svcctl's entry function in this process (the
+// binary only adds the process's streams, argv and signals to it); the built binary (`npm run build`
+// first; `make test` does) runs where the process is the subject: a closed pipe, and `get -w` ended by signals.
 
 const BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
 const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
@@ -19,21 +23,17 @@ const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
 const serverDir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-server-'));
 const tokenFile = join(serverDir, 'controller-manager.token');
 const pluginsDir = join(serverDir, 'plugins');
-writePlugin('hello', 'module.exports = { start(ctx) { ctx.log.info("hello"); } };');
-writePlugin('broken', 'module.exports = { async start() { throw new Error("no database configured"); } };');
+writePlugin(pluginsDir, 'hello', {
+  version: '0.1.0',
+  code: 'module.exports = { start(ctx) { ctx.log.info("hello"); } };',
+});
+writePlugin(pluginsDir, 'broken', {
+  version: '0.1.0',
+  code: 'module.exports = { async start() { throw new Error("no database configured"); } };',
+});
 const api = useRbacApi({ tlsSelfSignedDir: join(serverDir, 'tls'), controllerManagerTokenFile: tokenFile, pluginsDir });
 let dir: string;
 let configFile: string;
-
-/** Writes a plugin folder: its plugin.yaml (version 0.1.0) and its index.js. */
-function writePlugin(name: string, code: string) {
-  mkdirSync(join(pluginsDir, name), { recursive: true });
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 0.1.0}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
 
 interface Run {
   code: number | null;
@@ -48,12 +48,17 @@ interface Started {
   done: Promise<Run>;
 }
 
-/** Starts svcctl with this config file and no SVC_SERVER/SVC_TOKEN from the outside. */
+/** The environment svcctl sees: this test's home and config file, and no SVC_SERVER/SVC_TOKEN from the outside. */
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
+  return { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env };
+}
+
+/** Starts the built svcctl binary in a process of its own. */
 function start(args: string[], stdin = '', env: Record<string, string> = {}): Started {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
-  const { SVC_SERVER: _server, SVC_TOKEN: _token, ...outside } = process.env;
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env },
+    env: environment(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const output: Run = { code: null, stdout: '', stderr: '' };
@@ -68,9 +73,18 @@ function start(args: string[], stdin = '', env: Record<string, string> = {}): St
   return { child, output, done };
 }
 
-/** Runs svcctl to its end. */
-const svcctl = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> =>
-  start(args, stdin, env).done;
+/** Runs svcctl's entry function to its end, in this process. */
+async function svcctl(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
+  const run: Run = { code: null, stdout: '', stderr: '' };
+  run.code = await runSvcctl(args, {
+    stdout: (text) => (run.stdout += text),
+    stderr: (text) => (run.stderr += text),
+    stdin: Readable.from(stdin ? [stdin] : []),
+    env: environment(env),
+    home: dir,
+  });
+  return run;
+}
 
 const login = (user: string, password: string) =>
   svcctl(

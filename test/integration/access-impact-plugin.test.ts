@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ruleAllows, type PolicyRule } from '../../pkg/auth/rbac';
@@ -6,6 +6,7 @@ import type { RunningApiServer } from '../../pkg/server/app';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { waitFor } from '../support/wait-for';
+import { writePlugin } from '../support/plugin-folder';
 
 // The impact review of a Plugin (its role templates), checked against applying the change: the plugin is enabled
 // (and later disabled) for real, the controller-manager applies (and removes) its templates, and every decision
@@ -22,20 +23,13 @@ const GROUP = 'shop.example.com';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-plugin-impact-'));
 const pluginsDir = join(dir, 'plugins');
-mkdirSync(join(pluginsDir, 'shop', 'extensions'), { recursive: true });
-writeFileSync(
-  join(pluginsDir, 'shop', 'plugin.yaml'),
-  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: shop}\nspec: {version: 1.0.0, enabled: false}\n',
-);
-writeFileSync(
-  join(pluginsDir, 'shop', 'index.js'),
-  `module.exports = { start(ctx) { ctx.routes.get('/apis/${GROUP}/v1alpha1/pings', () => ({ pong: true })); } };`,
-);
 // A public template, one aggregated into the role `team` (bound to ada), and one the platform refuses (its name is
 // not the plugin's): the review must count the first two only, as the controller applies them.
-writeFileSync(
-  join(pluginsDir, 'shop', 'extensions', 'roles.yaml'),
-  `apiVersion: v1alpha1
+writePlugin(pluginsDir, 'shop', {
+  spec: '  enabled: false\n',
+  code: `module.exports = { start(ctx) { ctx.routes.get('/apis/${GROUP}/v1alpha1/pings', () => ({ pong: true })); } };`,
+  extensions: {
+    'roles.yaml': `apiVersion: v1alpha1
 kind: Role
 metadata:
   name: shop-viewer
@@ -59,7 +53,8 @@ metadata:
 rules:
   - {apiGroups: ["*"], resources: ["*"], verbs: ["*"]}
 `,
-);
+  },
+});
 
 let server: RunningApiServer;
 const api = () => rawClient(server.url);

@@ -205,7 +205,7 @@ describe('svc-controller-manager, the process', () => {
       SVC_METRICS_LISTEN: 'off',
       SVC_LEADER_ELECT_RESOURCE_NAME: 'cm-kill',
     };
-    const names = await seedPersons(server, 'proc-kill', 3000);
+    const names = await seedPersons(server, 'proc-kill', 600);
     const first = start([], env);
     await waitForLeader(first, 'cm-kill');
     await markPersons(server, names);

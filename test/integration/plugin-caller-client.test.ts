@@ -1,23 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bind, createRole, createUser, expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // req.client (docs/plugins.md): a route handler calls the apiserver as the user who called its route, with exactly
 // that user's rights (conditional rules included), and only until it answers; ctx.client stays the plugin's own.
 const MEMOS = '/apis/memos.example.com/v1alpha1';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-caller-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
-mkdirSync(join(pluginsDir, 'memos'));
-writeFileSync(
-  join(pluginsDir, 'memos', 'plugin.yaml'),
-  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: memos}\nspec: {version: 1.0.0}\n',
-);
-writeFileSync(
-  join(pluginsDir, 'memos', 'index.js'),
-  `
+const pluginsDir = usePluginsDir('svc-plugin-caller');
+writePlugin(pluginsDir, 'memos', {
+  code: `
 const MEMOS = { group: 'memos.example.com', version: 'v1alpha1', plural: 'memos' };
 const ROLES = { group: '', version: 'v1alpha1', plural: 'roles' };
 // A refusal answers as the apiserver's Status, so the test sees what the caller was told.
@@ -49,7 +40,7 @@ module.exports = {
     ctx.routes.get('/apis/memos.example.com/v1alpha1/kept', () => relay(kept.list(MEMOS).then(names)));
   },
 };`,
-);
+});
 
 const suite = useRbacApi({ pluginsDir });
 let reader: Awaited<ReturnType<typeof createUser>>;

@@ -1,24 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApiServer } from '../support/apiserver';
 import { bind, createRole, createUser, rbacApi, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // ctx.client (docs/plugins.md): a plugin's code calls the apiserver as system:plugin:<name>, which may do anything on
 // the models the plugin serves and, beyond them, only what roles bound to it allow.
 const NOTES = '/apis/notes.example.com/v1alpha1';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-client-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
-mkdirSync(join(pluginsDir, 'notes'));
-writeFileSync(
-  join(pluginsDir, 'notes', 'plugin.yaml'),
-  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: notes}\nspec: {version: 1.0.0}\n',
-);
-writeFileSync(
-  join(pluginsDir, 'notes', 'index.js'),
-  `
+const pluginsDir = usePluginsDir('svc-plugin-client');
+writePlugin(pluginsDir, 'notes', {
+  code: `
 const NOTES = { group: 'notes.example.com', version: 'v1alpha1', plural: 'notes' };
 const ROLES = { group: '', version: 'v1alpha1', plural: 'roles' };
 // A refusal answers as the apiserver's Status, so the test sees what the plugin's identity was told.
@@ -41,7 +35,7 @@ module.exports = {
       relay(ctx.client.list(ROLES).then((list) => list.items.map((r) => r.metadata.name))));
   },
 };`,
-);
+});
 
 const suite = useRbacApi({ pluginsDir });
 

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningApiServer } from '../../pkg/server/app';
 import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { waitFor } from '../support/wait-for';
+import { writePlugin } from '../support/plugin-folder';
 
 // The plugin controller (docs/plugins.md) in a controller-manager that holds only its built-in role, against an RBAC
 // apiserver with a plugins folder: a started plugin's extensions/ objects are applied and listed in its status,
@@ -17,21 +18,16 @@ const token = 'controller-manager-token-for-the-plugin-test';
 const dir = mkdtempSync(join(tmpdir(), 'svc-plugin-ext-'));
 const pluginsDir = join(dir, 'plugins');
 
-/** Writes a plugin folder with a route (`GET /apis/<name>.example.com/v1alpha1/pings`) and these extension objects. */
-function writePlugin(name: string, extensions: string) {
-  mkdirSync(join(pluginsDir, name, 'extensions'), { recursive: true });
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`,
-  );
-  writeFileSync(
-    join(pluginsDir, name, 'index.js'),
-    `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/pings', () => ({ pong: true })); } };`,
-  );
-  writeFileSync(join(pluginsDir, name, 'extensions', 'objects.yaml'), extensions);
+/** A plugin's index.js serving one route, `GET /apis/<name>.example.com/v1alpha1/pings`. */
+const pingRoute = (name: string) =>
+  `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/pings', () => ({ pong: true })); } };`;
+
+/** Writes a plugin folder with these extension objects, and that route unless `code` is given. */
+function writePingPlugin(name: string, extensions: string, code = pingRoute(name)) {
+  writePlugin(pluginsDir, name, { code, extensions: { 'objects.yaml': extensions } });
 }
 
-writePlugin(
+writePingPlugin(
   'shop',
   `apiVersion: v1alpha1
 kind: Role
@@ -42,7 +38,7 @@ rules:
   - {apiGroups: [shop.example.com], resources: [pings], verbs: [list]}
 `,
 );
-writePlugin(
+writePingPlugin(
   'rogue',
   `apiVersion: v1alpha1
 kind: Role
@@ -61,7 +57,7 @@ rules: []
 );
 
 // A plugin whose extensions/ hold an object of its own model, and a binding that would give it the super role.
-writePlugin(
+writePingPlugin(
   'zoo',
   `apiVersion: zoo.example.com/v1alpha1
 kind: Human
@@ -74,9 +70,6 @@ metadata: {name: zoo-everything}
 roleRef: {apiGroup: "", kind: Role, name: super-role}
 subjects: [{kind: User, apiGroup: "", name: "system:plugin:zoo"}]
 `,
-);
-writeFileSync(
-  join(pluginsDir, 'zoo', 'index.js'),
   `module.exports = { async start(ctx) {
     await ctx.schemes.register({
       group: 'zoo.example.com', version: 'v1alpha1',

@@ -1,8 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // Index functions (docs/plugins.md, ADR 0014): a plugin's indexFunc runs in a sandbox inside the apiserver; single- and
 // multi-valued, unique or not, ASC or DESC; one that throws or loops refuses the write with a Status and nothing
@@ -10,27 +8,15 @@ import { waitFor } from '../support/wait-for';
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 const BOOKS = '/apis/library.example.com/v1alpha1/books';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-ix-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
-
-function writePlugin(name: string, version: string, code: string) {
-  mkdirSync(join(pluginsDir, name), { recursive: true });
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: ${version}}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
+const pluginsDir = usePluginsDir('svc-plugin-ix');
 
 const model = `{
   group: 'library.example.com', version: 'v1alpha1',
   names: { kind: 'Book', singular: 'book', plural: 'books' },
   schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
 }`;
-writePlugin(
-  'library',
-  '1.0.0',
-  `module.exports = { async start(ctx) {
+writePlugin(pluginsDir, 'library', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register(${model}, (ix) => {
     ix.add({ name: 'spec.author', indexFunc: (book) => book.spec.author });
     ix.add({ name: 'spec.isbn', unique: true, indexFunc(book) { return book.spec.isbn && book.spec.isbn.replace(/-/g, ''); } });
@@ -42,23 +28,19 @@ writePlugin(
     } });
   });
 } };`,
-);
-writePlugin(
-  'twice',
-  '1.0.0',
-  `module.exports = { async start(ctx) {
+});
+writePlugin(pluginsDir, 'twice', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'twice.example.com', version: 'v1', names: { kind: 'T', plural: 'ts' } }, (ix) =>
     ix.add({ name: 'spec.a', indexFunc: (o) => o.spec.a }).add({ name: 'spec.a', path: 'spec.a' }));
 } };`,
-);
-writePlugin(
-  'asyncix',
-  '1.0.0',
-  `module.exports = { async start(ctx) {
+});
+writePlugin(pluginsDir, 'asyncix', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'async.example.com', version: 'v1', names: { kind: 'A', plural: 'as' } }, (ix) =>
     ix.add({ name: 'spec.a', indexFunc: async (o) => o.spec.a }));
 } };`,
-);
+});
 
 const suite = useRbacApi({ pluginsDir, pluginRescanSeconds: 1 });
 const plugin = (name: string, phases: string[]) =>
@@ -146,16 +128,15 @@ describe('index functions of a plugin model', () => {
       );
     }
     // Version 2 adds an index whose function takes a few milliseconds per object: the build takes about a second.
-    writePlugin(
-      'library',
-      '2.0.0',
-      `module.exports = { async start(ctx) {
+    writePlugin(pluginsDir, 'library', {
+      version: '2.0.0',
+      code: `module.exports = { async start(ctx) {
   await ctx.schemes.register(${model}, (ix) => ix.add({ name: 'spec.slow', indexFunc: (book) => {
     const until = Date.now() + 4; while (Date.now() < until);
     return book.spec.author;
   } }));
 } };`,
-    );
+    });
     const starting = await plugin('library', ['STARTING']);
     expect(starting.spec.version).toBe('2.0.0');
     const unavailable = await waitFor(

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bind, createRole, createUser, expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // What a plugin may not reach (ADR 0030): its index functions find nothing of the apiserver's, whoever writes the
 // object; a Model object and a plugin never take each other's model; a plugin holding Buffers past its memory limit is
@@ -12,19 +12,9 @@ const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
 const BOOKS = '/apis/library.example.com/v1alpha1/books';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-iso-'));
+const pluginsDir = usePluginsDir('svc-plugin-iso');
 const marker = join(pluginsDir, '..', `${pluginsDir.split('/').pop()}-escaped`);
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
 afterAll(() => rmSync(marker, { force: true }));
-
-function writePlugin(name: string, code: string) {
-  mkdirSync(join(pluginsDir, name), { recursive: true });
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
 
 const modelSpec = (group: string, kind: string, plural: string) => ({
   group,
@@ -35,9 +25,8 @@ const modelSpec = (group: string, kind: string, plural: string) => ({
 
 // An index function that, given `spec.escape`, tries the way out of a node:vm context and, if it finds the
 // apiserver's process, leaves a file behind (it could as well have ended the process).
-writePlugin(
-  'library',
-  `module.exports = { async start(ctx) {
+writePlugin(pluginsDir, 'library', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register(${JSON.stringify(modelSpec('library.example.com', 'Book', 'books'))}, (ix) =>
     ix.add({ name: 'spec.escape', indexFunc: function (book) {
       if (!book.spec.escape) return undefined;
@@ -46,20 +35,18 @@ writePlugin(
       return 'escaped';
     } }));
 } };`,
-);
+});
 // Holds ever more Buffers (outside the worker's heap), up to 800 MiB, until it is stopped.
-writePlugin(
-  'hoarder',
-  `module.exports = { start() {
+writePlugin(pluginsDir, 'hoarder', {
+  code: `module.exports = { start() {
   const held = [];
   setInterval(() => held.length < 100 && held.push(Buffer.alloc(8 * 1024 * 1024, 1)), 20);
 } };`,
-);
+});
 // Blocks its own thread in a synchronous loop that allocates Buffers (about 200 MiB a second, at most 512 MiB), so
 // that its worker never reports its memory: only a check from outside the worker can stop it.
-writePlugin(
-  'spinner',
-  `module.exports = { start() {
+writePlugin(pluginsDir, 'spinner', {
+  code: `module.exports = { start() {
   setTimeout(() => {
     const held = [];
     while (held.length < 512) {
@@ -70,7 +57,7 @@ writePlugin(
     for (;;);
   }, 100);
 } };`,
-);
+});
 
 const suite = useRbacApi({ pluginsDir, pluginRescanSeconds: 1, pluginMemoryMb: 128 });
 const plugin = (name: string, phases: string[]) =>
@@ -125,12 +112,11 @@ describe('plugin isolation', () => {
       201,
       'the Model',
     );
-    writePlugin(
-      'gadgets',
-      `module.exports = { async start(ctx) {
+    writePlugin(pluginsDir, 'gadgets', {
+      code: `module.exports = { async start(ctx) {
   await ctx.schemes.register(${JSON.stringify(modelSpec('gadgets.example.com', 'Gadget', 'gadgets'))});
 } };`,
-    );
+    });
     const failed = await plugin('gadgets', ['FAILED']);
     expect(failed.status.message).toContain(`already served by Model "${name}"`);
     expect((await suite.admin('GET', `${MODELS}/${name}`)).status).toBe(200);

@@ -7,6 +7,7 @@ import { client as rawClient, startTestApiServer, TEST_ADMIN_PASSWORD } from '..
 import { startTestControllerManager, stopTestControllerManagers } from '../support/controller-manager';
 import { makeTgz } from '../support/tgz';
 import { waitFor } from '../support/wait-for';
+import { pluginManifest, writePluginFolder } from '../support/plugin-folder';
 
 // Hot reload (docs/plugins.md): a plugin added to, changed in or removed from the plugins folder of a running apiserver
 // is installed, reloaded or uninstalled (its extension objects deleted by the controller first); a .tgz plugin is
@@ -20,8 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-plugin-reload-'));
 const pluginsDir = join(dir, 'plugins');
 mkdirSync(pluginsDir);
 
-const manifest = (name: string, version = '1.0.0') =>
-  `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: ${version}}\n`;
+const manifest = (name: string, version = '1.0.0') => pluginManifest(name, { version });
 const code = (name: string, answer: string) =>
   `module.exports = { start(ctx) { ctx.routes.get('/apis/${name}.example.com/v1alpha1/answers', () => ({ answer: '${answer}' })); } };`;
 const role = (name: string) =>
@@ -30,10 +30,10 @@ const role = (name: string) =>
 /** Writes a plugin folder next to the plugins folder, then moves it in at once, as an installer would. */
 function addPlugin(name: string, answer: string) {
   const staging = join(dir, `staging-${name}`);
-  mkdirSync(join(staging, 'extensions'), { recursive: true });
-  writeFileSync(join(staging, 'plugin.yaml'), manifest(name));
-  writeFileSync(join(staging, 'index.js'), code(name, answer));
-  writeFileSync(join(staging, 'extensions', 'roles.yaml'), role(name));
+  writePluginFolder(staging, name, {
+    code: code(name, answer),
+    extensions: { 'roles.yaml': role(name) },
+  });
   renameSync(staging, join(pluginsDir, name));
 }
 
@@ -44,11 +44,8 @@ function addPlugin(name: string, answer: string) {
 function addGatedPlugin(name: string) {
   const [entered, release] = [join(dir, `${name}.entered`), join(dir, `${name}.release`)];
   const staging = join(dir, `staging-${name}`);
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'plugin.yaml'), manifest(name));
-  writeFileSync(
-    join(staging, 'index.js'),
-    `const fs = require('node:fs');
+  writePluginFolder(staging, name, {
+    code: `const fs = require('node:fs');
 module.exports = { start(ctx) {
   ctx.routes.get('/apis/${name}.example.com/v1alpha1/ping', () => ({ pong: true }));
   ctx.routes.get('/apis/${name}.example.com/v1alpha1/slow', () => new Promise((resolve) => {
@@ -60,7 +57,7 @@ module.exports = { start(ctx) {
     }, 20);
   }));
 } };`,
-  );
+  });
   renameSync(staging, join(pluginsDir, name));
   return { entered, release };
 }
@@ -233,9 +230,7 @@ describe('a running apiserver following its plugins folder', () => {
   it("names files in a FAILED plugin's message relative to the plugins folder, never by their absolute path", async () => {
     const failing = `module.exports = { start() { throw new Error('cannot read ' + require('node:path').join(__dirname, 'data.json')); } };`;
     const staging = join(dir, 'staging-pathy');
-    mkdirSync(staging);
-    writeFileSync(join(staging, 'plugin.yaml'), manifest('pathy'));
-    writeFileSync(join(staging, 'index.js'), failing);
+    writePluginFolder(staging, 'pathy', { code: failing });
     renameSync(staging, join(pluginsDir, 'pathy'));
     writeFileSync(
       join(pluginsDir, 'missing.tgz'),

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type RunningApiServer } from '../../pkg/server/app';
@@ -8,6 +8,7 @@ import { sharedRedisUrl, uniqueKeyPrefix } from '../support/redis';
 import { basic } from '../support/security';
 import { waitFor } from '../support/wait-for';
 import * as routePatterns from '../../pkg/plugin/route-pattern';
+import { writePlugin } from '../support/plugin-folder';
 
 // Plugin routes (docs/plugins.md): the annotation style (decorators from 'svc/plugin', or static fields in plain
 // JavaScript), a class without an API version ignored with a warning, routes chosen by their accept media type
@@ -16,19 +17,9 @@ import * as routePatterns from '../../pkg/plugin/route-pattern';
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-routes-'));
 
-function writePlugin(name: string, code: string) {
-  mkdirSync(join(pluginsDir, name));
-  writeFileSync(
-    join(pluginsDir, name, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec: {version: 1.0.0}\n`,
-  );
-  writeFileSync(join(pluginsDir, name, 'index.js'), code);
-}
-
 // What TypeScript emits for @ApiVersion/@Get with "experimentalDecorators", written out by hand.
-writePlugin(
-  'annotated',
-  `const { ApiVersion, Get, Post } = require('svc/plugin');
+writePlugin(pluginsDir, 'annotated', {
+  code: `const { ApiVersion, Get, Post } = require('svc/plugin');
 class Directory {
   constructor(greeting) { this.greeting = greeting; }
   entry(req) { return { greeting: this.greeting + ', ' + req.params.name }; }
@@ -57,21 +48,19 @@ module.exports = { start(ctx) {
   ctx.routes.add({ method: 'GET', path: '/apis/annotated.example.com/v1alpha1/charts', accept: 'image/svg+xml' },
     () => new Response('<svg/>', { headers: { 'content-type': 'image/svg+xml' } }));
 } };`,
-);
+});
 const model = (group: string) => `{ group: '${group}', version: 'v1', names: { kind: 'Thing', plural: 'things' } }`;
-writePlugin(
-  'first',
-  `module.exports = { async start(ctx) {
+writePlugin(pluginsDir, 'first', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register(${model('shared.example.com')});
   ctx.routes.get('/apis/routes.example.com/v1/pings', () => ({ from: 'first' }));
 } };`,
-);
-writePlugin(
-  'chatty',
-  `module.exports = { start(ctx) {
+});
+writePlugin(pluginsDir, 'chatty', {
+  code: `module.exports = { start(ctx) {
   ctx.routes.post('/apis/chatty.example.com/v1/floods', () => { for (let i = 0; i < 1000; i++) ctx.log.info('flood ' + i); return { sent: 1000 }; });
 } };`,
-);
+});
 
 let server: RunningApiServer;
 let admin: ApiClient;
@@ -173,14 +162,12 @@ describe('routes with an accept media type', () => {
 describe('two plugins claiming the same model or route', () => {
   it('fails the second, naming the first, and the first keeps serving', async () => {
     expect((await plugin('first')).status.phase).toBe('STARTED');
-    writePlugin(
-      'second-model',
-      `module.exports = { async start(ctx) { await ctx.schemes.register(${model('shared.example.com')}); } };`,
-    );
-    writePlugin(
-      'second-route',
-      `module.exports = { start(ctx) { ctx.routes.get('/apis/routes.example.com/v1/pings', () => ({ from: 'second' })); } };`,
-    );
+    writePlugin(pluginsDir, 'second-model', {
+      code: `module.exports = { async start(ctx) { await ctx.schemes.register(${model('shared.example.com')}); } };`,
+    });
+    writePlugin(pluginsDir, 'second-route', {
+      code: `module.exports = { start(ctx) { ctx.routes.get('/apis/routes.example.com/v1/pings', () => ({ from: 'second' })); } };`,
+    });
     const failed = (name: string) =>
       waitFor(async () => ((await plugin(name))?.status?.phase === 'FAILED' ? plugin(name) : undefined), {
         what: `${name} to be FAILED`,

@@ -1,26 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sleep } from '../../pkg/util/backoff';
 import { client, startTestApiServer } from '../support/apiserver';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // Ctrl-C on `make run` just after it started: the apiserver stops at once, even while a plugin's start(ctx) is
 // still under way (it used to wait for the plugin's start timeout, a minute by default).
 
-const dir = mkdtempSync(join(tmpdir(), 'plugin-stop-while-starting-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const pluginsDir = usePluginsDir('plugin-stop-while-starting');
 
 test('an apiserver stopped while a plugin is STARTING stops without waiting for the start timeout', async () => {
-  const plugin = join(dir, 'plugins', 'slow');
-  mkdirSync(plugin, { recursive: true });
-  writeFileSync(
-    join(plugin, 'plugin.yaml'),
-    'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: slow}\nspec: {version: 0.1.0}\n',
-  );
-  writeFileSync(join(plugin, 'index.js'), 'module.exports = { start: () => new Promise(() => {}) };');
+  writePlugin(pluginsDir, 'slow', { code: 'module.exports = { start: () => new Promise(() => {}) };' });
   // A start timeout far beyond this test's own time limit: only a stop that does not wait for it can pass.
-  const server = await startTestApiServer({ pluginsDir: join(dir, 'plugins'), pluginStartTimeoutSeconds: 3600 });
+  const server = await startTestApiServer({ pluginsDir, pluginStartTimeoutSeconds: 3600 });
   const api = client(server.url);
   await waitFor(
     async () => (await api('GET', '/apis/plugin.svc.run/v1alpha1/plugins/slow')).body?.status?.phase === 'STARTING',

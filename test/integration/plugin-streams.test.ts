@@ -1,25 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { useRbacApi } from '../support/security';
 import { TEST_ADMIN_PASSWORD } from '../support/apiserver';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // Streamed plugin responses (docs/plugins.md): a ReadableStream body goes to the client chunk by chunk, each chunk asked
 // of the handler's stream only once the last was written (back pressure), never buffered whole.
 const CHUNK = 64 * 1024;
 const CHUNKS = 256; // 16 MiB: far more than the connection's buffers hold
 const BASE = '/apis/streams.example.com/v1';
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-streams-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
-mkdirSync(join(pluginsDir, 'streams'));
-writeFileSync(
-  join(pluginsDir, 'streams', 'plugin.yaml'),
-  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: streams}\nspec: {version: 1.0.0}\n',
-);
-writeFileSync(
-  join(pluginsDir, 'streams', 'index.js'),
-  `let produced = 0;
+const pluginsDir = usePluginsDir('svc-plugin-streams');
+writePlugin(pluginsDir, 'streams', {
+  code: `let produced = 0;
 module.exports = { start(ctx) {
   ctx.routes.get('${BASE}/downloads', () => {
     produced = 0;
@@ -48,7 +39,7 @@ module.exports = { start(ctx) {
     pull(controller) { controller.error(new Error('disk gone')); },
   })));
 } };`,
-);
+});
 
 const suite = useRbacApi({ pluginsDir, maxBodyBytes: 8 * 1024 * 1024 });
 const auth = { Authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}` };

@@ -1,27 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunningApiServer } from '../../pkg/server/app';
 import { startTestApiServer } from '../support/apiserver';
 import { captureLog } from '../support/log-capture';
 import { stopControllerManagers } from '../support/running-controller-managers';
 import { bind, createRole, createUser, expectStatus, rbacApi, type RbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // A plugin's ctx.client and req.client answer gets and lists in process as values (pkg/apiserver/in-process-read.ts):
 // judged as the same GET over HTTP, with no access-log line of their own, for the caller the host knows and no other.
 const CARDS = '/apis/cards.example.com/v1alpha1';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugin-typed-reads-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
-mkdirSync(join(pluginsDir, 'cards'));
-writeFileSync(
-  join(pluginsDir, 'cards', 'plugin.yaml'),
-  'apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: cards}\nspec: {version: 1.0.0}\n',
-);
-writeFileSync(
-  join(pluginsDir, 'cards', 'index.js'),
-  `
+const pluginsDir = usePluginsDir('svc-plugin-typed-reads');
+writePlugin(pluginsDir, 'cards', {
+  code: `
 const { parentPort } = require('node:worker_threads');
 const CARDS = { group: 'cards.example.com', version: 'v1alpha1', plural: 'cards' };
 const ROLES = { group: '', version: 'v1alpha1', plural: 'roles' };
@@ -72,7 +63,7 @@ module.exports = {
     });
   },
 };`,
-);
+});
 
 const captured = captureLog('info');
 let server: RunningApiServer;

@@ -1,8 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bind, createRole, createUser, expectStatus, useRbacApi } from '../support/security';
 import { waitFor } from '../support/wait-for';
+import { usePluginsDir, writePlugin } from '../support/plugin-folder';
 
 // Plugins (docs/plugins.md, first increment): a plugin folder's code runs in a worker thread; its model is served,
 // its routes answer through authentication and authorisation; a plugin that loops, throws or asks for what it
@@ -10,23 +8,11 @@ import { waitFor } from '../support/wait-for';
 const PLUGINS = '/apis/plugin.svc.run/v1alpha1/plugins';
 const GROUP = '/apis/people.example.com/v1alpha1';
 
-const pluginsDir = mkdtempSync(join(tmpdir(), 'svc-plugins-'));
-afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
+const pluginsDir = usePluginsDir('svc-plugins');
 
-/** Writes a plugin folder: its plugin.yaml (name, version, settings) and, when given, its index.js. */
-function writePlugin(name: string, code?: string, spec = '') {
-  const dir = join(pluginsDir, name);
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, 'plugin.yaml'),
-    `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: ${name}}\nspec:\n  version: 1.2.0\n${spec}`,
-  );
-  if (code) writeFileSync(join(dir, 'index.js'), code);
-}
-
-writePlugin(
-  'people',
-  `
+writePlugin(pluginsDir, 'people', {
+  version: '1.2.0',
+  code: `
 module.exports = {
   async start(ctx) {
     ctx.log.info('starting', { greeting: ctx.plugin.settings.greeting });
@@ -43,54 +29,52 @@ module.exports = {
     ctx.routes.get('/apis/people.example.com/v1alpha1/slow', () => new Promise(() => {}));
   },
 };`,
-  '  settings: {greeting: Hello}\n',
-);
-writePlugin('looper', 'module.exports = { start() { for (;;) {} } };');
-writePlugin('broken', 'module.exports = { async start() { throw new Error("no database configured"); } };');
-writePlugin(
-  'squatter',
-  `module.exports = { async start(ctx) {
+  spec: '  settings: {greeting: Hello}\n',
+});
+writePlugin(pluginsDir, 'looper', { code: 'module.exports = { start() { for (;;) {} } };' });
+writePlugin(pluginsDir, 'broken', {
+  code: 'module.exports = { async start() { throw new Error("no database configured"); } };',
+});
+writePlugin(pluginsDir, 'squatter', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'content.svc.run', version: 'v1alpha1', names: { kind: 'Post', plural: 'posts' } });
 } };`,
-);
-writePlugin(
-  'quitter',
-  `module.exports = { start(ctx) {
+});
+writePlugin(pluginsDir, 'quitter', {
+  code: `module.exports = { start(ctx) {
   ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
 } };`,
-);
-writePlugin(
-  'hog',
-  `module.exports = { start(ctx) {
+});
+writePlugin(pluginsDir, 'hog', {
+  code: `module.exports = { start(ctx) {
   ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => { const held = []; for (;;) held.push(new Array(1e6).fill(1)); });
 } };`,
-);
-writePlugin(
-  'voider',
-  `module.exports = { async start(ctx) {
+});
+writePlugin(pluginsDir, 'voider', {
+  code: `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: '', version: 'v1alpha1', names: { kind: 'Thing', plural: 'things' } });
 } };`,
-);
-writePlugin(
-  'spinner',
-  `module.exports = { start(ctx) {
+});
+writePlugin(pluginsDir, 'spinner', {
+  code: `module.exports = { start(ctx) {
   ctx.routes.get('/apis/spin.example.com/v1alpha1/loops', () => { for (;;) {} });
   ctx.routes.get('/apis/spin.example.com/v1alpha1/pings', () => ({ pong: true }));
 } };`,
-);
-writePlugin('future', undefined, '  requires: ">=99.0.0"\n');
-writePlugin(
-  'toggle',
-  `module.exports = { start(ctx) {
+});
+writePlugin(pluginsDir, 'future', { spec: '  requires: ">=99.0.0"\n' });
+writePlugin(pluginsDir, 'toggle', {
+  code: `module.exports = { start(ctx) {
   ctx.routes.get('/apis/toggle.example.com/v1alpha1/pings', () => ({ pong: true }));
 } };`,
-);
-mkdirSync(join(pluginsDir, 'toggle', 'extensions'));
-writeFileSync(
-  join(pluginsDir, 'toggle', 'extensions', 'roles.yaml'),
-  'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-pinger}\nrules: []\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-other}\n',
-);
-writePlugin('off', 'module.exports = { start() { throw new Error("never run"); } };', '  enabled: false\n');
+  extensions: {
+    'roles.yaml':
+      'apiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-pinger}\nrules: []\n---\napiVersion: v1alpha1\nkind: Role\nmetadata: {name: toggle-other}\n',
+  },
+});
+writePlugin(pluginsDir, 'off', {
+  code: 'module.exports = { start() { throw new Error("never run"); } };',
+  spec: '  enabled: false\n',
+});
 
 const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1 });
 
@@ -271,7 +255,7 @@ describe('a Plugin object that names no installed plugin', () => {
       expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NotInstalled' }),
     ]);
 
-    writePlugin('late', `module.exports = { start(ctx) { ctx.log.info('late but here'); } };`);
+    writePlugin(pluginsDir, 'late', { code: `module.exports = { start(ctx) { ctx.log.info('late but here'); } };` });
     const started = await phaseOf('late', 'STARTED');
     expect(started.status.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'True' })]);
   });

@@ -12,7 +12,7 @@ export const PERSONS = '/apis/example.com/v1alpha1/persons';
 export const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
 export const MODELS = '/apis/apiextensions.svc.run/v1alpha1/models';
 
-/** The seed's Person Model object, as shipped in manifests/examples. */
+/** The example Person Model object, as shipped in manifests/examples. */
 export const personModel = (): Record<string, any> =>
   yaml.load(readFileSync(join(__dirname, '..', '..', 'manifests', 'examples', 'person-model.yaml'), 'utf8')) as Record<
     string,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { compileSchema } from './compile';
 
-// The seed's Person model, read from the manifest users apply, so that the
+// The example Person model (manifests/examples), read from the manifest users apply, so that the
 // manifest itself is what these tests prove.
 const manifest = yaml.load(readFileSync(join(__dirname, 'testdata/person-model.yaml'), 'utf8')) as {
   spec: { schema: unknown };
@@ -18,7 +18,7 @@ const ada = (spec: Record<string, unknown>, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-describe('the seed Person model', () => {
+describe('the example Person model', () => {
   it('accepts a valid person, with another whole person inside', () => {
     const other = ada({ name: 'Charles', age: 80 }, { metadata: { name: 'charles', labels: { a: 'b' } } });
     expect(
