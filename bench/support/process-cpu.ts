@@ -11,9 +11,18 @@ const TICKS_PER_SECOND = 100;
  * @example const before = cpuMillis(pid); …; const used = cpuMillis(pid)! - before!;
  */
 export function cpuMillis(pid: number): number | undefined {
+  return statCpuMillis(`/proc/${pid}/stat`);
+}
+
+/** Like `cpuMillis`, for one thread of process `pid` (its main thread when `tid` is `pid`). */
+export function threadCpuMillis(pid: number, tid: number): number | undefined {
+  return statCpuMillis(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function statCpuMillis(path: string): number | undefined {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { BusyWatch } from './busy-watch';
+import { BusyWatch, utilizationTrusted } from './busy-watch';
 
 const busy = { utilization: 0.97, requests: false, elapsedMs: 1000 };
 
@@ -20,5 +20,14 @@ describe('BusyWatch', () => {
       expect(watch.add(busy)).toBeUndefined();
       expect(watch.add(i % 2 ? { ...busy, utilization: 0.5 } : { ...busy, requests: true })).toBeUndefined();
     }
+  });
+});
+
+describe('utilizationTrusted', () => {
+  it('distrusts the utilisation under a sampling profiler only', () => {
+    expect(utilizationTrusted([])).toBe(true);
+    expect(utilizationTrusted(['--inspect', '--max-old-space-size=512'])).toBe(true);
+    expect(utilizationTrusted(['--cpu-prof-dir', '/tmp/p', '--cpu-prof'])).toBe(false);
+    expect(utilizationTrusted(['--prof'])).toBe(false);
   });
 });

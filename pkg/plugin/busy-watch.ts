@@ -5,6 +5,15 @@ export const BUSY_UTILIZATION = 0.8;
 /** How often the host samples each worker's event loop utilisation. */
 export const BUSY_SAMPLE_MS = 1000;
 
+/**
+ * Whether Node's event loop utilisation of a worker can be believed in a process started with `execArgv`. Under a
+ * sampling profiler (`--cpu-prof`, `--prof`) an idle worker reads about 0.9 (the profiler's signals cut the loop's
+ * waits short and the rest of each wait counts as busy), so every plugin would be stopped after the limit.
+ */
+export function utilizationTrusted(execArgv: readonly string[] = process.execArgv): boolean {
+  return !execArgv.some((flag) => flag === '--cpu-prof' || flag === '--prof');
+}
+
 /** One sample: how much of the time since the last one the thread ran code, and whether it served requests. */
 export interface BusySample {
   /** From 0 (idle) to 1 (never waited for an event), as `worker.performance.eventLoopUtilization()` tells it. */

@@ -1,4 +1,6 @@
 import ivm from 'isolated-vm';
+import { performance } from 'node:perf_hooks';
+import { coarseTimeout } from './call-deadline';
 import type { IndexFunctionSource } from './index-sandbox';
 
 /** The heap an index isolate may use, by default: a function that allocates past it loses its isolate, nothing else. */
@@ -62,7 +64,8 @@ const PRELUDE = `
  * that no property walk, stack trace or returned value leads back to the
  * apiserver. The object goes in as a JSON string and the outcomes come out as
  * one; nothing else crosses. Each call is bounded by a time limit (the
- * isolate is interrupted) and the isolate by a heap limit (it is disposed);
+ * isolate is interrupted; the limit is rounded up to group due times, see
+ * `coarseTimeout`) and the isolate by a heap limit (it is disposed);
  * an isolate lost to its memory limit is made anew for the next call.
  */
 export class IndexIsolate {
@@ -96,7 +99,8 @@ export class IndexIsolate {
     if (this.closed) return { failure: 'closed' };
     try {
       const run = this.run ?? this.spawn();
-      const text: unknown = run.applySync(undefined, [json], { timeout: this.options.timeoutMs });
+      const timeout = coarseTimeout(this.options.timeoutMs, performance.now());
+      const text: unknown = run.applySync(undefined, [json], { timeout });
       // Only a string primitive is ever read; anything else (it cannot be a host object) is a broken prelude.
       if (typeof text !== 'string') throw new Error('the index functions answered something other than text');
       return { text };

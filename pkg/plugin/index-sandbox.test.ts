@@ -196,6 +196,23 @@ describe('IndexSandbox', () => {
     expect(' ada '.trim()).toBe('ada');
   });
 
+  it('runs the functions once for an object whose indexes are asked in turn, and again for a changed object', async () => {
+    // Each call into the isolate bumps a counter its globals keep: the values say which call answered.
+    const box = await create([
+      { name: 'first', source: '() => String((globalThis.calls = (globalThis.calls || 0) + 1))' },
+      { name: 'second', source: '() => String(globalThis.calls)' },
+    ]);
+    const ada = person({ name: 'ada' });
+    expect(box.indexFunc('first')(ada)).toEqual(['1']);
+    expect(box.indexFunc('second')(ada)).toEqual(['1']);
+    expect(box.indexFunc('second')(person({ name: 'ada' }))).toEqual(['1']);
+    const grace = person({ name: 'grace' });
+    expect(box.indexFunc('second')(grace)).toEqual(['2']);
+    expect(box.indexFunc('first')(grace)).toEqual(['2']);
+    expect(box.indexFunc('first')(ada)).toEqual(['1']);
+    expect(box.indexFunc('first')(person({ name: 'ada', age: 36 }))).toEqual(['3']);
+  });
+
   it('refuses writes with 503 once the plugin stopped (its functions no longer run)', async () => {
     const box = await sandbox({ name: (o) => o.spec.name });
     expect(box.indexFunc('name')(person({ name: 'ada' }))).toEqual(['ada']);

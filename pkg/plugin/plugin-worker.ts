@@ -18,7 +18,7 @@ import { LivenessCheck } from './liveness';
 import type { RequestBodyStream } from './request-body';
 import { memoryExceeded } from './memory-watch';
 import { BlockedMemoryWatch } from './blocked-memory-watch';
-import { BUSY_SAMPLE_MS, BusyWatch } from './busy-watch';
+import { BUSY_SAMPLE_MS, BusyWatch, utilizationTrusted } from './busy-watch';
 
 /** How long a new worker thread may take to load svc's own worker code, before the plugin's code runs. */
 const WORKER_BOOT_TIMEOUT_MS = 60_000;
@@ -204,6 +204,10 @@ export class PluginWorker {
 
   /** Fails the plugin once its thread has been busy with no request for the busy limit (BusyWatch). */
   private watchBusy(worker: Worker, fail: (message: string) => void): void {
+    if (!utilizationTrusted()) {
+      this.host.log('warn', 'not watched for a busy thread: under a CPU profiler every thread reads as busy');
+      return;
+    }
     const watch = new BusyWatch(this.options.busyLimitMs);
     let previous = worker.performance.eventLoopUtilization();
     let forwarded = this.nextId;
