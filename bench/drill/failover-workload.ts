@@ -161,6 +161,11 @@ export interface FailoverVerdict {
   repeated: number;
   /** Expired ends of watches. */
   expiredWatches: number;
+  /**
+   * Each skip or repeat as the watcher saw it: which watcher and segment, and the revisions around it
+   * (`r1 r2 [r3] r4`, the bracketed one out of order), so that a failure shows what happened.
+   */
+  breaks: string[];
 }
 
 /**
@@ -176,30 +181,47 @@ export function verifyFailover(
     const kept = surviving.get(w.revision);
     return kept === undefined || kept.name !== w.name || kept.value !== w.value;
   });
-  let wrongEvents = 0;
-  let retractedEvents = 0;
-  let skipped = 0;
-  let repeated = 0;
-  let expiredWatches = 0;
-  for (const watcher of watchers) {
-    for (const segment of watcher.segments) {
-      if (segment.end === 'expired') expiredWatches++;
-      let previous: number | undefined;
-      let firstGone = -1;
-      segment.events.forEach((event, at) => {
-        if (previous !== undefined && event.revision <= previous) repeated++;
-        if (previous !== undefined && event.revision > previous + 1) skipped += event.revision - previous - 1;
-        previous = event.revision;
+  const verdict = { wrongEvents: 0, retractedEvents: 0, skipped: 0, repeated: 0, expiredWatches: 0 };
+  const breaks: string[] = [];
+  for (const [w, watcher] of watchers.entries()) {
+    for (const [s, segment] of watcher.segments.entries()) {
+      if (segment.end === 'expired') verdict.expiredWatches++;
+      const order = orderOf(segment.events);
+      verdict.skipped += order.skipped;
+      verdict.repeated += order.repeated;
+      breaks.push(...order.breaks.map((at) => `watcher ${w} segment ${s}: ${around(segment.events, at)}`));
+      const firstGone = segment.events.findIndex((event) => {
         const kept = surviving.get(event.revision);
-        const same = kept !== undefined && kept.name === event.name && kept.value === event.value;
-        if (!same && firstGone < 0) firstGone = at;
+        return kept === undefined || kept.name !== event.name || kept.value !== event.value;
       });
       if (firstGone < 0) continue;
       // Events Redis lost may only be the last ones of a watch that then ended with Expired.
       const tail = segment.events.length - firstGone;
-      if (segment.end === 'expired') retractedEvents += tail;
-      else wrongEvents += tail;
+      if (segment.end === 'expired') verdict.retractedEvents += tail;
+      else verdict.wrongEvents += tail;
     }
   }
-  return { acknowledged: writes.length, lost, wrongEvents, retractedEvents, skipped, repeated, expiredWatches };
+  return { acknowledged: writes.length, lost, ...verdict, breaks };
+}
+
+/** Revisions one watch jumped over and handed again (or back), and where each happened. */
+function orderOf(events: WatchSegment['events']): { skipped: number; repeated: number; breaks: number[] } {
+  const order = { skipped: 0, repeated: 0, breaks: [] as number[] };
+  for (let at = 1; at < events.length; at++) {
+    const [previous, revision] = [events[at - 1].revision, events[at].revision];
+    if (revision <= previous) order.repeated++;
+    else if (revision > previous + 1) order.skipped += revision - previous - 1;
+    else continue;
+    order.breaks.push(at);
+  }
+  return order;
+}
+
+/** The revisions of the events around `at`, `at`'s in brackets. */
+function around(events: WatchSegment['events'], at: number): string {
+  const from = Math.max(0, at - 3);
+  return events
+    .slice(from, at + 3)
+    .map((e, i) => (from + i === at ? `[${e.revision} ${e.name}=${e.value}]` : `${e.revision}`))
+    .join(' ');
 }

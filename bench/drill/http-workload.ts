@@ -91,10 +91,15 @@ export class HttpCounterWriters extends FailureLog {
     super();
   }
 
-  async start(): Promise<void> {
+  /** Creates the counters (before the watchers start, so that they watch from a revision the counters have). */
+  async create(): Promise<void> {
     for (const [i, name] of this.names.entries()) {
       await this.clients[i % this.clients.length].create(COUNTERS, objectOf(COUNTERS, name));
     }
+  }
+
+  /** Starts the writers of the counters `create()` made. */
+  start(): void {
     this.names.forEach((name, i) => kept(this.done, this.loop(this.clients[i % this.clients.length], name)));
   }
 
@@ -150,6 +155,8 @@ export class HttpRecordingWatcher {
     private readonly client: ApiClient,
     fromRevision: number,
   ) {
+    // Revision 0 would ask for the objects as they are first (Kubernetes' meaning of resourceVersion=0).
+    if (!(fromRevision > 0)) throw new Error(`a recording watcher starts after a revision, not at ${fromRevision}`);
     this.position = fromRevision;
     this.done = this.loop();
     this.done.catch(() => undefined); // stop() rethrows it

@@ -151,7 +151,7 @@ function printVerdict(verdict: FailoverVerdict, promotedMs: number, writers: Cou
   );
   console.log(`acknowledged writes lost: ${verdict.lost.length}`);
   console.log(
-    `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}`,
+    `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}${verdict.breaks.map((b) => `\n  ${b}`).join('')}`,
   );
   console.log(
     `watches ended with 410 Expired: ${verdict.expiredWatches} (events they had been handed that Redis lost: ${verdict.retractedEvents})`,

@@ -132,13 +132,16 @@ export async function runProcessDrill(options: ProcessDrillOptions): Promise<Pro
       what: 'a controller-manager to lead',
     });
 
+    const names = Array.from({ length: options.counters }, (_, i) => `c${i}`);
+    const writers = new HttpCounterWriters(clients, names);
+    // The counters exist before the watchers start: a watch from the empty type's revision, "0", would begin
+    // with the objects listed as they are (Kubernetes' meaning of 0), not with every change after revision 0.
+    await writers.create();
     for (const client of clients) {
       const revision = Number((await client.list(COUNTERS, { limit: 1 })).resourceVersion);
       for (let w = 0; w < options.watchersPerApiserver; w++) watchers.push(new HttpRecordingWatcher(client, revision));
     }
-    const names = Array.from({ length: options.counters }, (_, i) => `c${i}`);
-    const writers = new HttpCounterWriters(clients, names);
-    await writers.start();
+    writers.start();
     const gc = new GcWorkload(clients);
     gc.start();
     stopLoad = () => Promise.all([writers.stop(), gc.stop()]);

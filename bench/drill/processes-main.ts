@@ -29,7 +29,7 @@ function print(result: ProcessDrillResult): void {
     `requests failed (503 or no answer): ${result.failedRequests}, of which 500: ${result.internalErrors}`,
     `loops without an answer, first failure to next success: p50 ${outages.p50} ms, max ${outages.max} ms (${outages.count} outages)`,
     `writes acknowledged (ack=replica): ${verdict.acknowledged}; acknowledged writes lost: ${verdict.lost.length}`,
-    `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}`,
+    `watch events skipped: ${verdict.skipped}, repeated: ${verdict.repeated}, lost and not followed by 410: ${verdict.wrongEvents}${verdict.breaks.map((b) => `\n  ${b}`).join('')}`,
     `watches ended with 410: ${verdict.expiredWatches}; watches opened again after a break: ${result.watchResumes}`,
     `gc: ${gc.released} objects released, ${gc.releasedAfterPrimaryKill} after the primary's kill, ${gc.releasedAfterLeaderKill} after the leader's; all removed ${gc.drainMs} ms after the load ended`,
     `time for the other controller-manager to take the lease: ${result.takeoverMs} ms`,

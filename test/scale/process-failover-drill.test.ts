@@ -35,11 +35,12 @@ it('loses no acknowledged write, skips or repeats no event, keeps one leader and
   const { verdict } = result;
   expect(verdict.acknowledged).toBeGreaterThan(0);
   expect(verdict.lost).toEqual([]);
-  expect({ skipped: verdict.skipped, repeated: verdict.repeated, wrong: verdict.wrongEvents }).toEqual({
-    skipped: 0,
-    repeated: 0,
-    wrong: 0,
-  });
+  expect({
+    skipped: verdict.skipped,
+    repeated: verdict.repeated,
+    wrong: verdict.wrongEvents,
+    breaks: verdict.breaks,
+  }).toEqual({ skipped: 0, repeated: 0, wrong: 0, breaks: [] });
   expect(result.internalErrors).toBe(0);
   expect(result.leaderOverlaps).toBe(0);
   expect(result.leaderSamples).toBeGreaterThan(0);
