@@ -65,7 +65,7 @@ function wrongAnswers(index: AccessIndex, world: TestWorld, attrs: RequestAttrib
       check(via.path[0] === via.role, `${path}: the path does not start at the bound role`);
       const origin = world.graph.role(via.path[via.path.length - 1])!;
       check(
-        origin.rules.some((rule) => isDeepStrictEqual(rule, via.rule)),
+        (origin.rules ?? []).some((rule) => isDeepStrictEqual(rule, via.rule)),
         `${path}: the rule is not one of the last role's`,
       );
       check(world.bindings.get(via.binding!)!.subjects.includes(user.name), `${path}: the binding does not name them`);
