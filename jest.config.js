@@ -1,6 +1,6 @@
-// ts-jest compiles our TypeScript; @kubernetes/client-node and its ESM-only
-// dependencies are compiled to CommonJS too, because jest on Node 20 cannot
-// require() an ES module (docs/adr/0001-commonjs-with-ts-jest.md).
+// swc (through @swc/jest) compiles our TypeScript to CommonJS; @kubernetes/client-node and its ESM-only
+// dependencies are compiled to CommonJS too, because jest on Node 20 cannot require() an ES module
+// (docs/adr/0001-commonjs-with-ts-jest.md, docs/adr/0061-swc-compiles-for-jest.md).
 //
 // `make test` runs everything but test/scale/ (the cases that put thousands of objects through the system:
 // `make test-scale`, jest.scale.config.js) and the console's browser suites (test/e2e/console*.test.ts, headless
@@ -12,9 +12,13 @@ const esmOnly = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jo
 // a time finish sooner even there (docs/adr/0044-a-short-test-loop.md); larger machines keep jest's default.
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 
-// ts-jest only transpiles each file (no type checking), because tsconfig.json sets `isolatedModules`: `make lint` and
-// the build type-check everything, tests included. Type checking per test file took 86 s instead of 16 s for four
-// files from a cold cache (docs/adr/0044-a-short-test-loop.md); nothing here relies on type-aware emit (no const enums).
+// swc only transpiles each file (no type checking; `make lint` and the build type-check everything, tests included),
+// as tsconfig.json's `isolatedModules` requires of every file, several times faster than ts-jest's TypeScript
+// transpiler did from a cold cache (docs/adr/0061-swc-compiles-for-jest.md). Its options (test/support/swc-options.js)
+// say what tsconfig.json says. @swc/jest adds inline source maps (stack traces point into the .ts files) and hoists
+// jest.mock() above the imports.
+const { swcOptions } = require('./test/support/swc-options');
+
 module.exports = {
   testEnvironment: 'node',
   roots: [
@@ -28,20 +32,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/scale/', '<rootDir>/test/e2e/console[^/]*\\.test\\.ts$'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', {}],
-    '^.+\\.m?js$': [
-      'ts-jest',
-      {
-        tsconfig: {
-          allowJs: true,
-          isolatedModules: true,
-          module: 'commonjs',
-          target: 'ES2022',
-          esModuleInterop: true,
-          skipLibCheck: true,
-        },
-      },
-    ],
+    '^.+\\.tsx?$': ['@swc/jest', swcOptions('typescript')],
+    '^.+\\.m?js$': ['@swc/jest', swcOptions('ecmascript')],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

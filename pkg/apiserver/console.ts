@@ -28,7 +28,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * The console's build (`console/dist`, made by `make build`): beside the
- * compiled `pkg/apiserver` under `dist/`, or beside the sources under ts-jest.
+ * compiled `pkg/apiserver` under `dist/`, or beside the sources under jest.
  */
 export function consoleDir(): string | undefined {
   const candidates = [

@@ -8,7 +8,7 @@ const MODULES = 'modules';
 /**
  * The built-in plugins (docs/content.md): every folder of `modules/` with a
  * `plugin.yaml`, found upwards from this file (it runs from `pkg/…` under
- * ts-jest and `dist/pkg/…` when built). Their code is the compiled
+ * jest and `dist/pkg/…` when built). Their code is the compiled
  * `dist/modules/<name>/index.js` when the apiserver runs built, the
  * `index.ts` beside their `plugin.yaml` when it runs from sources. They are
  * marked `builtin`: trusted with the platform's groups.

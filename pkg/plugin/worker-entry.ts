@@ -57,11 +57,16 @@ function sourceFile(path: string): string | undefined {
 }
 
 function transpile(file: string): string {
-  // Only reached when running from sources, where the TypeScript compiler is installed.
+  // Only reached when running from sources, where the devDependencies are installed. swc (a native module) rather
+  // than TypeScript's transpileModule: each test file that starts plugins gets its own module registry under jest,
+  // and loading the TypeScript compiler into each cost more than all its transpiling
+  // (docs/adr/0061-swc-compiles-for-jest.md). The options are jest's (test/support/swc-options.js).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ts = require('typescript') as typeof import('typescript');
-  return ts.transpileModule(readFileSync(file, 'utf8'), {
-    fileName: file,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  }).outputText;
+  const swc = require('@swc/core') as typeof import('@swc/core');
+  return swc.transformSync(readFileSync(file, 'utf8'), {
+    filename: file,
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022', transform: { useDefineForClassFields: true } },
+    module: { type: 'commonjs' },
+    swcrc: false,
+  }).code;
 }

@@ -1,13 +1,16 @@
 // Lets a child process that a test spawns run TypeScript sources directly
 // (`node -r ./test/support/ts-require.js child.ts`): each .ts file is
-// transpiled to CommonJS on require, without type checking, as ts-jest would.
+// transpiled to CommonJS on require, without type checking, by swc with the
+// options jest uses (swc-options.js).
 const { readFileSync } = require('node:fs');
-const ts = require('typescript');
+const { transformSync } = require('@swc/core');
+const { swcOptions } = require('./swc-options');
 
 require.extensions['.ts'] = (module, filename) => {
-  const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
-    fileName: filename,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  const { code } = transformSync(readFileSync(filename, 'utf8'), {
+    ...swcOptions('typescript'),
+    filename,
+    sourceMaps: 'inline',
   });
-  module._compile(outputText, filename);
+  module._compile(code, filename);
 };

@@ -71,7 +71,7 @@ export function loadBootstrapManifests(): ApiObject[] {
     );
 }
 
-/** `manifests/bootstrap`, found upwards from this file (it runs from `pkg/…` under ts-jest and `dist/pkg/…` when built). */
+/** `manifests/bootstrap`, found upwards from this file (it runs from `pkg/…` under jest and `dist/pkg/…` when built). */
 function bootstrapDir(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const candidate = join(dir, 'manifests', 'bootstrap');

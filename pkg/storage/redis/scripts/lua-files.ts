@@ -6,7 +6,7 @@ const LUA_FOLDER = join('pkg', 'storage', 'redis', 'scripts');
 
 /**
  * The folder of the `.lua` files: the first folder, from this module's upwards, that holds LUA_FOLDER. Under
- * ts-jest that is the repository's root; compiled, this module runs from dist/, where tsc copies no `.lua` file,
+ * jest that is the repository's root; compiled, this module runs from dist/, where tsc copies no `.lua` file,
  * and the walk goes on up to the root. The scripts are read from the sources rather than copied into dist/ at
  * build time so that there is one copy of each, and no way to build (make, npm run build, a bare tsc) can leave
  * a server running missing or stale scripts.
