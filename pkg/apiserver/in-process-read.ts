@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { internalError, StatusError } from '../api/errors';
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import type { ObjectRead, ObjectReadAnswer, ObjectReadResult } from '../api/object-read';
 import type { UserInfo } from '../auth/user';
 import type { SchemeManager } from '../registry/scheme';
 import type { Logger } from '../util/log';
@@ -8,7 +8,7 @@ import type { Admission, AdmissionRequest } from './admission';
 import type { AuditedRequest, AuthorizationOutcome } from './audit/record';
 import type { ResourceRequest } from './resource-handler';
 import { resourceFor } from './resource-handler';
-import { readObject } from './handlers/get';
+import { readStored } from './handlers/get';
 import { listEnvelope, readList } from './handlers/list';
 import type { ApiMetrics } from './metrics';
 import type { RequestInfo } from './request-info';
@@ -67,7 +67,7 @@ class InProcessRequest implements ReadRequest {
 export class InProcessReads {
   constructor(private readonly deps: InProcessReadDeps) {}
 
-  async serve(read: ObjectRead, caller: UserInfo): Promise<ObjectReadAnswer> {
+  async serve(read: ObjectRead, caller: UserInfo): Promise<ObjectReadResult> {
     const info = readInfo(read);
     if (info === undefined) return UNSERVED;
     const query = read.verb === 'list' ? readQuery(read.options) : undefined;
@@ -78,7 +78,12 @@ export class InProcessReads {
     try {
       await this.deps.admission.authorize(request);
       const { store } = resourceFor(request, this.deps.schemes, 'GET');
-      if (query === undefined) return { object: await readObject(store, info.name, request.access) };
+      if (query === undefined) {
+        // The stored JSON text as it is where the store keeps it (no parse here, no stringify for the answer): the
+        // reader parses the answer's text anyway.
+        const stored = await readStored(store, info.name, request.access);
+        return 'json' in stored ? { objectJson: stored.json } : stored;
+      }
       return { object: listEnvelope(store, await readList(store, query, request.conditions)) };
     } catch (err) {
       const error = err instanceof StatusError ? err : this.failed(err, request);

@@ -8,6 +8,7 @@ import type {
   MutateFn,
   Preconditions,
   ResourceType,
+  StoredRead,
   Storage,
   StorageOptions,
   WriteOptions,
@@ -207,6 +208,14 @@ export class RedisStorage implements Storage {
     const json = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
     if (json === null) throw notFound(type, name);
     return this.objects.readOne(type, json);
+  }
+
+  async getStored(type: ResourceType, name: string): Promise<StoredRead> {
+    this.checkOpen();
+    const stored = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
+    if (stored === null) throw notFound(type, name);
+    const json = this.objects.json(stored);
+    return json === undefined ? { object: await this.objects.readOne(type, stored) } : { json };
   }
 
   async list(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {

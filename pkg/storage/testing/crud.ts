@@ -83,6 +83,19 @@ export function describeCreateGet(h: Harness): void {
       await expectStorageError(storage.get(type, 'grace'), 'NotFound');
     });
 
+    it('getStored (where a backend has it) answers what get answers: JSON text parsing to it, or the object', async () => {
+      const { storage, type } = await h.widgets();
+      if (!storage.getStored) return;
+      const created = await storage.create(type, widget('ada', { color: 'red', note: 'a "quoted" é \u2028 line' }));
+      const updated = await storage.update(type, 'ada', (o) => ({ ...o, spec: { ...specOf(o), counter: 7 } }));
+      const stored = await storage.getStored(type, 'ada');
+      const object = 'json' in stored ? (JSON.parse(stored.json) as unknown) : stored.object;
+      expect(object).toEqual(await storage.get(type, 'ada'));
+      expect(object).toEqual(updated);
+      expect(created.metadata.resourceVersion).not.toBe(updated.metadata.resourceVersion);
+      await expectStorageError(storage.getStored(type, 'grace'), 'NotFound');
+    });
+
     it('create on a taken name fails with AlreadyExists and keeps the stored object', async () => {
       const { storage, type } = await h.widgets();
       const first = await storage.create(type, widget('ada', { color: 'red' }));
