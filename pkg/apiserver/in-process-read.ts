@@ -60,9 +60,11 @@ class InProcessRequest implements ReadRequest {
  * Answers the plain reads of code running in the apiserver's process (a plugin's `ctx.client` and `req.client`) as
  * values, for a caller the apiserver itself names (never one the reader claims): the request info HTTP would parse
  * from the read's path, the same authorisation (conditional rules included), the same model checks, the same
- * store read as an HTTP GET (`readObject`, `readList`), counted in the request metrics and audited like one. There
- * is no request or response object, no JSON text and no access-log line of its own: the request that caused the read
- * (a plugin route's) has its line. A read whose path a custom route serves, or that is malformed, is `unserved`.
+ * store read as an HTTP GET (`readObject`, or `readStored`, `readList`), counted in the request metrics and audited
+ * like one. There is no request or response object, no JSON text of its own making (a get the caller may see whole
+ * passes on the text the store keeps, `objectJson`: docs/adr/0063-in-process-gets-pass-stored-json-text.md) and no
+ * access-log line of its own: the request that caused the read (a plugin route's) has its line. A read whose path a
+ * custom route serves, or that is malformed, is `unserved`.
  */
 export class InProcessReads {
   constructor(private readonly deps: InProcessReadDeps) {}
