@@ -35,3 +35,17 @@ export type ObjectRead =
  * sends it as an ordinary request instead, which answers it exactly as HTTP would.
  */
 export type ObjectReadAnswer = { object: unknown } | { status: Status } | { unserved: true };
+
+/**
+ * An answer inside the apiserver's process, before it crosses to the reader's thread: its object may still be the
+ * JSON text it was stored as (`objectJson`), never parsed on the apiserver's side.
+ */
+export type ObjectReadResult = ObjectReadAnswer | { objectJson: string };
+
+/**
+ * The JSON text of an answer, as it crosses to the reader (which parses it into the ObjectReadAnswer): the stored text
+ * of an `objectJson` is put in as it is, `{"object":<text>}`.
+ */
+export function answerText(result: ObjectReadResult): string {
+  return 'objectJson' in result ? `{"object":${result.objectJson}}` : JSON.stringify(result);
+}

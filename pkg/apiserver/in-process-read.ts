@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { internalError, StatusError } from '../api/errors';
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import type { ObjectRead, ObjectReadAnswer, ObjectReadResult } from '../api/object-read';
 import type { UserInfo } from '../auth/user';
 import type { SchemeManager } from '../registry/scheme';
 import type { Logger } from '../util/log';
@@ -8,7 +8,7 @@ import type { Admission, AdmissionRequest } from './admission';
 import type { AuditedRequest, AuthorizationOutcome } from './audit/record';
 import type { ResourceRequest } from './resource-handler';
 import { resourceFor } from './resource-handler';
-import { readObject } from './handlers/get';
+import { readStored } from './handlers/get';
 import { listEnvelope, readList } from './handlers/list';
 import type { ApiMetrics } from './metrics';
 import type { RequestInfo } from './request-info';
@@ -60,14 +60,16 @@ class InProcessRequest implements ReadRequest {
  * Answers the plain reads of code running in the apiserver's process (a plugin's `ctx.client` and `req.client`) as
  * values, for a caller the apiserver itself names (never one the reader claims): the request info HTTP would parse
  * from the read's path, the same authorisation (conditional rules included), the same model checks, the same
- * store read as an HTTP GET (`readObject`, `readList`), counted in the request metrics and audited like one. There
- * is no request or response object, no JSON text and no access-log line of its own: the request that caused the read
- * (a plugin route's) has its line. A read whose path a custom route serves, or that is malformed, is `unserved`.
+ * store read as an HTTP GET (`readObject`, or `readStored`, `readList`), counted in the request metrics and audited
+ * like one. There is no request or response object, no JSON text of its own making (a get the caller may see whole
+ * passes on the text the store keeps, `objectJson`: docs/adr/0063-in-process-gets-pass-stored-json-text.md) and no
+ * access-log line of its own: the request that caused the read (a plugin route's) has its line. A read whose path a
+ * custom route serves, or that is malformed, is `unserved`.
  */
 export class InProcessReads {
   constructor(private readonly deps: InProcessReadDeps) {}
 
-  async serve(read: ObjectRead, caller: UserInfo): Promise<ObjectReadAnswer> {
+  async serve(read: ObjectRead, caller: UserInfo): Promise<ObjectReadResult> {
     const info = readInfo(read);
     if (info === undefined) return UNSERVED;
     const query = read.verb === 'list' ? readQuery(read.options) : undefined;
@@ -78,7 +80,12 @@ export class InProcessReads {
     try {
       await this.deps.admission.authorize(request);
       const { store } = resourceFor(request, this.deps.schemes, 'GET');
-      if (query === undefined) return { object: await readObject(store, info.name, request.access) };
+      if (query === undefined) {
+        // The stored JSON text as it is where the store keeps it (no parse here, no stringify for the answer): the
+        // reader parses the answer's text anyway.
+        const stored = await readStored(store, info.name, request.access);
+        return 'json' in stored ? { objectJson: stored.json } : stored;
+      }
       return { object: listEnvelope(store, await readList(store, query, request.conditions)) };
     } catch (err) {
       const error = err instanceof StatusError ? err : this.failed(err, request);

@@ -32,7 +32,7 @@ import { injectRequest, type InjectedRequest, type InjectedResponse } from './in
 import { auditRecordOf, isAudited, type AuditedRequest, type AuthorizationOutcome } from './audit/record';
 import { Admission } from './admission';
 import { InProcessReads } from './in-process-read';
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import type { ObjectRead, ObjectReadResult } from '../api/object-read';
 import type { Audit } from './audit/setup';
 
 /** What the apiserver is built from; `cmd/apiserver` wires it. */
@@ -147,7 +147,7 @@ export class ApiServer {
    * Answers a plain read (get, list) of code in this process as values, as `caller` (in-process-read.ts): the same
    * authorisation and store read as an HTTP GET, without a request, a response or JSON text.
    */
-  readInProcess(read: ObjectRead, caller: UserInfo): Promise<ObjectReadAnswer> {
+  readInProcess(read: ObjectRead, caller: UserInfo): Promise<ObjectReadResult> {
     return this.reads.serve(read, caller);
   }
 

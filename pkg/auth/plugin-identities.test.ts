@@ -26,6 +26,18 @@ describe('PluginIdentities', () => {
     expect(identities.isRunning('notes')).toBe(false);
   });
 
+  it("answers a token's user while it is valid, also when asked again and again (tokenUser), and none after", () => {
+    const identities = new PluginIdentities();
+    const token = identities.issue('notes');
+    const user = identities.tokenUser(token);
+    expect(identities.userOfToken(token)).toMatchObject({ name: 'system:plugin:notes' });
+    expect(user()).toEqual(identities.userOfToken(token));
+    expect(identities.tokenUser('forged')()).toBeUndefined();
+    identities.issue('notes');
+    expect(user()).toBeUndefined();
+    expect(identities.userOfToken(token)).toBeUndefined();
+  });
+
   it('allows a plugin everything on the models it serves, and asks the next authoriser about anything else', async () => {
     const identities = new PluginIdentities();
     identities.allowModel('notes', 'notes.example.com', 'notes');

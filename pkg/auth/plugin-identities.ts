@@ -51,7 +51,20 @@ export class PluginIdentities {
 
   /** The user a token makes its bearer, `system:plugin:<name>`, while it is valid. */
   userOfToken(token: string): UserInfo | undefined {
-    const plugin = this.pluginOfToken(token);
+    return this.userOfHash(this.tokens.size === 0 ? undefined : tokenHash(token));
+  }
+
+  /**
+   * `userOfToken` for one token, asked again and again (each in-process read of a plugin's `ctx.client`): its hash is
+   * taken once, and each call looks it up, so a token revoked since answers undefined at once.
+   */
+  tokenUser(token: string): () => UserInfo | undefined {
+    const hash = tokenHash(token);
+    return () => this.userOfHash(hash);
+  }
+
+  private userOfHash(hash: string | undefined): UserInfo | undefined {
+    const plugin = hash === undefined ? undefined : this.tokens.get(hash);
     return plugin === undefined ? undefined : { name: pluginUserName(plugin), groups: [...LOGGED_IN_GROUPS] };
   }
 

@@ -18,7 +18,7 @@ import { awaitsAnyHost, notInstalledStatus } from './not-installed';
 import { PLUGIN_KIND } from './plugin-kind';
 import { PluginWorker, type PluginWorkerHost } from './plugin-worker';
 import type { ApiAnswer, ApiCall, PluginWorkerData } from './protocol';
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import type { ObjectRead, ObjectReadResult } from '../api/object-read';
 import { asCaller, asPlugin, oversizedCall } from './api-call';
 import { LogLimiter } from './log-limiter';
 import { InFlight } from './in-flight';
@@ -33,6 +33,9 @@ import { ReconcileLoop } from '../controller/reconcile-loop';
 import { ExponentialRateLimiter } from '../controller/rate-limiter';
 import type { Reconciler, Request } from '../controller/reconciler';
 import { KeySettling } from './key-settling';
+
+/** A read the host leaves to the request path. */
+const UNSERVED: ObjectReadResult = { unserved: true };
 
 /** How the plugin host runs plugins (the apiserver's `--plugins-dir` and related flags). */
 export interface PluginHostOptions {
@@ -61,7 +64,7 @@ export interface PluginHostOptions {
      */
     inProcess?: (call: ApiCall, caller?: UserInfo) => Promise<ApiAnswer>;
     /** With `inProcess`: answers `ctx.client`'s and `req.client`'s plain reads as values, for the caller given. */
-    read?: (read: ObjectRead, caller: UserInfo) => Promise<ObjectReadAnswer>;
+    read?: (read: ObjectRead, caller: UserInfo) => Promise<ObjectReadResult>;
   };
   /** How long the index functions of one write may run, together; default 500 ms. */
   indexFunctionTimeoutMs?: number;
@@ -401,9 +404,11 @@ export class PluginHost implements Reconciler {
     const api = this.options.api;
     const read = api?.read;
     if (!api || !read) return undefined;
-    return async (objectRead, caller) => {
-      const user = caller ?? api.identities.userOfToken(token);
-      return user ? read(objectRead, user) : { unserved: true };
+    // The token's hash is taken once, not on every read; whether it is still valid is asked on every read.
+    const pluginUser = api.identities.tokenUser(token);
+    return (objectRead, caller) => {
+      const user = caller ?? pluginUser();
+      return user ? read(objectRead, user) : Promise.resolve(UNSERVED);
     };
   }
 

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { UserInfo } from '../auth/user';
-import type { ObjectRead, ObjectReadAnswer } from '../api/object-read';
+import { answerText, type ObjectRead, type ObjectReadResult } from '../api/object-read';
 import type {
   ApiAnswer,
   ApiCall,
@@ -41,7 +41,7 @@ export interface PluginWorkerHost {
   /** Answers one of `ctx.client`'s requests in process; absent: the client goes over HTTP. */
   callApi?(call: ApiCall, caller?: UserInfo): Promise<ApiAnswer>;
   /** Answers a plain read of `ctx.client` (or, with `caller`, of `req.client`) as values; absent: none is. */
-  readApi?(read: ObjectRead, caller?: UserInfo): Promise<ObjectReadAnswer>;
+  readApi?(read: ObjectRead, caller?: UserInfo): Promise<ObjectReadResult>;
   /** The worker ended or failed after it had started (it exited, threw outside a handler, ran out of memory). */
   crashed(message: string): void;
 }
@@ -311,7 +311,7 @@ export class PluginWorker {
     try {
       const caller = this.callerOf(onBehalfOf);
       const answer = this.host.readApi ? await this.host.readApi(read, caller) : { unserved: true as const };
-      reply = { type: 'read-answer', id, answer: JSON.stringify(answer) };
+      reply = { type: 'read-answer', id, answer: answerText(answer) };
     } catch (err) {
       reply = { type: 'read-answer', id, error: (err as Error).message };
     }

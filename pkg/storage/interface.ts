@@ -12,6 +12,12 @@ import type { Watcher } from './watch';
 export type ResourceType = string;
 
 /**
+ * One stored object as `Storage.getStored` answers it: its JSON text, exactly what `JSON.stringify` of the object
+ * `get` answers would be (parsing it gives that object), or the object where the store keeps no such text.
+ */
+export type StoredRead = { json: string } | { object: ApiObject };
+
+/**
  * Conditions a write must meet. Each field that is set must equal the stored
  * object's; otherwise the write fails with a Conflict and changes nothing.
  */
@@ -97,6 +103,13 @@ export interface Storage {
 
   /** Returns the stored object. Fails with NotFound when it is absent. */
   get(type: ResourceType, name: string): Promise<ApiObject>;
+
+  /**
+   * `get`, answered as the object's JSON text where the store holds exactly that text (a reader that only passes the
+   * object on need not parse it), else as the object; one read either way. Fails with NotFound when it is absent.
+   * Optional: a store without it is read with `get`.
+   */
+  getStored?(type: ResourceType, name: string): Promise<StoredRead>;
 
   /**
    * Answers a query from the indexes, never by loading every object: label and

@@ -2,6 +2,7 @@ import { notFound } from '../../api/errors';
 import type { ApiObject } from '../../api/object';
 import type { RequestContext } from '../context';
 import type { ObjectAccess, ResourceStore } from '../../registry/resource-store';
+import type { StoredRead } from '../../storage/interface';
 import { sendJson } from '../respond';
 import { toTable, wantsTable } from '../table';
 
@@ -22,4 +23,14 @@ export async function readObject(store: ResourceStore, name: string, access?: Ob
   const object = await store.get(name);
   if (access && !access.allows(object)) throw notFound(store.subject(name));
   return object;
+}
+
+/**
+ * `readObject`, answered as the object's JSON text where the store keeps that text (`ResourceStore.getStored`) and no
+ * conditional rule has to look at the object first: for a reader that passes the object on as JSON. The same
+ * object, the same 404.
+ */
+export async function readStored(store: ResourceStore, name: string, access?: ObjectAccess): Promise<StoredRead> {
+  if (access) return { object: await readObject(store, name, access) };
+  return store.getStored(name);
 }

@@ -8,11 +8,13 @@ import type {
   MutateFn,
   Preconditions,
   ResourceType,
+  StoredRead,
   Storage,
   StorageOptions,
   WriteOptions,
 } from '../interface';
 import { clone, generateName, stampCreate, stampUpdate } from '../objects';
+import { BatchedHashGets } from './batched-hash-gets';
 import { requestedName, requireMetadata } from '../written-objects';
 import { hasPreconditions, meetsPreconditions } from '../preconditions';
 import type { ListOptions, ListResult } from '../query';
@@ -103,6 +105,8 @@ export class RedisStorage implements Storage {
   private readonly closing = new AbortController();
   private readonly objects: StoredObjects;
   private readonly memory: UsedMemory;
+  /** The single-object reads of `getStored`, gathered per event loop turn. */
+  private readonly hashGets: BatchedHashGets;
 
   constructor(
     private readonly client: ScriptedRedis,
@@ -111,6 +115,7 @@ export class RedisStorage implements Storage {
   ) {
     this.objects = new StoredObjects(client, (type) => this.keys(type), settings.compression);
     this.memory = new UsedMemory(client);
+    this.hashGets = new BatchedHashGets(client);
     this.hub = new WatchHub({
       client,
       keysOf: (type) => this.keys(type),
@@ -207,6 +212,19 @@ export class RedisStorage implements Storage {
     const json = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
     if (json === null) throw notFound(type, name);
     return this.objects.readOne(type, json);
+  }
+
+  /**
+   * `get` as `Storage.getStored` answers it. The gets of one event loop turn on one type go to Redis as one HMGET
+   * (BatchedHashGets): a plugin's worker sends the reads of its handlers together, and each would otherwise cost a
+   * command's socket write of its own.
+   */
+  async getStored(type: ResourceType, name: string): Promise<StoredRead> {
+    this.checkOpen();
+    const stored = await redisCall(`get ${type} "${name}"`, () => this.hashGets.get(this.keys(type).objects, name));
+    if (stored === null) throw notFound(type, name);
+    const json = this.objects.json(stored);
+    return json === undefined ? { object: await this.objects.readOne(type, stored) } : { json };
   }
 
   async list(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {

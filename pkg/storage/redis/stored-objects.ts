@@ -68,6 +68,14 @@ export class StoredObjects {
   }
 
   /**
+   * A stored object's JSON text when it is stored as its JSON (what `readOne` would parse, at its own revision);
+   * undefined when it is compressed.
+   */
+  json(stored: string): string | undefined {
+    return isCompressed(stored) ? undefined : stored;
+  }
+
+  /**
    * The type's dictionary: known, or read from Redis, or (given a first object
    * to write) made from that object. Two processes that both make one agree on
    * whichever was set first.

@@ -83,6 +83,40 @@ export function describeCreateGet(h: Harness): void {
       await expectStorageError(storage.get(type, 'grace'), 'NotFound');
     });
 
+    it('getStored (where a backend has it) answers what get answers: JSON text parsing to it, or the object', async () => {
+      const { storage, type } = await h.widgets();
+      if (!storage.getStored) return;
+      const created = await storage.create(type, widget('ada', { color: 'red', note: 'a "quoted" é \u2028 line' }));
+      const updated = await storage.update(type, 'ada', (o) => ({ ...o, spec: { ...specOf(o), counter: 7 } }));
+      const stored = await storage.getStored(type, 'ada');
+      const object = 'json' in stored ? (JSON.parse(stored.json) as unknown) : stored.object;
+      expect(object).toEqual(await storage.get(type, 'ada'));
+      expect(object).toEqual(updated);
+      expect(created.metadata.resourceVersion).not.toBe(updated.metadata.resourceVersion);
+      await expectStorageError(storage.getStored(type, 'grace'), 'NotFound');
+    });
+
+    it('getStored asked for several objects at once answers each its own, and NotFound only the missing one', async () => {
+      const { storage, type } = await h.widgets();
+      if (!storage.getStored) return;
+      const created = [await storage.create(type, widget('ada')), await storage.create(type, widget('bob'))];
+      const read = (name: string) =>
+        storage.getStored!(type, name).then((stored) => ('json' in stored ? JSON.parse(stored.json) : stored.object));
+      const [ada, missing, bob, again] = await Promise.allSettled([
+        read('ada'),
+        read('grace'),
+        read('bob'),
+        read('ada'),
+      ]);
+      expect([ada, bob, again]).toEqual([
+        { status: 'fulfilled', value: created[0] },
+        { status: 'fulfilled', value: created[1] },
+        { status: 'fulfilled', value: created[0] },
+      ]);
+      expect(missing.status).toBe('rejected');
+      await expectStorageError(Promise.reject((missing as PromiseRejectedResult).reason), 'NotFound');
+    });
+
     it('create on a taken name fails with AlreadyExists and keeps the stored object', async () => {
       const { storage, type } = await h.widgets();
       const first = await storage.create(type, widget('ada', { color: 'red' }));
