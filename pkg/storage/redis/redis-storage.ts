@@ -105,7 +105,7 @@ export class RedisStorage implements Storage {
   private readonly closing = new AbortController();
   private readonly objects: StoredObjects;
   private readonly memory: UsedMemory;
-  /** The single-object reads of `getStored`, gathered per event loop turn. */
+  /** The single-object reads (`get`, `getStored`), gathered per event loop turn. */
   private readonly hashGets: BatchedHashGets;
 
   constructor(
@@ -207,17 +207,18 @@ export class RedisStorage implements Storage {
     }
   }
 
+  /** One object. The gets of one event loop turn on one type go to Redis as one HMGET (BatchedHashGets). */
   async get(type: ResourceType, name: string): Promise<ApiObject> {
     this.checkOpen();
-    const json = await redisCall(`get ${type} "${name}"`, () => this.client.hget(this.keys(type).objects, name));
+    const json = await redisCall(`get ${type} "${name}"`, () => this.hashGets.get(this.keys(type).objects, name));
     if (json === null) throw notFound(type, name);
     return this.objects.readOne(type, json);
   }
 
   /**
-   * `get` as `Storage.getStored` answers it. The gets of one event loop turn on one type go to Redis as one HMGET
-   * (BatchedHashGets): a plugin's worker sends the reads of its handlers together, and each would otherwise cost a
-   * command's socket write of its own.
+   * `get` as `Storage.getStored` answers it, batched as `get` is: a plugin's worker sends the reads of its handlers
+   * together, and concurrent HTTP GETs of a type often fall in one turn; each would otherwise cost a command's socket
+   * write of its own.
    */
   async getStored(type: ResourceType, name: string): Promise<StoredRead> {
     this.checkOpen();
