@@ -17,10 +17,7 @@ describe('verifyFailover', () => {
     const segment: WatchSegment = { events: events(7, 2, 3, 4, 5, 6, 8), end: 'stopped' };
     const verdict = verifyFailover([], [{ segments: [segment] }], all);
     expect(verdict).toMatchObject({ skipped: 1, repeated: 1 });
-    expect(verdict.breaks).toEqual([
-      'watcher 0 segment 0: 7 [2 c2=2] 3 4',
-      'watcher 0 segment 0: 4 5 6 [8 c8=8]',
-    ]);
+    expect(verdict.breaks).toEqual(['watcher 0 segment 0: 7 [2 c2=2] 3 4', 'watcher 0 segment 0: 4 5 6 [8 c8=8]']);
   });
 
   it('counts events Redis no longer has as wrong, unless their watch then ended with Expired', () => {
