@@ -64,7 +64,9 @@ run: build
 	node dist/cmd/local-up/main.js --listen $(LISTEN) --store $(STORE) --tls-listen $(TLS_LISTEN) \
 		--metrics-listen $(METRICS_LISTEN)
 
-test: build
+# The tests run the server from its TypeScript sources (jest and test/support/ts-require.js transpile it), so only the
+# console is built first (the apiserver's tests serve console/dist); `make lint` type-checks (docs/adr/0064).
+test: install console-build
 	cd console && npx vitest run
 	npx jest --ci
 

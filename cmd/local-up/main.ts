@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { sleep } from '../../pkg/util/backoff';
 import { logger } from '../../pkg/util/log';
@@ -72,8 +72,10 @@ const childEnv = (): NodeJS.ProcessEnv => {
 };
 
 const node = (script: string, args: string[]): ChildProcess =>
-  // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver).
-  spawn(process.execPath, [join(__dirname, '..', script, 'main.js'), ...args], {
+  // The IPC channel is how the apiserver says where it is serving (see cmd/apiserver). Each child is started as
+  // this process was, with its Node options (as `fork` does) and its file kind: `main.js` built, `main.ts` from
+  // sources under the tests' transpiler.
+  spawn(process.execPath, [...process.execArgv, join(__dirname, '..', script, basename(__filename)), ...args], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: childEnv(),
   });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandArgs } from '../support/commands';
 import { Readable } from 'node:stream';
 import yaml from 'js-yaml';
 import { runSvcctl } from '../../pkg/cli';
@@ -17,7 +18,6 @@ import { writePlugin } from '../support/plugin-folder';
 // binary only adds the process's streams, argv and signals to it); the built binary (`npm run build`
 // first; `make test` does) runs where the process is the subject: a closed pipe, and `get -w` ended by signals.
 
-const BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
 const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
 
 const serverDir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-server-'));
@@ -54,10 +54,9 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...outside, HOME: dir, SVC_CONFIG: configFile, ...env };
 }
 
-/** Starts the built svcctl binary in a process of its own. */
+/** Starts svcctl in a process of its own. */
 function start(args: string[], stdin = '', env: Record<string, string> = {}): Started {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` (make test does) before this test`);
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, commandArgs('svcctl', args), {
     env: environment(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

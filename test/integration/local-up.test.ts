@@ -1,15 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandArgs } from '../support/commands';
 import { trustingFetch } from '../../pkg/client/trusting-fetch';
 import { freePort } from '../../pkg/util/free-port';
 import { kubectlOk, writeKubeconfig } from '../support/kubectl';
 import { waitFor } from '../support/wait-for';
 
-const LOCAL_UP_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'local-up', 'main.js');
-const SVCCTL_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'svcctl', 'main.js');
 const EXAMPLES = join(__dirname, '..', '..', 'manifests', 'examples');
 const ADMIN_PASSWORD = 'local-up-admin-password';
 
@@ -31,12 +30,10 @@ function tempDir(): string {
 }
 
 /**
- * Starts `make run`'s process (dist/cmd/local-up) on a memory store and a throwaway data directory, unless
+ * Starts `make run`'s process (cmd/local-up, from its sources) on a memory store and a throwaway data directory, unless
  * `args` name others; no HTTPS listener unless `args` ask for one (its default port is fixed).
  */
 function localUp(args: string[], dataDir = tempDir()): LocalUp {
-  if (!existsSync(LOCAL_UP_BIN))
-    throw new Error(`${LOCAL_UP_BIN} is missing: run \`npm run build\` (make test does) before this test`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SVC_LOG_LEVEL: 'info',
@@ -45,7 +42,7 @@ function localUp(args: string[], dataDir = tempDir()): LocalUp {
   };
   for (const name of ['SVC_METRICS_LISTEN', 'SVC_TLS_LISTEN', 'SVC_LISTEN', 'SVC_STORE']) delete env[name];
   const defaults = ['--store', 'memory://', '--tls-listen', 'off', '--data-dir', dataDir];
-  const child = spawn(process.execPath, [LOCAL_UP_BIN, ...defaults, ...args], {
+  const child = spawn(process.execPath, commandArgs('local-up', [...defaults, ...args]), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,13 +78,13 @@ const httpsLine = (up: LocalUp) =>
   up.lines().find((l) => l.msg === 'serving HTTPS for kubectl and svcctl (docs/kubectl.md)') as
     { server: string; certificateAuthority: string; login: string } | undefined;
 
-/** Runs the built svcctl with its own config file; rejects with its stderr when it exits non-zero. */
+/** Runs svcctl with its own config file; rejects with its stderr when it exits non-zero. */
 function svcctl(configFile: string, args: string[], stdin = ''): Promise<string> {
   const { SVC_SERVER: _server, SVC_TOKEN: _token, ...env } = process.env;
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      [SVCCTL_BIN, ...args],
+      commandArgs('svcctl', args),
       { env: { ...env, SVC_CONFIG: configFile } },
       (err, stdout, stderr) => (err ? reject(new Error(`svcctl ${args.join(' ')}: ${stderr}`)) : resolve(stdout)),
     );

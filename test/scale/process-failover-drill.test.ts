@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcessDrill } from '../../bench/drill/process-drill';
-import { CONTROLLER_MANAGER_BIN } from '../support/controller-manager';
+import { PATHS } from '../../bench/support/paths';
 import { waitFor } from '../support/wait-for';
 
 // The smaller form of `make drill`, through the built processes (`npm run build` first; `make test-scale` does):
@@ -12,8 +12,8 @@ import { waitFor } from '../support/wait-for';
 // one that loses it exits and is started again, and the assertion that matters holds either way: never two leaders.
 
 it('loses no acknowledged write, skips or repeats no event, keeps one leader and finishes the gc across both kills', async () => {
-  if (!existsSync(CONTROLLER_MANAGER_BIN))
-    throw new Error(`${CONTROLLER_MANAGER_BIN} is missing: run \`npm run build\``);
+  if (!existsSync(PATHS.controllerManager))
+    throw new Error(`${PATHS.controllerManager} is missing: run \`npm run build\``);
   const logDir = mkdtempSync(join(tmpdir(), 'svc-drill-test-'));
   const lines: string[] = [];
   const result = await runProcessDrill({

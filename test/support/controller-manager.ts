@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandArgs } from './commands';
 import pino from 'pino';
 import type { RunningApiServer } from '../../pkg/server/app';
 import type { LabelRequirement } from '../../pkg/storage/query';
@@ -57,10 +58,7 @@ export async function startTestControllerManager(
 /** Stops every controller-manager `startTestControllerManager` started that is still running (for `afterEach`). */
 export const stopTestControllerManagers = (): Promise<void> => stopControllerManagers();
 
-/** Where `npm run build` puts the controller-manager. */
-export const CONTROLLER_MANAGER_BIN = join(__dirname, '..', '..', 'dist', 'cmd', 'controller-manager', 'main.js');
-
-/** A controller-manager running as its built binary. */
+/** A controller-manager running as a process of its own. */
 export interface SpawnedControllerManager {
   child: ChildProcess;
   /** Resolves with the exit code (null when killed by a signal). */
@@ -70,14 +68,11 @@ export interface SpawnedControllerManager {
 }
 
 /**
- * Spawns `node dist/cmd/controller-manager/main.js` with these arguments and
- * extra environment (logs at info level). Throws when the build is missing.
+ * Starts the controller-manager in a process of its own, from its sources, with
+ * these arguments and extra environment (logs at info level).
  */
 export function spawnControllerManager(args: string[], env: Record<string, string> = {}): SpawnedControllerManager {
-  if (!existsSync(CONTROLLER_MANAGER_BIN)) {
-    throw new Error(`${CONTROLLER_MANAGER_BIN} is missing: run \`npm run build\` (make test does) before this test`);
-  }
-  const child = spawn(process.execPath, [CONTROLLER_MANAGER_BIN, ...args], {
+  const child = spawn(process.execPath, commandArgs('controller-manager', args), {
     env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
