@@ -213,6 +213,15 @@ describe('IndexSandbox', () => {
     expect(box.indexFunc('first')(person({ name: 'ada', age: 36 }))).toEqual(['3']);
   });
 
+  it('reads an object changed in place afresh once the turn that asked for it has ended', async () => {
+    const box = await sandbox({ name: (o) => o.spec.name });
+    const ada = person({ name: 'ada' });
+    expect(box.indexFunc('name')(ada)).toEqual(['ada']);
+    await Promise.resolve();
+    (ada.spec as Record<string, unknown>).name = 'grace';
+    expect(box.indexFunc('name')(ada)).toEqual(['grace']);
+  });
+
   it('refuses writes with 503 once the plugin stopped (its functions no longer run)', async () => {
     const box = await sandbox({ name: (o) => o.spec.name });
     expect(box.indexFunc('name')(person({ name: 'ada' }))).toEqual(['ada']);

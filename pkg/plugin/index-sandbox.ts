@@ -48,6 +48,12 @@ export class IndexSandbox {
   private readonly recent = new Map<string, Outcome[]>();
   /** The last object's answers: the storage asks for each index of a write in a row, cheaper than a map lookup. */
   private last?: { json: string; outcomes: Outcome[] };
+  /**
+   * The object the last answers were computed for, until the end of the current turn: the storage asks for each of
+   * a write's indexes with the same object, one after the other, so the later asks need not turn it into text again.
+   * Kept for the turn only, so that an object changed in place and written again is always read afresh.
+   */
+  private lastObject?: ApiObject;
 
   private constructor(
     private readonly owner: SandboxOwner,
@@ -89,11 +95,12 @@ export class IndexSandbox {
   }
 
   private outcomes(object: ApiObject): Outcome[] {
+    if (this.lastObject === object && this.last !== undefined) return this.last.outcomes;
     const json = JSON.stringify(object);
-    if (this.last?.json === json) return this.last.outcomes;
-    const outcomes = this.recent.get(json) ?? this.answered(json);
-    this.last = { json, outcomes };
-    return outcomes;
+    if (this.last?.json !== json) this.last = { json, outcomes: this.recent.get(json) ?? this.answered(json) };
+    if (this.lastObject === undefined) queueMicrotask(() => (this.lastObject = undefined));
+    this.lastObject = object;
+    return this.last.outcomes;
   }
 
   private answered(json: string): Outcome[] {
@@ -140,11 +147,20 @@ function checkedOutcomes(text: string, count: number): Outcome[] {
     parsed = undefined;
   }
   const list = Array.isArray(parsed) ? (parsed as unknown[]) : [];
-  return Array.from({ length: count }, (_, i): Outcome => {
-    const outcome = list[i] as { values?: unknown; error?: unknown } | null | undefined;
-    if (typeof outcome?.error === 'string') return { error: outcome.error };
-    const values = outcome?.values;
-    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) return { values: values as string[] };
-    return { error: 'the index functions answered something other than their values' };
-  });
+  const outcomes: Outcome[] = new Array<Outcome>(count);
+  for (let i = 0; i < count; i++) outcomes[i] = checkedOutcome(list[i]);
+  return outcomes;
+}
+
+function checkedOutcome(answer: unknown): Outcome {
+  const outcome = answer as { values?: unknown; error?: unknown } | null | undefined;
+  if (typeof outcome?.error === 'string') return { error: outcome.error };
+  const values = outcome?.values;
+  if (Array.isArray(values) && allStrings(values)) return { values: values as string[] };
+  return { error: 'the index functions answered something other than their values' };
+}
+
+function allStrings(values: unknown[]): boolean {
+  for (const value of values) if (typeof value !== 'string') return false;
+  return true;
 }
