@@ -45,9 +45,15 @@ writePlugin(pluginsDir, 'quitter', {
   ctx.routes.get('/apis/quit.example.com/v1alpha1/quit', () => process.exit(3));
 } };`,
 });
+// The hog's thread turns between allocations, so that it keeps answering liveness checks however slowly a loaded
+// machine lets it reach its limit: only the memory limit can end it (a blocked thread is the spinner's case).
 writePlugin(pluginsDir, 'hog', {
   code: `module.exports = { start(ctx) {
-  ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => { const held = []; for (;;) held.push(new Array(1e6).fill(1)); });
+  ctx.routes.get('/apis/hog.example.com/v1alpha1/hogs', () => new Promise(() => {
+    const held = [];
+    const grow = () => { held.push(new Array(1e6).fill(1)); setImmediate(grow); };
+    grow();
+  }));
 } };`,
 });
 writePlugin(pluginsDir, 'voider', {
@@ -76,7 +82,8 @@ writePlugin(pluginsDir, 'off', {
   spec: '  enabled: false\n',
 });
 
-const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1 });
+// A small heap for every plugin, so that the hog reaches its limit in a few of its allocations.
+const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1, pluginMemoryMb: 64 });
 
 /** Waits until the Plugin's phase is one of the final ones; returns the object. */
 const settled = (name: string) =>
