@@ -83,7 +83,12 @@ writePlugin(pluginsDir, 'off', {
 });
 
 // A small heap for every plugin, so that the hog reaches its limit in a few of its allocations.
-const suite = useRbacApi({ pluginsDir, pluginStartTimeoutSeconds: 3, pluginRouteTimeoutSeconds: 1, pluginMemoryMb: 64 });
+const suite = useRbacApi({
+  pluginsDir,
+  pluginStartTimeoutSeconds: 3,
+  pluginRouteTimeoutSeconds: 1,
+  pluginMemoryMb: 64,
+});
 
 /** Waits until the Plugin's phase is one of the final ones; returns the object. */
 const settled = (name: string) =>
