@@ -25,18 +25,22 @@ import { waitFor } from '../support/wait-for';
 // records the Authorization header of every request.
 
 const PERSON_RES: ResourceRef = { group: 'example.com', version: 'v1alpha1', plural: 'persons', kind: 'Person' };
-/** Short leases (as TEST_LEASE), as flags and as environment variables. */
+/**
+ * Leases short enough that a second process takes over a killed one's within seconds, with a renew deadline long
+ * enough that a leader busy collecting on a loaded machine (two test files at a time on two cores) does not lose its
+ * lease and exit before the test is done with it. As flags and as environment variables.
+ */
 const LEASE_FLAGS = [
   '--leader-elect-lease-duration',
-  '3s',
+  '6s',
   '--leader-elect-renew-deadline',
-  '2s',
+  '5s',
   '--leader-elect-retry-period',
   '250ms',
 ];
 const LEASE_ENV = {
-  SVC_LEADER_ELECT_LEASE_DURATION: '3s',
-  SVC_LEADER_ELECT_RENEW_DEADLINE: '2s',
+  SVC_LEADER_ELECT_LEASE_DURATION: '6s',
+  SVC_LEADER_ELECT_RENEW_DEADLINE: '5s',
   SVC_LEADER_ELECT_RETRY_PERIOD: '250ms',
 };
 
@@ -211,6 +215,7 @@ describe('svc-controller-manager, the process', () => {
     await markPersons(server, names);
     await waitFor(async () => (await countPersons(server, 'proc-kill')) < names.length, {
       what: 'the gc to start removing',
+      timeoutMs: 30_000,
       intervalMs: 5,
     });
     first.child.kill('SIGKILL');
