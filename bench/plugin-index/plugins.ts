@@ -1,30 +1,39 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The two models compared: the same schema and two indexes (one unique), declared as paths or as functions. */
+/**
+ * The models compared: the same schema and the same two indexes (one unique), declared as paths, as index functions
+ * that read a path (answered in the apiserver, ADR 0065), and as index functions that do more (run in the model's
+ * isolate, ADR 0030; `String(…)` is such a call, and gives the same values here).
+ */
 export const MODELS = {
   paths: { group: 'paths.bench.example.com', plural: 'people' },
-  functions: { group: 'functions.bench.example.com', plural: 'people' },
+  pathFunctions: { group: 'path-functions.bench.example.com', plural: 'people' },
+  isolateFunctions: { group: 'isolate-functions.bench.example.com', plural: 'people' },
 } as const;
 export type Variant = keyof typeof MODELS;
+export const VARIANTS = Object.keys(MODELS) as Variant[];
 
 const INDEXES: Record<Variant, string> = {
   paths: `(ix) => ix
     .add({ name: 'spec.name', path: 'spec.name' })
     .add({ name: 'spec.email', unique: true, path: 'spec.email' })`,
-  functions: `(ix) => ix
+  pathFunctions: `(ix) => ix
     .add({ name: 'spec.name', indexFunc: (person) => person.spec.name })
-    .add({ name: 'spec.email', unique: true, indexFunc: (person) => person.spec.email })`,
+    .add({ name: 'spec.email', unique: true, indexFunc: (person) => person.spec.email?.toLowerCase() })`,
+  isolateFunctions: `(ix) => ix
+    .add({ name: 'spec.name', indexFunc: (person) => String(person.spec.name) })
+    .add({ name: 'spec.email', unique: true, indexFunc: (person) => String(person.spec.email).toLowerCase() })`,
 };
 
 /** Writes one plugin per variant into `pluginsDir`, each registering its model. */
 export function writeBenchPlugins(pluginsDir: string): void {
-  for (const variant of Object.keys(MODELS) as Variant[]) {
-    const dir = join(pluginsDir, `bench-${variant}`);
+  for (const variant of VARIANTS) {
+    const dir = join(pluginsDir, `bench-${variant.toLowerCase()}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'plugin.yaml'),
-      `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: bench-${variant}}\nspec: {version: 1.0.0}\n`,
+      `apiVersion: plugin.svc.run/v1alpha1\nkind: Plugin\nmetadata: {name: bench-${variant.toLowerCase()}}\nspec: {version: 1.0.0}\n`,
     );
     writeFileSync(
       join(dir, 'index.js'),

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../api/object';
 import { StatusError } from '../api/errors';
+import { IndexIsolate } from './index-isolate';
 import { IndexSandbox, type IndexFunctionSource } from './index-sandbox';
 
 const owner = { plugin: 'people', group: 'people.example.com', resource: 'persons', kind: 'Person' };
@@ -229,6 +230,33 @@ describe('IndexSandbox', () => {
     const refused = refusal(() => box.indexFunc('name')(person({ name: 'grace' })));
     expect(refused.code).toBe(503);
     expect(refused.message).toBe('plugin "people" is stopped: its index functions no longer run');
+  });
+
+  it('answers functions that read a path without entering the isolate, and asks it where JavaScript must tell', async () => {
+    const calls = jest.spyOn(IndexIsolate.prototype, 'call');
+    try {
+      const box = await create([
+        { name: 'name', source: '(o) => o.spec.name' },
+        { name: 'email', source: '(o) => o.spec.email?.toLowerCase()' },
+      ]);
+      const ada = person({ name: 'ada', email: 'ADA@EXAMPLE.COM' });
+      expect([box.indexFunc('name')(ada), box.indexFunc('email')(ada)]).toEqual([['ada'], ['ada@example.com']]);
+      expect(refusal(() => box.indexFunc('name')(person({ name: 7 }))).message).toContain('returned number');
+      expect(calls).not.toHaveBeenCalled();
+      // A fold of a number is JavaScript's to tell: the isolate answers, for both functions at once.
+      const odd = person({ name: { length: 3 }, email: 5 });
+      expect(refusal(() => box.indexFunc('email')(odd)).message).toContain('toLowerCase is not a function');
+      expect(calls).toHaveBeenCalledTimes(1);
+      // One function outside the form sends every object to the isolate.
+      const mixed = await create([
+        { name: 'name', source: '(o) => o.spec.name' },
+        { name: 'upper', source: '(o) => String(o.spec.name).toUpperCase()' },
+      ]);
+      expect(mixed.indexFunc('upper')(ada)).toEqual(['ADA']);
+      expect(calls).toHaveBeenCalledTimes(2);
+    } finally {
+      calls.mockRestore();
+    }
   });
 
   it('refuses asynchronous functions, whose work would outlive the time limit, and has no Promise', async () => {

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../api/object';
 import { invalid, serviceUnavailable, StatusError } from '../api/errors';
 import type { IndexValue } from '../storage/indexes';
+import { compileIndexExpression, type IndexExpression } from './index-expression';
 import { IndexIsolate, type IndexCallFailure } from './index-isolate';
 
 /** A plugin's index function as it crosses from the worker: its name and its source text. */
@@ -41,7 +42,10 @@ type Outcome = { values: string[] } | { error: string };
  * object; the index functions the storage calls one by one share it. A
  * function that throws or returns something else refuses the write (422);
  * one that runs out of time or memory refuses it too (500, naming the
- * limit); the apiserver is not harmed.
+ * limit); the apiserver is not harmed. When every function only reads a
+ * path of the object, the apiserver reads it itself, with the same outcome,
+ * and enters the isolate only for objects on which a step needs JavaScript's
+ * own answer (ADR 0065).
  */
 export class IndexSandbox {
   /** Recent answers by the object's JSON text: the storage asks for each index, and for one state more than once. */
@@ -54,13 +58,21 @@ export class IndexSandbox {
    * Kept for the turn only, so that an object changed in place and written again is always read afresh.
    */
   private lastObject?: ApiObject;
+  /**
+   * Every function as a path read in the apiserver (ADR 0065), when every one of them is such a path; the isolate
+   * then answers only for objects on which a path step needs JavaScript's own answer.
+   */
+  private readonly expressions?: IndexExpression[];
 
   private constructor(
     private readonly owner: SandboxOwner,
     private readonly functions: IndexFunctionSource[],
     private readonly isolate: IndexIsolate,
     private readonly limits: SandboxLimits,
-  ) {}
+  ) {
+    const expressions = functions.map((f) => compileIndexExpression(f.source));
+    if (expressions.every((e) => e !== undefined)) this.expressions = expressions as IndexExpression[];
+  }
 
   /** A sandbox with its functions compiled; rejects with an Error saying which function is wrong. */
   static async create(
@@ -95,6 +107,10 @@ export class IndexSandbox {
   }
 
   private outcomes(object: ApiObject): Outcome[] {
+    if (this.expressions !== undefined && !this.isolate.isClosed) {
+      const read = readOutcomes(this.expressions, object);
+      if (read !== undefined) return read;
+    }
     if (this.lastObject === object && this.last !== undefined) return this.last.outcomes;
     const json = JSON.stringify(object);
     if (this.last?.json !== json) this.last = { json, outcomes: this.recent.get(json) ?? this.answered(json) };
@@ -133,6 +149,17 @@ export class IndexSandbox {
       },
     ]);
   }
+}
+
+/** Every expression's outcome for the object, or `undefined` when one of them needs the isolate. */
+function readOutcomes(expressions: IndexExpression[], object: ApiObject): Outcome[] | undefined {
+  const outcomes: Outcome[] = new Array<Outcome>(expressions.length);
+  for (let i = 0; i < expressions.length; i++) {
+    const outcome = expressions[i](object);
+    if (outcome === undefined) return undefined;
+    outcomes[i] = outcome;
+  }
+  return outcomes;
 }
 
 /**

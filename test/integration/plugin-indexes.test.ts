@@ -29,6 +29,15 @@ writePlugin(pluginsDir, 'library', {
   });
 } };`,
 });
+// Functions that only read a path are answered in the apiserver (ADR 0065); they must index exactly as in the isolate.
+writePlugin(pluginsDir, 'shelf', {
+  code: `module.exports = { async start(ctx) {
+  await ctx.schemes.register({ ...${model}, group: 'shelf.example.com' }, (ix) => ix
+    .add({ name: 'spec.owner', indexFunc: (book) => book.spec.owner?.toLowerCase() })
+    .add({ name: 'spec.isbn', unique: true, indexFunc(book) { return book.spec['isbn']; } })
+    .add({ name: 'spec.tags', indexFunc: (book) => book.spec.tags }));
+} };`,
+});
 writePlugin(pluginsDir, 'twice', {
   code: `module.exports = { async start(ctx) {
   await ctx.schemes.register({ group: 'twice.example.com', version: 'v1', names: { kind: 'T', plural: 'ts' } }, (ix) =>
@@ -78,6 +87,29 @@ describe('index functions of a plugin model', () => {
     expect(names(await suite.admin('GET', `${BOOKS}?fieldSelector=spec.isbn=9780441`))).toEqual(['dune']);
     // The index's own order (DESC) when the sort names none: dune ("sf"), persuasion ("romance"), emma ("classic").
     expect(names(await suite.admin('GET', `${BOOKS}?sort=spec.tags`))).toEqual(['dune', 'persuasion', 'emma']);
+  });
+
+  it('indexes with functions that read a path as the isolate would: values, uniqueness and refusals', async () => {
+    await plugin('shelf', ['STARTED']);
+    const shelf = '/apis/shelf.example.com/v1alpha1/books';
+    const put = (name: string, spec: Record<string, unknown>) =>
+      suite.admin('POST', shelf, { ...book(name, spec), apiVersion: 'shelf.example.com/v1alpha1' });
+    expectStatus(await put('a', { owner: 'Ada', isbn: '1', tags: ['x', 'y'] }), 201, 'creating a');
+    expectStatus(await put('b', { owner: 'ADA', isbn: '2', tags: ['y'] }), 201, 'creating b');
+    expectStatus(await put('c', { isbn: '3' }), 201, 'creating c without an owner');
+    const listed = (query: string) => suite.admin('GET', `${shelf}?${query}&sort=metadata.name,asc`).then(names);
+    expect(await listed('fieldSelector=spec.owner=ada')).toEqual(['a', 'b']);
+    expect(await listed('fieldSelector=spec.tags=y')).toEqual(['a', 'b']);
+    const taken = await put('d', { isbn: '1' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.details.causes[0]).toMatchObject({ field: 'spec.isbn', reason: 'FieldValueDuplicate' });
+    const numbered = await put('e', { isbn: 5 });
+    expect(numbered.status).toBe(422);
+    expect(numbered.body.message).toContain('returned number');
+    // A fold of a number is the isolate's to answer, with JavaScript's own words.
+    const folded = await put('f', { owner: 7, isbn: '6' });
+    expect(folded.status).toBe(422);
+    expect(folded.body.message).toContain('toLowerCase is not a function');
   });
 
   it('enforces a unique function index with a 409 naming the index and value', async () => {

@@ -1,0 +1,283 @@
+/**
+ * Index functions that only read a path of the object, answered in the
+ * apiserver without entering their isolate (ADR 0065).
+ *
+ * Most index functions are a property path, perhaps optional and perhaps
+ * with a case fold: `(person) => person.spec.email?.toLowerCase()`. For such a
+ * source this module builds an evaluator that gives exactly what the function
+ * gives in its isolate: the same values, or the same error message. Anything
+ * it cannot match exactly is left to the isolate, at compile time (a source
+ * outside the form below) or per object (a step whose JavaScript answer it
+ * does not reproduce, such as a property inherited from a prototype, or a
+ * property of a number).
+ *
+ * The form, for a parameter `p` (as an arrow with or without parentheses and
+ * with an expression or `{ return …; }` body, a `function`, or a method):
+ *
+ *     p  ( . name | ?. name | [ 'name' ] | ?.[ 'name' ] | . fold() | ?. fold() )*
+ *
+ * where `fold` is `toLowerCase`, `toUpperCase` or `trim` (one fold at most),
+ * in at most 32 steps. No other call, operator, comment, escape or variable is
+ * accepted. Evaluation reads own properties of plain data and calls nothing
+ * but those three methods of string primitives: it cannot loop, reach a
+ * function or leave the object.
+ */
+
+/** One function's answer for an object: its values, its error, or `undefined` when only the isolate can tell. */
+export type ExpressionOutcome = { values: string[] } | { error: string } | undefined;
+
+/** Evaluates a compiled index expression on an object. */
+export type IndexExpression = (object: unknown) => ExpressionOutcome;
+
+type Step = { kind: 'read'; key: string; optional: boolean } | { kind: 'fold'; method: Fold; optional: boolean };
+type Fold = 'toLowerCase' | 'toUpperCase' | 'trim';
+
+const FOLDS: ReadonlySet<string> = new Set<Fold>(['toLowerCase', 'toUpperCase', 'trim']);
+/** Words that cannot name the parameter or make the source something else than the form. */
+const RESERVED = new Set(['function', 'return', 'async', 'await', 'yield', 'this', 'new', 'class', 'arguments']);
+const MAX_STEPS = 32;
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
+const RETURNS = 'an index function returns a string, an array of strings or nothing';
+/** What a step answers when only the isolate can tell. */
+const ISOLATE = Symbol('isolate');
+
+/** The evaluator for a function source in the form, or `undefined` when the source is outside it. */
+export function compileIndexExpression(source: string): IndexExpression | undefined {
+  const tokens = tokenize(source);
+  if (tokens === undefined) return undefined;
+  const steps = parseFunction(tokens);
+  if (steps === undefined || !withinBounds(steps)) return undefined;
+  return (object) => {
+    const value = walk(object, steps);
+    return value === ISOLATE ? undefined : value;
+  };
+}
+
+/**
+ * A path short enough that reading it costs no more than a path index: the isolate's time limit bounds the rest.
+ * One fold at most, since each one walks the whole string (a thousand folds of a long string would take seconds).
+ */
+function withinBounds(steps: Step[]): boolean {
+  return steps.length <= MAX_STEPS && steps.filter((s) => s.kind === 'fold').length <= 1;
+}
+
+type Token = { kind: 'word' | 'string' | 'punct'; text: string; newlineBefore: boolean };
+
+/** The source as tokens, or `undefined` when it holds anything the form has no use for (comments, escapes, …). */
+function tokenize(source: string): Token[] | undefined {
+  const tokens: Token[] = [];
+  let newlineBefore = false;
+  for (let i = 0; i < source.length;) {
+    const c = source[i];
+    if (c === '\n' || c === '\r') {
+      newlineBefore = true;
+      i++;
+    } else if (c === ' ' || c === '\t') {
+      i++;
+    } else if (/[A-Za-z_$]/.test(c)) {
+      let end = i + 1;
+      while (end < source.length && /[\w$]/.test(source[end])) end++;
+      tokens.push({ kind: 'word', text: source.slice(i, end), newlineBefore });
+      newlineBefore = false;
+      i = end;
+    } else if (c === "'" || c === '"') {
+      const end = source.indexOf(c, i + 1);
+      if (end === -1) return undefined;
+      const text = source.slice(i + 1, end);
+      if (/[\\\n\r\u2028\u2029]/.test(text)) return undefined;
+      tokens.push({ kind: 'string', text, newlineBefore });
+      newlineBefore = false;
+      i = end + 1;
+    } else {
+      const punct = ['=>', '?.', '(', ')', '{', '}', '[', ']', '.', ';'].find((p) => source.startsWith(p, i));
+      // `?.` followed by a digit is a conditional and a number, not optional chaining.
+      if (punct === undefined || (punct === '?.' && /\d/.test(source[i + 2] ?? ''))) return undefined;
+      tokens.push({ kind: 'punct', text: punct, newlineBefore });
+      newlineBefore = false;
+      i += punct.length;
+    }
+  }
+  return tokens;
+}
+
+/** The steps of the function's path, or `undefined` when the tokens are not a function of the form. */
+function parseFunction(tokens: Token[]): Step[] | undefined {
+  const at = new Cursor(tokens);
+  let param: string | undefined;
+  let block: boolean;
+  if (at.word('function')) {
+    if (at.peekWord() !== undefined) at.next();
+    param = at.parameter();
+    block = true;
+  } else if (at.peekWord() !== undefined && at.peekPunct(1) === '(') {
+    at.next();
+    param = at.parameter();
+    block = true;
+  } else {
+    param = at.peekPunct() === '(' ? at.parameter() : at.name();
+    if (param === undefined || !at.punct('=>')) return undefined;
+    block = at.peekPunct() === '{';
+  }
+  if (param === undefined) return undefined;
+  if (block) {
+    if (!at.punct('{') || !at.word('return')) return undefined;
+    // `return` then a line break returns nothing (automatic semicolon insertion): not the form.
+    if (at.peek()?.newlineBefore) return undefined;
+  }
+  const steps = parsePath(at, param);
+  if (steps === undefined) return undefined;
+  if (block) {
+    at.punct(';');
+    if (!at.punct('}')) return undefined;
+  }
+  return at.done() ? steps : undefined;
+}
+
+function parsePath(at: Cursor, param: string): Step[] | undefined {
+  if (at.name() !== param) return undefined;
+  const steps: Step[] = [];
+  for (;;) {
+    const punct = at.peekPunct();
+    if (punct !== '.' && punct !== '?.' && punct !== '[') return steps;
+    at.next();
+    const optional = punct === '?.';
+    if (punct === '[' || (optional && at.peekPunct() === '[')) {
+      if (optional) at.next();
+      const key = at.string();
+      if (key === undefined || !at.punct(']')) return undefined;
+      steps.push({ kind: 'read', key, optional });
+      continue;
+    }
+    const key = at.anyWord();
+    if (key === undefined) return undefined;
+    if (at.peekPunct() === '(') {
+      at.next();
+      if (!FOLDS.has(key) || !at.punct(')')) return undefined;
+      steps.push({ kind: 'fold', method: key as Fold, optional });
+    } else {
+      steps.push({ kind: 'read', key, optional });
+    }
+  }
+}
+
+class Cursor {
+  private i = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  peek(offset = 0): Token | undefined {
+    return this.tokens[this.i + offset];
+  }
+  peekPunct(offset = 0): string | undefined {
+    const t = this.peek(offset);
+    return t?.kind === 'punct' ? t.text : undefined;
+  }
+  peekWord(): string | undefined {
+    const t = this.peek();
+    return t?.kind === 'word' && !RESERVED.has(t.text) ? t.text : undefined;
+  }
+  next(): Token | undefined {
+    return this.tokens[this.i++];
+  }
+  punct(text: string): boolean {
+    if (this.peekPunct() !== text) return false;
+    this.i++;
+    return true;
+  }
+  word(text: string): boolean {
+    const t = this.peek();
+    if (t?.kind !== 'word' || t.text !== text) return false;
+    this.i++;
+    return true;
+  }
+  /** A name that may be a parameter or a variable. */
+  name(): string | undefined {
+    const word = this.peekWord();
+    if (word !== undefined) this.i++;
+    return word;
+  }
+  /** A property name after `.`: any word, reserved ones included. */
+  anyWord(): string | undefined {
+    const t = this.peek();
+    if (t?.kind !== 'word') return undefined;
+    this.i++;
+    return t.text;
+  }
+  string(): string | undefined {
+    const t = this.peek();
+    if (t?.kind !== 'string') return undefined;
+    this.i++;
+    return t.text;
+  }
+  /** `( name )`: exactly one plain parameter. */
+  parameter(): string | undefined {
+    if (!this.punct('(')) return undefined;
+    const name = this.name();
+    return name !== undefined && this.punct(')') ? name : undefined;
+  }
+  done(): boolean {
+    return this.i === this.tokens.length;
+  }
+}
+
+/** The function's outcome on `object`, or ISOLATE where JavaScript's answer is not reproduced here. */
+function walk(object: unknown, steps: Step[]): ExpressionOutcome | typeof ISOLATE {
+  let value: unknown = object;
+  for (const step of steps) {
+    if (value === undefined || value === null) {
+      if (step.optional) return { values: [] };
+      const key = step.kind === 'read' ? step.key : step.method;
+      return { error: `Cannot read properties of ${String(value)} (reading '${key}')` };
+    }
+    if (step.kind === 'fold') {
+      if (typeof value !== 'string') return ISOLATE;
+      value = value[step.method]();
+      continue;
+    }
+    const next = ownData(value, step.key);
+    if (next === ISOLATE) return ISOLATE;
+    value = next;
+  }
+  return valuesOf(value);
+}
+
+/**
+ * A property as JavaScript reads it from the object's JSON copy (what the isolate is given): an own enumerable data
+ * property, or `undefined` when neither the object nor its prototype has it. Inherited names (`constructor`,
+ * `__proto__`, `map` of an array), properties of strings and numbers, and anything JSON would not carry over as it
+ * is (an accessor, a hidden property, an object of a class) go to the isolate.
+ */
+function ownData(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || key === '__proto__') return ISOLATE;
+  const isArray = Array.isArray(value);
+  const prototype = isArray ? Array.prototype : Object.prototype;
+  const actual: unknown = Object.getPrototypeOf(value);
+  if (actual !== prototype && !(actual === null && !isArray)) return ISOLATE;
+  if (isArray && key === 'length') return (value as unknown[]).length;
+  if (isArray && !ARRAY_INDEX.test(key)) return key in prototype ? ISOLATE : undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(value, key);
+  if (descriptor === undefined) {
+    if (isArray) return Number(key) < (value as unknown[]).length ? ISOLATE : undefined;
+    return key in prototype ? ISOLATE : undefined;
+  }
+  return 'value' in descriptor && descriptor.enumerable === true ? descriptor.value : ISOLATE;
+}
+
+/** The function's result as values, with the isolate's words for a result that is not one. */
+function valuesOf(value: unknown): ExpressionOutcome | typeof ISOLATE {
+  if (value === undefined || value === null) return { values: [] };
+  if (typeof value === 'string') return { values: [value] };
+  if (typeof value === 'number' && !Number.isFinite(value)) return ISOLATE;
+  if (Array.isArray(value)) {
+    const values: string[] = [];
+    for (const item of value) {
+      if (typeof item !== 'string')
+        return { error: `returned an array holding something else than strings; ${RETURNS}` };
+      values.push(item);
+    }
+    return { values };
+  }
+  if (typeof value === 'object' || typeof value === 'number' || typeof value === 'boolean') {
+    return { error: `returned ${typeof value}; ${RETURNS}` };
+  }
+  return ISOLATE;
+}
