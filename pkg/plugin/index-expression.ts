@@ -63,101 +63,94 @@ function withinBounds(steps: Step[]): boolean {
 
 type Token = { kind: 'word' | 'string' | 'punct'; text: string; newlineBefore: boolean };
 
+/** One token: blanks, a line break, a word, a quoted string without escapes, or punctuation (`?.` not before a digit). */
+const TOKEN =
+  /([ \t]+)|(\r\n?|\n)|([A-Za-z_$][\w$]*)|'([^'\\\n\r\u2028\u2029]*)'|"([^"\\\n\r\u2028\u2029]*)"|(=>|\?\.(?!\d)|[(){}[\].;])/y;
+
 /** The source as tokens, or `undefined` when it holds anything the form has no use for (comments, escapes, …). */
 function tokenize(source: string): Token[] | undefined {
+  const pattern = new RegExp(TOKEN);
   const tokens: Token[] = [];
   let newlineBefore = false;
-  for (let i = 0; i < source.length;) {
-    const c = source[i];
-    if (c === '\n' || c === '\r') {
+  while (pattern.lastIndex < source.length) {
+    const match = pattern.exec(source);
+    if (match === null) return undefined;
+    if (match[1] !== undefined) continue;
+    if (match[2] !== undefined) {
       newlineBefore = true;
-      i++;
-    } else if (c === ' ' || c === '\t') {
-      i++;
-    } else if (/[A-Za-z_$]/.test(c)) {
-      let end = i + 1;
-      while (end < source.length && /[\w$]/.test(source[end])) end++;
-      tokens.push({ kind: 'word', text: source.slice(i, end), newlineBefore });
-      newlineBefore = false;
-      i = end;
-    } else if (c === "'" || c === '"') {
-      const end = source.indexOf(c, i + 1);
-      if (end === -1) return undefined;
-      const text = source.slice(i + 1, end);
-      if (/[\\\n\r\u2028\u2029]/.test(text)) return undefined;
-      tokens.push({ kind: 'string', text, newlineBefore });
-      newlineBefore = false;
-      i = end + 1;
-    } else {
-      const punct = ['=>', '?.', '(', ')', '{', '}', '[', ']', '.', ';'].find((p) => source.startsWith(p, i));
-      // `?.` followed by a digit is a conditional and a number, not optional chaining.
-      if (punct === undefined || (punct === '?.' && /\d/.test(source[i + 2] ?? ''))) return undefined;
-      tokens.push({ kind: 'punct', text: punct, newlineBefore });
-      newlineBefore = false;
-      i += punct.length;
+      continue;
     }
+    tokens.push(tokenOf(match, newlineBefore));
+    newlineBefore = false;
   }
   return tokens;
+}
+
+function tokenOf(match: RegExpExecArray, newlineBefore: boolean): Token {
+  if (match[3] !== undefined) return { kind: 'word', text: match[3], newlineBefore };
+  if (match[6] !== undefined) return { kind: 'punct', text: match[6], newlineBefore };
+  return { kind: 'string', text: match[4] ?? match[5], newlineBefore };
 }
 
 /** The steps of the function's path, or `undefined` when the tokens are not a function of the form. */
 function parseFunction(tokens: Token[]): Step[] | undefined {
   const at = new Cursor(tokens);
-  let param: string | undefined;
-  let block: boolean;
-  if (at.word('function')) {
-    if (at.peekWord() !== undefined) at.next();
-    param = at.parameter();
-    block = true;
-  } else if (at.peekWord() !== undefined && at.peekPunct(1) === '(') {
-    at.next();
-    param = at.parameter();
-    block = true;
-  } else {
-    param = at.peekPunct() === '(' ? at.parameter() : at.name();
-    if (param === undefined || !at.punct('=>')) return undefined;
-    block = at.peekPunct() === '{';
-  }
-  if (param === undefined) return undefined;
-  if (block) {
-    if (!at.punct('{') || !at.word('return')) return undefined;
-    // `return` then a line break returns nothing (automatic semicolon insertion): not the form.
-    if (at.peek()?.newlineBefore) return undefined;
-  }
-  const steps = parsePath(at, param);
-  if (steps === undefined) return undefined;
-  if (block) {
-    at.punct(';');
-    if (!at.punct('}')) return undefined;
-  }
+  const head = parseHead(at);
+  if (head === undefined || (head.block && !openReturn(at))) return undefined;
+  const steps = parsePath(at, head.param);
+  if (steps === undefined || (head.block && !closeBlock(at))) return undefined;
   return at.done() ? steps : undefined;
+}
+
+/** The parameter, and whether a `{ return …; }` body follows: a `function`, a method or an arrow. */
+function parseHead(at: Cursor): { param: string; block: boolean } | undefined {
+  const withParam = (param: string | undefined, block: boolean) => (param === undefined ? undefined : { param, block });
+  if (at.word('function')) {
+    at.name();
+    return withParam(at.parameter(), true);
+  }
+  if (at.peekWord() !== undefined && at.peekPunct(1) === '(') {
+    at.next();
+    return withParam(at.parameter(), true);
+  }
+  const param = at.peekPunct() === '(' ? at.parameter() : at.name();
+  if (!at.punct('=>')) return undefined;
+  return withParam(param, at.peekPunct() === '{');
+}
+
+/** `{ return` with the path on the same line: after a line break, `return` returns nothing. */
+function openReturn(at: Cursor): boolean {
+  return at.punct('{') && at.word('return') && at.peek()?.newlineBefore !== true;
+}
+
+function closeBlock(at: Cursor): boolean {
+  at.punct(';');
+  return at.punct('}');
 }
 
 function parsePath(at: Cursor, param: string): Step[] | undefined {
   if (at.name() !== param) return undefined;
   const steps: Step[] = [];
-  for (;;) {
-    const punct = at.peekPunct();
-    if (punct !== '.' && punct !== '?.' && punct !== '[') return steps;
+  for (let punct = at.peekPunct(); punct === '.' || punct === '?.' || punct === '['; punct = at.peekPunct()) {
     at.next();
-    const optional = punct === '?.';
-    if (punct === '[' || (optional && at.peekPunct() === '[')) {
-      if (optional) at.next();
-      const key = at.string();
-      if (key === undefined || !at.punct(']')) return undefined;
-      steps.push({ kind: 'read', key, optional });
-      continue;
-    }
-    const key = at.anyWord();
-    if (key === undefined) return undefined;
-    if (at.peekPunct() === '(') {
-      at.next();
-      if (!FOLDS.has(key) || !at.punct(')')) return undefined;
-      steps.push({ kind: 'fold', method: key as Fold, optional });
-    } else {
-      steps.push({ kind: 'read', key, optional });
-    }
+    const step = parseStep(at, punct);
+    if (step === undefined) return undefined;
+    steps.push(step);
   }
+  return steps;
+}
+
+/** The step after `.`, `?.` or `[`. */
+function parseStep(at: Cursor, punct: string): Step | undefined {
+  const optional = punct === '?.';
+  if (punct === '[' || (optional && at.punct('['))) {
+    const key = at.string();
+    return key !== undefined && at.punct(']') ? { kind: 'read', key, optional } : undefined;
+  }
+  const key = at.anyWord();
+  if (key === undefined) return undefined;
+  if (!at.punct('(')) return { kind: 'read', key, optional };
+  return FOLDS.has(key) && at.punct(')') ? { kind: 'fold', method: key as Fold, optional } : undefined;
 }
 
 class Cursor {
@@ -248,36 +241,47 @@ function walk(object: unknown, steps: Step[]): ExpressionOutcome | typeof ISOLAT
  */
 function ownData(value: unknown, key: string): unknown {
   if (typeof value !== 'object' || value === null || key === '__proto__') return ISOLATE;
-  const isArray = Array.isArray(value);
-  const prototype = isArray ? Array.prototype : Object.prototype;
-  const actual: unknown = Object.getPrototypeOf(value);
-  if (actual !== prototype && !(actual === null && !isArray)) return ISOLATE;
-  if (isArray && key === 'length') return (value as unknown[]).length;
-  if (isArray && !ARRAY_INDEX.test(key)) return key in prototype ? ISOLATE : undefined;
-  const descriptor = Object.getOwnPropertyDescriptor(value, key);
-  if (descriptor === undefined) {
-    if (isArray) return Number(key) < (value as unknown[]).length ? ISOLATE : undefined;
-    return key in prototype ? ISOLATE : undefined;
-  }
-  return 'value' in descriptor && descriptor.enumerable === true ? descriptor.value : ISOLATE;
+  return Array.isArray(value) ? arrayItem(value, key) : objectProperty(value, key);
 }
+
+function arrayItem(array: unknown[], key: string): unknown {
+  if (Object.getPrototypeOf(array) !== Array.prototype) return ISOLATE;
+  if (key === 'length') return array.length;
+  if (!ARRAY_INDEX.test(key)) return key in Array.prototype ? ISOLATE : undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(array, key);
+  // A hole is `null` in the JSON copy.
+  if (descriptor === undefined) return Number(key) < array.length ? ISOLATE : undefined;
+  return dataOf(descriptor);
+}
+
+function objectProperty(object: object, key: string): unknown {
+  const prototype: unknown = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) return ISOLATE;
+  const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return key in Object.prototype ? ISOLATE : undefined;
+  return dataOf(descriptor);
+}
+
+const dataOf = (descriptor: PropertyDescriptor): unknown =>
+  'value' in descriptor && descriptor.enumerable === true ? descriptor.value : ISOLATE;
 
 /** The function's result as values, with the isolate's words for a result that is not one. */
 function valuesOf(value: unknown): ExpressionOutcome | typeof ISOLATE {
   if (value === undefined || value === null) return { values: [] };
   if (typeof value === 'string') return { values: [value] };
+  if (Array.isArray(value)) return arrayValues(value);
   if (typeof value === 'number' && !Number.isFinite(value)) return ISOLATE;
-  if (Array.isArray(value)) {
-    const values: string[] = [];
-    for (const item of value) {
-      if (typeof item !== 'string')
-        return { error: `returned an array holding something else than strings; ${RETURNS}` };
-      values.push(item);
-    }
-    return { values };
+  const kind = typeof value;
+  return kind === 'object' || kind === 'number' || kind === 'boolean'
+    ? { error: `returned ${kind}; ${RETURNS}` }
+    : ISOLATE;
+}
+
+function arrayValues(array: unknown[]): ExpressionOutcome {
+  const values: string[] = [];
+  for (const item of array) {
+    if (typeof item !== 'string') return { error: `returned an array holding something else than strings; ${RETURNS}` };
+    values.push(item);
   }
-  if (typeof value === 'object' || typeof value === 'number' || typeof value === 'boolean') {
-    return { error: `returned ${typeof value}; ${RETURNS}` };
-  }
-  return ISOLATE;
+  return { values };
 }
