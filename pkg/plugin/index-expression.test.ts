@@ -24,6 +24,9 @@ describe('compileIndexExpression', () => {
       ['(p) => p.spec["e-mail"]?.toUpperCase()', ['ADA@EXAMPLE.COM']],
       ['(p) => p?.spec?.name.trim()', ['Ada']],
       ["(p) => p.spec.tags['1']", ['y']],
+      ['(p) => p.spec.owner ?? []', []],
+      ["(p) => p.spec.owner?.toLowerCase() ?? 'nobody'", ['nobody']],
+      ["(p) => { return p.spec.name || 'none'; }", ['Ada']],
     ];
     for (const [source, values] of shapes)
       expect({ source, outcome: read(source, object) }).toEqual({ source, outcome: { values } });
@@ -53,7 +56,11 @@ describe('compileIndexExpression', () => {
       '(p) => { return\n p.spec.name; }',
       '(p) => { const n = p.spec.name; return n; }',
       '(p) => (p.spec.name)',
-      '(p) => p.spec.name ?? "none"',
+      '(p) => p.spec.name ?? p.spec.email',
+      "(p) => p.spec.name ?? 'a' ?? 'b'",
+      "(p) => p.spec.name || ['a']",
+      '(p) => p.spec.name ?? 1',
+      "(p) => p.spec.name && 'a'",
       '(p) => p.spec.ok ?.5 : 1',
       'function* (p) { return p.spec; }',
       'async (p) => p.spec',
@@ -124,8 +131,9 @@ describe('compileIndexExpression', () => {
       key: fc.constantFrom(...keys, 'toLowerCase()', 'toUpperCase()', 'trim()'),
       optional: fc.boolean(),
     });
-    const source = fc.array(step, { maxLength: 4 }).map(
-      (steps) =>
+    const fallback = fc.constantFrom('', " ?? 'none'", ' ?? []', " || 'none'", ' || []');
+    const source = fc.tuple(fc.array(step, { maxLength: 4 }), fallback).map(
+      ([steps, otherwise]) =>
         '(p) => p' +
         steps
           .map(({ key, optional }) => {
@@ -133,12 +141,13 @@ describe('compileIndexExpression', () => {
             if (/^[a-z_]\w*$/i.test(key)) return `${optional ? '?.' : '.'}${key}`;
             return `${optional ? '?.' : ''}['${key}']`;
           })
-          .join(''),
+          .join('') +
+        otherwise,
     );
     const { json } = fc.letrec((tie) => ({
       json: fc.oneof(
         { depthSize: 'small' },
-        fc.constantFrom('Ada', ' ÄDA ', '', 'İ'),
+        fc.constantFrom('Ada', ' ÄDA ', '', 'İ', 0, false),
         fc.integer(),
         fc.boolean(),
         fc.constant(null),

@@ -15,6 +15,7 @@
  * with an expression or `{ return …; }` body, a `function`, or a method):
  *
  *     p  ( . name | ?. name | [ 'name' ] | ?.[ 'name' ] | . fold() | ?. fold() )*
+ *        [ ( ?? | || ) ( 'text' | [] ) ]
  *
  * where `fold` is `toLowerCase`, `toUpperCase` or `trim` (one fold at most),
  * in at most 32 steps. No other call, operator, comment, escape or variable is
@@ -45,11 +46,15 @@ const ISOLATE = Symbol('isolate');
 export function compileIndexExpression(source: string): IndexExpression | undefined {
   const tokens = tokenize(source);
   if (tokens === undefined) return undefined;
-  const steps = parseFunction(tokens);
-  if (steps === undefined || !withinBounds(steps)) return undefined;
+  const parsed = parseFunction(tokens);
+  if (parsed === undefined || !withinBounds(parsed.steps)) return undefined;
+  const { steps, fallback } = parsed;
   return (object) => {
-    const value = walk(object, steps);
-    return value === ISOLATE ? undefined : value;
+    const read = walk(object, steps);
+    if (read === ISOLATE) return undefined;
+    if (read instanceof ReadError) return { error: read.message };
+    const outcome = valuesOf(fallback === undefined ? read : fallback(read));
+    return outcome === ISOLATE ? undefined : outcome;
   };
 }
 
@@ -65,7 +70,7 @@ type Token = { kind: 'word' | 'string' | 'punct'; text: string; newlineBefore: b
 
 /** One token: blanks, a line break, a word, a quoted string without escapes, or punctuation (`?.` not before a digit). */
 const TOKEN =
-  /([ \t]+)|(\r\n?|\n)|([A-Za-z_$][\w$]*)|'([^'\\\n\r\u2028\u2029]*)'|"([^"\\\n\r\u2028\u2029]*)"|(=>|\?\.(?!\d)|[(){}[\].;])/y;
+  /([ \t]+)|(\r\n?|\n)|([A-Za-z_$][\w$]*)|'([^'\\\n\r\u2028\u2029]*)'|"([^"\\\n\r\u2028\u2029]*)"|(=>|\?\?|\|\||\?\.(?!\d)|[(){}[\].;])/y;
 
 /** The source as tokens, or `undefined` when it holds anything the form has no use for (comments, escapes, …). */
 function tokenize(source: string): Token[] | undefined {
@@ -92,14 +97,32 @@ function tokenOf(match: RegExpExecArray, newlineBefore: boolean): Token {
   return { kind: 'string', text: match[4] ?? match[5], newlineBefore };
 }
 
-/** The steps of the function's path, or `undefined` when the tokens are not a function of the form. */
-function parseFunction(tokens: Token[]): Step[] | undefined {
+/** What the function computes: a path and perhaps a value in its place when it is nothing (`??`) or falsy (`||`). */
+interface Parsed {
+  steps: Step[];
+  fallback?: (value: unknown) => unknown;
+}
+
+/** The function's path and fallback, or `undefined` when the tokens are not a function of the form. */
+function parseFunction(tokens: Token[]): Parsed | undefined {
   const at = new Cursor(tokens);
   const head = parseHead(at);
   if (head === undefined || (head.block && !openReturn(at))) return undefined;
   const steps = parsePath(at, head.param);
-  if (steps === undefined || (head.block && !closeBlock(at))) return undefined;
-  return at.done() ? steps : undefined;
+  if (steps === undefined) return undefined;
+  const fallback = at.peekPunct() === '??' || at.peekPunct() === '||' ? parseFallback(at) : null;
+  if (fallback === undefined || (head.block && !closeBlock(at))) return undefined;
+  return at.done() ? { steps, fallback: fallback ?? undefined } : undefined;
+}
+
+/** `?? 'text'`, `|| 'text'`, `?? []` or `|| []`: the operator and its literal, as a function of the path's value. */
+function parseFallback(at: Cursor): ((value: unknown) => unknown) | undefined {
+  const nullish = at.next()?.text === '??';
+  const text = at.string();
+  if (text === undefined && !(at.punct('[') && at.punct(']'))) return undefined;
+  // A new array each time, as the function makes one on each call.
+  const literal = () => (text === undefined ? [] : text);
+  return nullish ? (value) => value ?? literal() : (value) => value || literal();
 }
 
 /** The parameter, and whether a `{ return …; }` body follows: a `function`, a method or an arrow. */
@@ -212,25 +235,30 @@ class Cursor {
   }
 }
 
-/** The function's outcome on `object`, or ISOLATE where JavaScript's answer is not reproduced here. */
-function walk(object: unknown, steps: Step[]): ExpressionOutcome | typeof ISOLATE {
+/** The path's value on `object`, the error reading it throws, or ISOLATE where JavaScript's answer is not reproduced here. */
+function walk(object: unknown, steps: Step[]): unknown {
   let value: unknown = object;
   for (const step of steps) {
     if (value === undefined || value === null) {
-      if (step.optional) return { values: [] };
+      // `?.` on nothing ends the whole chain with `undefined`.
+      if (step.optional) return undefined;
       const key = step.kind === 'read' ? step.key : step.method;
-      return { error: `Cannot read properties of ${String(value)} (reading '${key}')` };
+      return new ReadError(`Cannot read properties of ${String(value)} (reading '${key}')`);
     }
     if (step.kind === 'fold') {
       if (typeof value !== 'string') return ISOLATE;
       value = value[step.method]();
       continue;
     }
-    const next = ownData(value, step.key);
-    if (next === ISOLATE) return ISOLATE;
-    value = next;
+    value = ownData(value, step.key);
+    if (value === ISOLATE) return ISOLATE;
   }
-  return valuesOf(value);
+  return value;
+}
+
+/** The error JavaScript throws for a step on nothing, with its message. */
+class ReadError {
+  constructor(readonly message: string) {}
 }
 
 /**
