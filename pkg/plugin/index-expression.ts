@@ -110,14 +110,20 @@ function parseFunction(tokens: Token[]): Parsed | undefined {
   if (head === undefined || (head.block && !openReturn(at))) return undefined;
   const steps = parsePath(at, head.param);
   if (steps === undefined) return undefined;
-  const fallback = at.peekPunct() === '??' || at.peekPunct() === '||' ? parseFallback(at) : null;
+  const fallback = parseFallback(at);
   if (fallback === undefined || (head.block && !closeBlock(at))) return undefined;
   return at.done() ? { steps, fallback: fallback ?? undefined } : undefined;
 }
 
-/** `?? 'text'`, `|| 'text'`, `?? []` or `|| []`: the operator and its literal, as a function of the path's value. */
-function parseFallback(at: Cursor): ((value: unknown) => unknown) | undefined {
-  const nullish = at.next()?.text === '??';
+/**
+ * `?? 'text'`, `|| 'text'`, `?? []` or `|| []` as a function of the path's value; `null` when there is none, `undefined`
+ * when what follows the path is something else.
+ */
+function parseFallback(at: Cursor): ((value: unknown) => unknown) | null | undefined {
+  const operator = at.peekPunct();
+  if (operator !== '??' && operator !== '||') return null;
+  at.next();
+  const nullish = operator === '??';
   const text = at.string();
   if (text === undefined && !(at.punct('[') && at.punct(']'))) return undefined;
   // A new array each time, as the function makes one on each call.
