@@ -24,6 +24,8 @@
  * function or leave the object.
  */
 
+import { NOT_STRINGS, RETURNS } from './index-isolate';
+
 /** One function's answer for an object: its values, its error, or `undefined` when only the isolate can tell. */
 export type ExpressionOutcome = { values: string[] } | { error: string } | undefined;
 
@@ -38,7 +40,6 @@ const FOLDS: ReadonlySet<string> = new Set<Fold>(['toLowerCase', 'toUpperCase', 
 const RESERVED = new Set(['function', 'return', 'async', 'await', 'yield', 'this', 'new', 'class', 'arguments']);
 const MAX_STEPS = 32;
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
-const RETURNS = 'an index function returns a string, an array of strings or nothing';
 /** What a step answers when only the isolate can tell. */
 const ISOLATE = Symbol('isolate');
 
@@ -314,7 +315,7 @@ function valuesOf(value: unknown): ExpressionOutcome | typeof ISOLATE {
 function arrayValues(array: unknown[]): ExpressionOutcome {
   const values: string[] = [];
   for (const item of array) {
-    if (typeof item !== 'string') return { error: `returned an array holding something else than strings; ${RETURNS}` };
+    if (typeof item !== 'string') return { error: `returned ${NOT_STRINGS}; ${RETURNS}` };
     values.push(item);
   }
   return { values };

@@ -12,6 +12,11 @@ export type IndexCallFailure = 'timeout' | 'memory' | 'closed';
 /** Every function's outcome for one object as JSON text, or why there is none. */
 export type IndexCallResult = { text: string } | { failure: IndexCallFailure };
 
+/** What an index function may return, in the error for one that returned something else. */
+export const RETURNS = 'an index function returns a string, an array of strings or nothing';
+/** How that error names an array that holds something else than strings. */
+export const NOT_STRINGS = 'an array holding something else than strings';
+
 // Runs first in every isolate, before any plugin code: keeps its own JSON and Array.isArray (a function that replaces
 // the globals cannot change what the host reads), removes what could run code after a call or block the thread, and
 // defines `__define(name, fn)` and `__run(json)`, which hands each function its own parse of the object and answers
@@ -24,12 +29,12 @@ const PRELUDE = `
   const { parse, stringify } = JSON;
   const isArray = Array.isArray;
   const fns = [];
-  const describe = (v) => (isArray(v) ? 'an array holding something else than strings' : typeof v);
+  const describe = (v) => (isArray(v) ? ${JSON.stringify(NOT_STRINGS)} : typeof v);
   const valuesOf = (v) => {
     if (v === undefined || v === null) return [];
     if (typeof v === 'string') return [v];
     if (isArray(v) && v.every((x) => typeof x === 'string')) return [...v];
-    throw new TypeError('returned ' + describe(v) + '; an index function returns a string, an array of strings or nothing');
+    throw new TypeError('returned ' + describe(v) + '; ' + ${JSON.stringify(RETURNS)});
   };
   const messageOf = (e) => {
     try {
