@@ -64,7 +64,18 @@ export async function runConditionalWatch(
   );
   console.log(
     renderTable(
-      ['watchers', 'events delivered', 'p50', 'p99', 'max', 'create p99', 'failed watchers', 'goal', 'result'],
+      [
+        'watchers',
+        'events delivered',
+        'p50',
+        'p99',
+        'max',
+        'create p99',
+        'failed watchers',
+        'CPU apiserver / redis / generator',
+        'goal',
+        'result',
+      ],
       [
         ...rounds.map((r) => row(`${r.server}, round ${r.round}`, r, '—', '—')),
         ...pooled.map((p, i) =>
@@ -91,6 +102,8 @@ interface PooledSide {
   failedWatchers: number;
   latency: LatencySummary;
   createP99: number;
+  /** Each process's CPU while the creates were sent, in cores (1 = one core busy throughout). */
+  cores: { server: number; redis: number; generator: number };
 }
 
 function pool(rounds: WatchCaseResult[]): PooledSide {
@@ -108,6 +121,11 @@ function pool(rounds: WatchCaseResult[]): PooledSide {
     failedWatchers: total((r) => r.failedWatchers),
     latency: summarizeLatencies(samples),
     createP99: Math.max(...rounds.map((r) => r.writer.createLatency.p99)),
+    cores: {
+      server: total((r) => r.cpu.server ?? NaN) / total((r) => r.seconds * 1000),
+      redis: total((r) => r.cpu.redis ?? NaN) / total((r) => r.seconds * 1000),
+      generator: total((r) => r.cpu.generator ?? NaN) / total((r) => r.seconds * 1000),
+    },
   };
 }
 
@@ -119,6 +137,7 @@ const row = (label: string, c: PooledSide, goal: string, result: string): string
   formatMs(c.latency.max),
   formatMs(c.createP99),
   String(c.failedWatchers),
+  [c.cores.server, c.cores.redis, c.cores.generator].map((cores) => `${Math.round(cores * 100)}%`).join(' / '),
   goal,
   result,
 ];
