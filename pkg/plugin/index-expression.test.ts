@@ -112,6 +112,48 @@ describe('compileIndexExpression', () => {
       expect({ source, outcome: read(source, object) }).toEqual({ source, outcome: undefined });
   });
 
+  it("answers for the storage's own object what the isolate answers for its JSON, or leaves it to the isolate", () => {
+    let ran = 0;
+    const tricks: [string, unknown][] = [
+      ["(p) => p.a['0'].x", { a: [undefined] }],
+      ["(p) => p.a['1'] ?? 'hole'", { a: ['x', () => 1] }],
+      ['(p) => p.constructor', { constructor: undefined }],
+      ["(p) => p.spec.toString || 'x'", { spec: { toString: undefined } }],
+      ['(p) => p.spec.name', { spec: { name: Symbol('s') } }],
+      ['(p) => p.t', { t: new Date(0) }],
+      ['(p) => p.t', { t: new String('s') }],
+      ['(p) => p.t', { t: [new String('s')] }],
+      ['(p) => p.t', { t: [NaN] }],
+      ['(p) => p.t', { t: Infinity }],
+      ['(p) => p.spec.name', { spec: { name: 'a', toJSON: () => ({ name: 'b' }) } }],
+      ['(p) => p.spec.name', { toJSON: () => ({ spec: { name: 'b' } }), spec: { name: 'a' } }],
+      ['(p) => p.tags', { tags: Object.assign(['a'], { [Symbol.iterator]: () => ['evil'][Symbol.iterator]() }) }],
+      ['(p) => p.tags', { tags: Object.defineProperty(['a'], '0', { get: () => (ran++, 'b'), enumerable: true }) }],
+      ['(p) => p.spec.name', { spec: new Proxy({ name: 'a' }, { getPrototypeOf: () => (ran++, Object.prototype) }) }],
+    ];
+    const isolate = IndexIsolate.start(
+      'live',
+      tricks.map(([source], i) => ({ name: `f${i}`, source })),
+      { timeoutMs: 1000, memoryMb: 16 },
+    );
+    // Read here first: the JSON text the isolate is given runs the getters and traps, which reading must not.
+    const read = tricks.map(([source, object]) => compileIndexExpression(source)!(object));
+    expect(ran).toBe(0);
+    try {
+      tricks.forEach(([source, object], i) => {
+        const here = read[i];
+        const answer = isolate.call(JSON.stringify(object));
+        if (!('text' in answer)) throw new Error(`the isolate did not answer: ${answer.failure}`);
+        const there = (JSON.parse(answer.text) as ExpressionOutcome[])[i];
+        if (here !== undefined) expect({ source, outcome: here }).toEqual({ source, outcome: there });
+      });
+    } finally {
+      isolate.close();
+    }
+    // Not vacuous: some are answered here, and with what the isolate says.
+    expect(read.filter((outcome) => outcome !== undefined).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('answers exactly what the isolate answers, for any path over any JSON (differential)', () => {
     const keys = [
       'spec',

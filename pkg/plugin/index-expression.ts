@@ -24,6 +24,7 @@
  * function or leave the object.
  */
 
+import { types } from 'node:util';
 import { NOT_STRINGS, RETURNS } from './index-isolate';
 
 /** One function's answer for an object: its values, its error, or `undefined` when only the isolate can tell. */
@@ -270,52 +271,76 @@ class ReadError {
 
 /**
  * A property as JavaScript reads it from the object's JSON copy (what the isolate is given): an own enumerable data
- * property, or `undefined` when neither the object nor its prototype has it. Inherited names (`constructor`,
+ * property, or `undefined` when neither the copy nor its prototype has it. Inherited names (`constructor`,
  * `__proto__`, `map` of an array), properties of strings and numbers, and anything JSON would not carry over as it
- * is (an accessor, a hidden property, an object of a class) go to the isolate.
+ * is (an accessor, a hidden property, an object of a class, a proxy, a `toJSON`) go to the isolate.
  */
 function ownData(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null || key === '__proto__') return ISOLATE;
+  if (typeof value !== 'object' || value === null || key === '__proto__' || !isPlain(value)) return ISOLATE;
   return Array.isArray(value) ? arrayItem(value, key) : objectProperty(value, key);
 }
 
+/** Whether JSON carries the object over as it is: an array or plain object, no proxy, no `toJSON` of its own. */
+function isPlain(value: object): boolean {
+  if (types.isProxy(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  const plainPrototype = Array.isArray(value)
+    ? prototype === Array.prototype
+    : prototype === Object.prototype || prototype === null;
+  return plainPrototype && !Object.prototype.hasOwnProperty.call(value, 'toJSON');
+}
+
 function arrayItem(array: unknown[], key: string): unknown {
-  if (Object.getPrototypeOf(array) !== Array.prototype) return ISOLATE;
   if (key === 'length') return array.length;
   if (!ARRAY_INDEX.test(key)) return key in Array.prototype ? ISOLATE : undefined;
-  const descriptor = Object.getOwnPropertyDescriptor(array, key);
-  // A hole is `null` in the JSON copy.
-  if (descriptor === undefined) return Number(key) < array.length ? ISOLATE : undefined;
-  return dataOf(descriptor);
+  if (Number(key) >= array.length) return undefined;
+  // JSON writes a hole, `undefined`, a function or a symbol in an array as `null`.
+  const item = dataOf(Object.getOwnPropertyDescriptor(array, key));
+  return item === undefined ? null : item;
 }
 
 function objectProperty(object: object, key: string): unknown {
-  const prototype: unknown = Object.getPrototypeOf(object);
-  if (prototype !== Object.prototype && prototype !== null) return ISOLATE;
-  const descriptor = Object.getOwnPropertyDescriptor(object, key);
-  if (descriptor === undefined) return key in Object.prototype ? ISOLATE : undefined;
-  return dataOf(descriptor);
+  const value = dataOf(Object.getOwnPropertyDescriptor(object, key));
+  // JSON leaves out a property whose value is `undefined`, a function or a symbol: the copy's prototype answers.
+  return value === undefined && key in Object.prototype ? ISOLATE : value;
 }
 
-const dataOf = (descriptor: PropertyDescriptor): unknown =>
-  'value' in descriptor && descriptor.enumerable === true ? descriptor.value : ISOLATE;
+/** A property's value as JSON writes it (`undefined` when it leaves it out), or ISOLATE for an accessor or hidden one. */
+function dataOf(descriptor: PropertyDescriptor | undefined): unknown {
+  if (descriptor === undefined) return undefined;
+  if (!('value' in descriptor) || descriptor.enumerable !== true) return ISOLATE;
+  const value: unknown = descriptor.value;
+  return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+}
 
 /** The function's result as values, with the isolate's words for a result that is not one. */
 function valuesOf(value: unknown): ExpressionOutcome | typeof ISOLATE {
   if (value === undefined || value === null) return { values: [] };
-  if (typeof value === 'string') return { values: [value] };
-  if (Array.isArray(value)) return arrayValues(value);
-  if (typeof value === 'number' && !Number.isFinite(value)) return ISOLATE;
-  const kind = typeof value;
-  return kind === 'object' || kind === 'number' || kind === 'boolean'
-    ? { error: `returned ${kind}; ${RETURNS}` }
-    : ISOLATE;
+  switch (typeof value) {
+    case 'string':
+      return { values: [value] };
+    case 'object':
+      if (!isPlain(value)) return ISOLATE;
+      return Array.isArray(value) ? arrayValues(value) : notValues('object');
+    case 'number':
+      // JSON writes NaN and the infinities as `null`.
+      return Number.isFinite(value) ? notValues('number') : ISOLATE;
+    case 'boolean':
+      return notValues('boolean');
+    default:
+      return ISOLATE;
+  }
 }
 
-function arrayValues(array: unknown[]): ExpressionOutcome {
+const notValues = (kind: string): ExpressionOutcome => ({ error: `returned ${kind}; ${RETURNS}` });
+
+/** An array's items by index as JSON writes them (no iterator or getter of the array's is run). */
+function arrayValues(array: unknown[]): ExpressionOutcome | typeof ISOLATE {
   const values: string[] = [];
-  for (const item of array) {
-    if (typeof item !== 'string') return { error: `returned ${NOT_STRINGS}; ${RETURNS}` };
+  for (let i = 0; i < array.length; i++) {
+    const item = dataOf(Object.getOwnPropertyDescriptor(array, String(i)));
+    if (item === ISOLATE || (typeof item === 'object' && item !== null && !isPlain(item))) return ISOLATE;
+    if (typeof item !== 'string') return notValues(NOT_STRINGS);
     values.push(item);
   }
   return { values };
