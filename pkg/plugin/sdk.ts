@@ -60,7 +60,10 @@ export interface StoredObject {
  * An index of a plugin model: a `path` (`spec.email`, `spec.tags[*]`) or an
  * `indexFunc`. An index function is shipped as source and run in a sandbox
  * inside the apiserver on every write: pure, synchronous, no variables from
- * outside it, no `require`; it returns a value, several, or nothing.
+ * outside it, no `require`; it returns a value, several, or nothing. One that
+ * only reads a path (`.name`, `?.name`, `['name']`, one case fold or `trim()`,
+ * a `?? 'text'` or `|| []` fallback) costs what a `path` costs; any other runs
+ * in an isolate of the model's own, which costs every write more.
  *
  * @example
  * ix.add({ name: 'spec.email', unique: true, indexFunc: (person) => person.spec.email?.toLowerCase() });
