@@ -60,7 +60,8 @@ export class IndexSandbox {
   private lastObject?: ApiObject;
   /**
    * Every function as a path read in the apiserver (ADR 0065), when every one of them is such a path; the isolate
-   * then answers only for objects on which a path step needs JavaScript's own answer.
+   * then answers only for objects on which a path step needs JavaScript's own answer. With one function of another
+   * kind the isolate runs for every object anyway, and answers them all.
    */
   private readonly expressions?: IndexExpression[];
 
@@ -95,7 +96,7 @@ export class IndexSandbox {
   indexFunc(name: string): (object: ApiObject) => IndexValue {
     const position = this.functions.findIndex((f) => f.name === name);
     return (object) => {
-      const outcome = this.outcomes(object)[position];
+      const outcome = this.outcome(position, object);
       if ('error' in outcome) throw this.refusal(name, object, outcome.error);
       return outcome.values;
     };
@@ -106,11 +107,16 @@ export class IndexSandbox {
     this.isolate.close();
   }
 
-  private outcomes(object: ApiObject): Outcome[] {
+  /** One function's outcome: read in the apiserver when it can be, else every function's from the isolate. */
+  private outcome(position: number, object: ApiObject): Outcome {
     if (this.expressions !== undefined && !this.isolate.isClosed) {
-      const read = readOutcomes(this.expressions, object);
+      const read = this.expressions[position](object);
       if (read !== undefined) return read;
     }
+    return this.outcomes(object)[position];
+  }
+
+  private outcomes(object: ApiObject): Outcome[] {
     if (this.lastObject === object && this.last !== undefined) return this.last.outcomes;
     const json = JSON.stringify(object);
     if (this.last?.json !== json) this.last = { json, outcomes: this.recent.get(json) ?? this.answered(json) };
@@ -149,17 +155,6 @@ export class IndexSandbox {
       },
     ]);
   }
-}
-
-/** Every expression's outcome for the object, or `undefined` when one of them needs the isolate. */
-function readOutcomes(expressions: IndexExpression[], object: ApiObject): Outcome[] | undefined {
-  const outcomes: Outcome[] = new Array<Outcome>(expressions.length);
-  for (let i = 0; i < expressions.length; i++) {
-    const outcome = expressions[i](object);
-    if (outcome === undefined) return undefined;
-    outcomes[i] = outcome;
-  }
-  return outcomes;
 }
 
 /**
