@@ -1,3 +1,4 @@
+import { waitFor } from '../util/wait-for';
 import { WatcherQueue } from './watcher-queue';
 
 class Overflow extends Error {}
@@ -132,6 +133,26 @@ describe('WatcherQueue', () => {
       await microtasks();
       expect(batches).toEqual([[1, 2, 3], [4, 5, 6, 7, 8], [9]]);
       expect(q.open).toBe(true);
+    });
+
+    it('delivers a change pushed to many listeners in slices, with other work served between them', async () => {
+      const queues = Array.from({ length: 250 }, () => queue(10));
+      const got = queues.map(() => [] as number[]);
+      let ended = 0;
+      queues.forEach((q, i) => q.listen({ onEvents: (items) => got[i].push(...items), onEnd: () => ended++ }));
+      await microtasks();
+      const delivered = () => got.filter((items) => items.length > 0).length;
+      for (const q of queues) q.push(1);
+      // Work that arrives while the fan-out runs (here: the next turn's callback) runs after its first slice.
+      const seenBetween = new Promise<number>((resolve) => setImmediate(() => resolve(delivered())));
+      expect(await seenBetween).toBe(100);
+      // A change pushed while the rest waits reaches those watchers in the same batch as the first.
+      for (const q of queues) q.push(2);
+      await waitFor(() => got.every((items) => items.length === 2), { what: 'every listener to have both changes' });
+      expect(got[0]).toEqual([1, 2]);
+      expect(got[249]).toEqual([1, 2]);
+      for (const q of queues) q.stop();
+      await waitFor(() => ended === queues.length, { what: 'every listener to hear of the stop' });
     });
 
     it('does not apply the capacity: a listener takes whatever is pushed', async () => {

@@ -12,7 +12,7 @@ export interface WatcherQueueOptions<T> {
 
 /** A consumer that takes items in batches as they are pushed (`WatcherQueue.listen`). */
 export interface QueueListener<T> {
-  /** The items pushed in one synchronous run (before the delivery's microtask), in order. Should not throw: a throw ends the queue with it. */
+  /** The items pushed since the last delivery (see `listen`), in order. Should not throw: a throw ends the queue with it. */
   onEvents(items: readonly T[]): void;
   /** The queue ended: with its failure, or with none after `stop()`. Called once. */
   onEnd(error?: Error): void;
@@ -35,9 +35,11 @@ interface Waiter<T> {
  *   watcher costs bounded memory and never slows the producer.
  * - `fail(error)` ends it the same way with any error; `stop()` ends it
  *   quietly (a pending read resolves as done); both discard what is queued.
- * - Instead of being iterated it can be `listen`ed to: what is pushed in one
- *   synchronous run is handed over in one batch, in a microtask, and the end
- *   is reported once. A listener takes everything, so `capacity` is not
+ * - Instead of being iterated it can be `listen`ed to: what is pushed until
+ *   its delivery runs is handed over in one batch, and the end is reported
+ *   once. A delivery runs in a microtask, or, when more than a hundred
+ *   listeners have one waiting, in a later turn of the event loop (see
+ *   `scheduleDelivery`). A listener takes everything, so `capacity` is not
  *   applied to it.
  *
  * @example
@@ -125,7 +127,7 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
 
   /**
    * Hands every item to `listener` instead of to readers: the backlog and
-   * anything queued first, then each synchronous run of pushes as one batch.
+   * anything queued first, then what is pushed until each delivery as one batch.
    * A queue that has already ended reports its end. Call it at most once,
    * and not after reading.
    */
@@ -164,7 +166,7 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
   private scheduleFlush(): void {
     if (this.flushing) return;
     this.flushing = true;
-    queueMicrotask(() => this.flush());
+    scheduleDelivery(() => this.flush());
   }
 
   /** Delivers what is queued to the listener, then the end if the queue has ended. */
@@ -229,5 +231,42 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
   private settleWaiters(): void {
     if (this.state !== 'ended') return;
     for (const waiter of this.waiters.splice(0)) waiter.resolve({ value: undefined, done: true });
+  }
+}
+
+/** How many listeners' deliveries run in one turn of the event loop (see `scheduleDelivery`). */
+const DELIVERIES_PER_TURN = 100;
+const deliveries: (() => void)[] = [];
+let deliveredAt = 0;
+let delivering = false;
+
+/**
+ * Runs a listener's delivery: the first hundred scheduled together in a microtask, as one change fanned out to a few
+ * watchers always was, each further hundred in a turn of the event loop of its own. A change fanned out to thousands
+ * of watchers then lets the requests and replies that arrive meanwhile be served between its slices, instead of
+ * waiting for the whole fan-out; a watcher whose delivery is still waiting takes the next change in the same batch.
+ */
+function scheduleDelivery(deliver: () => void): void {
+  deliveries.push(deliver);
+  if (delivering) return;
+  delivering = true;
+  queueMicrotask(deliverSlice);
+}
+
+function deliverSlice(): void {
+  try {
+    const end = Math.min(deliveredAt + DELIVERIES_PER_TURN, deliveries.length);
+    while (deliveredAt < end) deliveries[deliveredAt++]();
+  } finally {
+    if (deliveredAt < deliveries.length) {
+      // Under a steady load the list may never run empty: what has run is dropped as it goes.
+      deliveries.splice(0, deliveredAt);
+      deliveredAt = 0;
+      setImmediate(deliverSlice);
+    } else {
+      deliveries.length = 0;
+      deliveredAt = 0;
+      delivering = false;
+    }
   }
 }
