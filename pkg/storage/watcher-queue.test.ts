@@ -1,5 +1,5 @@
 import { waitFor } from '../util/wait-for';
-import { WatcherQueue } from './watcher-queue';
+import { WatcherQueue, deliveriesDone } from './watcher-queue';
 
 class Overflow extends Error {}
 
@@ -148,7 +148,8 @@ describe('WatcherQueue', () => {
       expect(await seenBetween).toBe(100);
       // A change pushed while the rest waits reaches those watchers in the same batch as the first.
       for (const q of queues) q.push(2);
-      await waitFor(() => got.every((items) => items.length === 2), { what: 'every listener to have both changes' });
+      await deliveriesDone();
+      expect(got.every((items) => items.length === 2)).toBe(true);
       expect(got[0]).toEqual([1, 2]);
       expect(got[249]).toEqual([1, 2]);
       for (const q of queues) q.stop();

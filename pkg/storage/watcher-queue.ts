@@ -239,6 +239,7 @@ const DELIVERIES_PER_TURN = 100;
 const deliveries: (() => void)[] = [];
 let deliveredAt = 0;
 let delivering = false;
+let drainWaiters: (() => void)[] = [];
 
 /**
  * Runs a listener's delivery: the first hundred scheduled together in a microtask, as one change fanned out to a few
@@ -246,6 +247,12 @@ let delivering = false;
  * of watchers then lets the requests and replies that arrive meanwhile be served between its slices, instead of
  * waiting for the whole fan-out; a watcher whose delivery is still waiting takes the next change in the same batch.
  */
+/** Resolves once every delivery scheduled so far has run (at once when none waits). */
+export function deliveriesDone(): Promise<void> {
+  if (!delivering) return Promise.resolve();
+  return new Promise((resolve) => drainWaiters.push(resolve));
+}
+
 function scheduleDelivery(deliver: () => void): void {
   deliveries.push(deliver);
   if (delivering) return;
@@ -267,6 +274,9 @@ function deliverSlice(): void {
       deliveries.length = 0;
       deliveredAt = 0;
       delivering = false;
+      const waiters = drainWaiters;
+      drainWaiters = [];
+      for (const resolve of waiters) resolve();
     }
   }
 }

@@ -1,8 +1,8 @@
 import { StorageError, expired, isStorageError } from '../errors';
 import type { ResourceType } from '../interface';
 import type { Watcher } from '../watch';
+import { deliveriesDone } from '../watcher-queue';
 import { redisRetryBackoff, translateError, type RedisClient } from './connection';
-import { FanOutPacer } from './fan-out-pacer';
 import type { TypeKeys } from './keys';
 import { decodeEvent, revisionOfId, type StreamEntry } from './stream-events';
 import type { RedisOutageLog } from './outage-log';
@@ -14,17 +14,6 @@ const READ_COUNT = 1_000;
 const BLOCK_MS = 5_000;
 
 const REVISION = /^(0|[1-9][0-9]*)$/;
-
-/**
- * The most of the process's time one type's live fan-out may take: after
- * delivering a read, the loop pauses a third as long as delivering took
- * (when the pause would be a millisecond or more), and what arrives
- * meanwhile goes out together. Measured with 1,000 watchers: 0.75 gave the
- * lowest delivery p99 (0.5 and below waited too long, 0.8 and above spent
- * the CPU the rest of the machine needed). See FanOutPacer.
- */
-const FAN_OUT_SHARE = 3 / 4;
-const FAN_OUT_MIN_PAUSE_MS = 1;
 
 /** What a stream reader needs from the storage. */
 export interface StreamReaderOptions {
@@ -65,7 +54,6 @@ export class StreamReader {
   private connection: RedisClient | undefined;
   private stopped = false;
   private readonly abort = new AbortController();
-  private readonly pacer = new FanOutPacer({ share: FAN_OUT_SHARE, minPauseMs: FAN_OUT_MIN_PAUSE_MS });
 
   constructor(private readonly options: StreamReaderOptions) {
     void this.loop();
@@ -254,7 +242,12 @@ export class StreamReader {
       this.options.outages.back(`watch ${type}`);
       state.lostRedis = false;
     }
-    if (reply) await this.pacer.run(() => this.deliver(reply[0][1] as StreamEntry[]), this.abort.signal);
+    if (reply) {
+      this.deliver(reply[0][1] as StreamEntry[]);
+      // The next read waits until every watcher has had this one (in slices, between which requests are served):
+      // what the stream receives meanwhile goes out together, one socket write per watcher (ADR 0066).
+      await deliveriesDone();
+    }
   }
 
   /**
