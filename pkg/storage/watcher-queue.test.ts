@@ -156,6 +156,25 @@ describe('WatcherQueue', () => {
       await waitFor(() => ended === queues.length, { what: 'every listener to hear of the stop' });
     });
 
+    it('answers deliveriesDone once what was scheduled before it ran, though more keeps coming', async () => {
+      const queues = Array.from({ length: 250 }, () => queue(10));
+      const got = queues.map(() => [] as number[]);
+      queues.forEach((q, i) => q.listen({ onEvents: (items) => got[i].push(...items), onEnd: () => undefined }));
+      await microtasks();
+      for (const q of queues) q.push(0);
+      let done = false;
+      void deliveriesDone().then(() => (done = true));
+      // A new change every turn keeps the list from running empty; the wait still ends.
+      for (let change = 1; !done && change < 100; change++) {
+        for (const q of queues) q.push(change);
+        await microtasks();
+      }
+      expect(done).toBe(true);
+      expect(got.every((items) => items[0] === 0)).toBe(true);
+      for (const q of queues) q.stop();
+      await deliveriesDone();
+    });
+
     it('does not apply the capacity: a listener takes whatever is pushed', async () => {
       const q = queue(2);
       const { batches, listener } = recorder();

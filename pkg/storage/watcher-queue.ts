@@ -236,10 +236,16 @@ export class WatcherQueue<T> implements AsyncIterableIterator<T> {
 
 /** How many listeners' deliveries run in one turn of the event loop (see `scheduleDelivery`). */
 const DELIVERIES_PER_TURN = 100;
+/** Deliveries waiting to run, from `deliveredAt` on. */
 const deliveries: (() => void)[] = [];
 let deliveredAt = 0;
-let delivering = false;
-let drainWaiters: (() => void)[] = [];
+/** Whether a slice is about to run (in a microtask or a later turn): one runs at a time. */
+let sliceScheduled = false;
+/** How many deliveries were ever scheduled, and how many have run: `deliveriesDone` waits for a count. */
+let scheduledCount = 0;
+let ranCount = 0;
+/** Callers of `deliveriesDone`, in the order of the counts they wait for. */
+const doneWaiters: { upTo: number; resolve: () => void }[] = [];
 
 /**
  * Runs a listener's delivery: the first hundred scheduled together in a microtask, as one change fanned out to a few
@@ -247,36 +253,33 @@ let drainWaiters: (() => void)[] = [];
  * of watchers then lets the requests and replies that arrive meanwhile be served between its slices, instead of
  * waiting for the whole fan-out; a watcher whose delivery is still waiting takes the next change in the same batch.
  */
-/** Resolves once every delivery scheduled so far has run (at once when none waits). */
-export function deliveriesDone(): Promise<void> {
-  if (!delivering) return Promise.resolve();
-  return new Promise((resolve) => drainWaiters.push(resolve));
-}
-
 function scheduleDelivery(deliver: () => void): void {
   deliveries.push(deliver);
-  if (delivering) return;
-  delivering = true;
+  scheduledCount++;
+  if (sliceScheduled) return;
+  sliceScheduled = true;
   queueMicrotask(deliverSlice);
+}
+
+/** Resolves once every delivery scheduled before the call has run (at once when none waits). */
+export function deliveriesDone(): Promise<void> {
+  if (ranCount >= scheduledCount) return Promise.resolve();
+  return new Promise((resolve) => doneWaiters.push({ upTo: scheduledCount, resolve }));
 }
 
 function deliverSlice(): void {
   try {
     const end = Math.min(deliveredAt + DELIVERIES_PER_TURN, deliveries.length);
-    while (deliveredAt < end) deliveries[deliveredAt++]();
-  } finally {
-    if (deliveredAt < deliveries.length) {
-      // Under a steady load the list may never run empty: what has run is dropped as it goes.
-      deliveries.splice(0, deliveredAt);
-      deliveredAt = 0;
-      setImmediate(deliverSlice);
-    } else {
-      deliveries.length = 0;
-      deliveredAt = 0;
-      delivering = false;
-      const waiters = drainWaiters;
-      drainWaiters = [];
-      for (const resolve of waiters) resolve();
+    while (deliveredAt < end) {
+      ranCount++;
+      deliveries[deliveredAt++]();
     }
+  } finally {
+    // What has run is dropped as it goes: under a steady load the list may never run empty.
+    deliveries.splice(0, deliveredAt);
+    deliveredAt = 0;
+    if (deliveries.length > 0) setImmediate(deliverSlice);
+    else sliceScheduled = false;
+    while (doneWaiters.length > 0 && doneWaiters[0].upTo <= ranCount) doneWaiters.shift()!.resolve();
   }
 }
