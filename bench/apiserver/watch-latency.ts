@@ -94,7 +94,7 @@ export async function runWatchCase(target: WatchTarget, spec: WatchCase, caseNam
           createPath: target.createPath,
           rate: spec.rate,
           seconds: spec.seconds,
-          namePrefix: `w-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+          namePrefix: `w-${slug(target.name)}-${slug(caseName)}`,
           headers: target.writeHeaders,
           onProgress: (sent) => update(sent, `events received ${sum(streams)}`),
         }),
@@ -138,7 +138,7 @@ async function warmUp(target: WatchTarget, spec: WatchCase, caseName: string, st
       createPath: target.createPath,
       rate: spec.rate,
       seconds: spec.warmupSeconds,
-      namePrefix: `warm-${target.name}-${caseName.replace(/\W+/g, '-')}`,
+      namePrefix: `warm-${slug(target.name)}-${slug(caseName)}`,
       headers: target.writeHeaders,
       onProgress: (sent) => update(sent),
     }),
@@ -167,3 +167,6 @@ async function untilDelivered(
 }
 
 const sum = (streams: WatchStream[]): number => streams.reduce((n, s) => n + s.received, 0);
+
+/** A case's or target's name as part of an object name (`bare fan-out` → `bare-fan-out`). */
+const slug = (name: string): string => name.replace(/\W+/g, '-');

@@ -1,4 +1,5 @@
 import { PERSONS_PATH } from '../apiserver/persons';
+import { startBaseline } from '../apiserver/servers';
 import { runWatchCase, type WatchCaseResult, type WatchTarget } from '../apiserver/watch-latency';
 import { formatMs, rate, renderTable, verdict } from '../support/report';
 import { summarizeLatencies, type LatencySummary } from '../support/latency-stats';
@@ -14,12 +15,29 @@ const WARMUP_SECONDS = 2;
 const WATCHER = 'bench-watcher';
 const PLAIN_WATCHER = 'bench-plain-watcher';
 
+/** The sides of the comparison, each run in two rounds. */
+type Side = 'conditional' | 'unconditional' | 'bare fan-out';
+/**
+ * The order of the measured rounds: each side's two rounds sit symmetrically around the middle, because the
+ * rounds after the unreported first one still drift (each a little faster than the one before).
+ */
+const ROUNDS: readonly Side[] = [
+  'conditional',
+  'unconditional',
+  'bare fan-out',
+  'bare fan-out',
+  'unconditional',
+  'conditional',
+];
+
 /**
  * 1,000 watchers of persons whose role allows them only `where spec.name=${user.name}` or where the `team` label
  * is set (two differently shaped conditions: every event is judged against both, per watcher, and every create
  * carries a team, so every watcher gets every create), while the admin creates persons at 100/s; in other rounds
- * the same with a user allowed persons outright. Delivery latency is from a create being sent to its event reaching
- * the watcher. Answers whether the conditional p99, over both its rounds, met the goal.
+ * the same with a user allowed persons outright, and the same watchers and creates on a bare Node server that
+ * writes Redis's change stream straight to the sockets (bench/apiserver's baseline): the floor of this machine,
+ * measured in the same run. Delivery latency is from a create being sent to its event reaching the watcher.
+ * Answers whether the conditional p99, over both its rounds, met the goal.
  */
 export async function runConditionalWatch(
   cluster: RbacCluster,
@@ -33,7 +51,8 @@ export async function runConditionalWatch(
     { ...rule, where: { labelSelector: 'team' } },
   ]);
   const plain = await userWith(server, admin, PLAIN_WATCHER, [rule]);
-  const target = (name: string, authorization: string): WatchTarget => ({
+  const bare = await startBaseline(cluster);
+  const svc = (name: string, authorization: string): WatchTarget => ({
     name,
     url: server.url,
     serverPid: server.pid,
@@ -43,53 +62,54 @@ export async function runConditionalWatch(
     watchHeaders: { Authorization: authorization },
     writeHeaders: { Authorization: admin },
   });
-  const spec = { watchers: WATCHERS, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
-  // The run's first fan-out to 1,000 watchers is the slowest whichever side goes first (p99 about 2.5× the next:
-  // the server's and the client's code and buffers warm up); a first round is run and not reported. The rounds
-  // after it still drift (each a little faster than the one before), so the two sides take turns in the order
-  // A B B A and each side is judged on the deliveries of both its rounds together.
-  await runWatchCase(target('warm-up', plain), spec, 'a first round, not reported');
-  const sides = { conditional: [] as WatchCaseResult[], unconditional: [] as WatchCaseResult[] };
-  for (const side of ['conditional', 'unconditional', 'unconditional', 'conditional'] as const) {
-    const round = sides[side].length + 1;
-    const authorization = side === 'conditional' ? conditional : plain;
-    sides[side].push(await runWatchCase(target(side, authorization), spec, `${side} watchers, round ${round}`));
+  const targets: Record<Side, WatchTarget> = {
+    conditional: svc('conditional', conditional),
+    unconditional: svc('unconditional', plain),
+    'bare fan-out': {
+      name: 'bare fan-out',
+      url: bare.url,
+      serverPid: bare.process.pid,
+      redisPid: cluster.redisPid,
+      createPath: '/objects',
+      watchPath: () => Promise.resolve('/watch'),
+    },
+  };
+  try {
+    const spec = { watchers: WATCHERS, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
+    // The first fan-out to 1,000 watchers of each server is the slowest whichever side goes first (p99 about 2.5×
+    // the next: the server's and the client's code and buffers warm up); a first round on each is not reported.
+    await runWatchCase(targets.unconditional, spec, 'a first round, not reported');
+    await runWatchCase(targets['bare fan-out'], spec, 'a first round, not reported');
+    const sides: Record<Side, WatchCaseResult[]> = { conditional: [], unconditional: [], 'bare fan-out': [] };
+    for (const side of ROUNDS) {
+      sides[side].push(await runWatchCase(targets[side], spec, `${side} watchers, round ${sides[side].length + 1}`));
+    }
+    return report(sides);
+  } finally {
+    await bare.process.stop();
   }
-  const rounds = [...sides.conditional, ...sides.unconditional].map((c, i) => ({ ...pool([c]), round: (i % 2) + 1 }));
-  const pooled = [pool(sides.conditional), pool(sides.unconditional)];
+}
+
+/** Prints every round and each side's rounds pooled; answers whether the conditional side met the goal. */
+function report(sides: Record<Side, WatchCaseResult[]>): boolean {
+  const order = Object.keys(sides) as Side[];
+  const pooled = order.map((side) => pool(sides[side]));
   const met = watchMet(pooled[0]);
   console.log(
     `\nConditional watchers: ${WATCHERS} watchers, ${RATE} creates/s for ${SECONDS} s (after ${WARMUP_SECONDS} s), ` +
-      'rounds in the order conditional, unconditional, unconditional, conditional',
+      `rounds in the order ${ROUNDS.join(', ')}; the bare fan-out is a Node server writing Redis's change stream ` +
+      'straight to the sockets (no apiserver): what this machine does at best',
   );
-  console.log(
-    renderTable(
-      [
-        'watchers',
-        'events delivered',
-        'p50',
-        'p99',
-        'max',
-        'create p99',
-        'failed watchers',
-        'CPU apiserver / redis / generator',
-        'goal',
-        'result',
-      ],
-      [
-        ...rounds.map((r) => row(`${r.server}, round ${r.round}`, r, '—', '—')),
-        ...pooled.map((p, i) =>
-          row(
-            `${p.server}, both rounds`,
-            p,
-            i === 0 ? `p99 < ${CONDITIONAL_WATCH_P99_MS} ms` : '—',
-            i === 0 ? verdict(met) : '—',
-          ),
-        ),
-      ],
-    ),
+  const header = ['watchers', 'events delivered', 'p50', 'p99', 'max', 'create p99', 'failed watchers'];
+  const rounds = order.flatMap((side) =>
+    sides[side].map((c, i) => row(`${side}, round ${i + 1}`, pool([c]), '—', '—')),
   );
-  const failure = sides.conditional.find((c) => c.firstFailure)?.firstFailure;
+  const goal = `p99 < ${CONDITIONAL_WATCH_P99_MS} ms`;
+  const totals = pooled.map((p, i) =>
+    row(`${p.server}, both rounds`, p, i === 0 ? goal : '—', i === 0 ? verdict(met) : '—'),
+  );
+  console.log(renderTable([...header, 'CPU server / redis / generator', 'goal', 'result'], [...rounds, ...totals]));
+  const failure = [...sides.conditional, ...sides.unconditional].find((c) => c.firstFailure)?.firstFailure;
   if (failure) console.log(`first failure: ${failure}`);
   return met;
 }
