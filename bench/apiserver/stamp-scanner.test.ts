@@ -47,4 +47,10 @@ describe('StampScanner finds every send time in a watch body once', () => {
     expect(stamps).toEqual([1]);
     expect(errors).toEqual([error]);
   });
+
+  it('reads each send time as Number reads it, digits and a dot or anything else', () => {
+    const values = ['0.000', '7', '123456789.125', '0.1', '98765.432', '1e3', '-5.5'];
+    for (let i = 0; i < 200; i++) values.push((Math.random() * 1e7).toFixed(3));
+    expect(scan([chunked(values.map((v) => eventLine(v)))]).stamps).toEqual(values.map(Number));
+  });
 });

@@ -4,10 +4,14 @@ import { SENT_AT_ANNOTATION } from './persons';
 const SENT_AT = Buffer.from(`${JSON.stringify(SENT_AT_ANNOTATION)}:"`);
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
 /** How an ERROR event starts on the wire. */
 const ERROR_EVENT = Buffer.from('{"type":"ERROR"');
 /** Bytes of an ERROR event kept for the report. */
 const ERROR_CHARS = 300;
+const NO_BYTES: Buffer = Buffer.alloc(0);
 
 /**
  * Finds the send-time stamps in a watch response body read in arbitrary
@@ -15,13 +19,18 @@ const ERROR_CHARS = 300;
  * holds the annotation): one `onStamp(sentAt)` per event that carries it,
  * however the reads split it. An ERROR event is reported with `onError`.
  *
+ * It runs once per read of every watcher, as often as the server writes, on
+ * the same machine: a read is scanned where it lies (it is copied only when a
+ * stamp, or what may be the start of one, is cut off at its end), and the
+ * ERROR event, which ends a watch, is looked for only after the read's last stamp.
+ *
  * @example
  * const scanner = new StampScanner((sentAt) => latencies.record(performance.now() - sentAt), (line) => fail(line));
  * socket.on('data', (chunk) => scanner.feed(chunk));
  */
 export class StampScanner {
   /** Unscanned bytes from the last read: part of a stamp, or what may be the start of one. */
-  private carry = Buffer.alloc(0);
+  private carry: Buffer = NO_BYTES;
 
   constructor(
     private readonly onStamp: (sentAt: number) => void,
@@ -31,26 +40,57 @@ export class StampScanner {
   /** Scans the next piece of the body. */
   feed(chunk: Buffer): void {
     const bytes = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    this.carry = NO_BYTES;
     let from = 0;
     for (let at = bytes.indexOf(SENT_AT); at !== -1; at = bytes.indexOf(SENT_AT, from)) {
       const start = at + SENT_AT.length;
-      const end = bytes.indexOf(QUOTE, start);
-      if (end === -1) {
+      let end = start;
+      while (end < bytes.length && bytes[end] !== QUOTE) end++;
+      if (end === bytes.length) {
         // The stamp continues in the next read.
         this.carry = Buffer.from(bytes.subarray(at));
         return;
       }
-      this.onStamp(Number(bytes.toString('latin1', start, end)));
+      this.onStamp(stampValue(bytes, start, end));
       from = end + 1;
     }
-    const error = bytes.indexOf(ERROR_EVENT);
+    // An ERROR event is a watch's last: it comes after every stamped event of its read.
+    const error = bytes.indexOf(ERROR_EVENT, from);
     if (error !== -1) {
       const lineEnd = bytes.indexOf(NEWLINE, error);
       this.onError(
         bytes.toString('utf8', error, Math.min(lineEnd === -1 ? bytes.length : lineEnd, error + ERROR_CHARS)),
       );
     }
-    // Keep what may be the start of a stamp split across reads.
-    this.carry = Buffer.from(bytes.subarray(Math.max(from, bytes.length - SENT_AT.length + 1)));
+    this.carry = cutOffStart(bytes, from);
   }
+}
+
+/** The send time between `start` and `end` (`1234.567`), read without making a string when it is digits and a dot. */
+function stampValue(bytes: Buffer, start: number, end: number): number {
+  let value = 0;
+  let scale = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b === DOT && scale === 0) scale = 1;
+    else if (b >= ZERO && b <= NINE) {
+      value = value * 10 + (b - ZERO);
+      if (scale) scale *= 10;
+    } else return Number(bytes.toString('latin1', start, end));
+  }
+  return scale ? value / scale : value;
+}
+
+/**
+ * A copy of the end of `bytes` (not before `from`) that is the beginning of the stamp's marker, cut off by the end
+ * of the read; empty when there is none.
+ */
+function cutOffStart(bytes: Buffer, from: number): Buffer {
+  for (let at = Math.max(from, bytes.length - SENT_AT.length + 1); at < bytes.length; at++) {
+    if (bytes[at] !== SENT_AT[0]) continue;
+    let matches = true;
+    for (let i = at + 1; i < bytes.length && matches; i++) matches = bytes[i] === SENT_AT[i - at];
+    if (matches) return Buffer.from(bytes.subarray(at));
+  }
+  return NO_BYTES;
 }
