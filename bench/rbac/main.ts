@@ -25,7 +25,8 @@ import { withBenchSession } from '../support/session';
  * - conditions: a conditional list page and GET against the same requests allowed
  *   without a condition (a field selector asking for the same objects), and a union
  *   of two conditions' page against its two lists;
- * - condition-watch: 1,000 watchers with two conditions each, 100 creates/s;
+ * - condition-watch: 1,000 watchers with two conditions each, 100 creates/s, beside
+ *   unconditional watchers and a bare fan-out with no apiserver (the machine's floor);
  * - propagation: a role template's change until every apiserver replica
  *   enforces it, through the rbac-aggregation controller.
  *
