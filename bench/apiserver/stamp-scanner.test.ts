@@ -41,6 +41,17 @@ describe('StampScanner finds every send time in a watch body once', () => {
     expect(scan(bytes).stamps).toEqual([12.5, 3456.125, 7]);
   });
 
+  it('reports an ERROR event once wherever a read splits it, by as much of its line as that read holds', () => {
+    const error = '{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}}';
+    const errorBody = chunked([eventLine('1.000'), `${error}\n`]);
+    for (let cut = 1; cut < errorBody.length; cut++) {
+      const { stamps, errors } = scan([errorBody.subarray(0, cut), errorBody.subarray(cut)]);
+      expect(stamps).toEqual([1]);
+      expect(errors).toHaveLength(1);
+      expect(error.startsWith(errors[0]) && errors[0].startsWith('{"type":"ERROR"')).toBe(true);
+    }
+  });
+
   it('reports an ERROR event by its line', () => {
     const error = '{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}}';
     const { stamps, errors } = scan([chunked([eventLine('1.000'), `${error}\n`])]);
@@ -49,7 +60,7 @@ describe('StampScanner finds every send time in a watch body once', () => {
   });
 
   it('reads each send time as Number reads it, digits and a dot or anything else', () => {
-    const values = ['0.000', '7', '123456789.125', '0.1', '98765.432', '1e3', '-5.5'];
+    const values = ['0.000', '7', '123456789.125', '0.1', '98765.432', '1e3', '-5.5', '.', '1.2.3', '5.'];
     for (let i = 0; i < 200; i++) values.push((Math.random() * 1e7).toFixed(3));
     expect(scan([chunked(values.map((v) => eventLine(v)))]).stamps).toEqual(values.map(Number));
   });

@@ -12,6 +12,9 @@ const ERROR_EVENT = Buffer.from('{"type":"ERROR"');
 /** Bytes of an ERROR event kept for the report. */
 const ERROR_CHARS = 300;
 const NO_BYTES: Buffer = Buffer.alloc(0);
+/** What a read may cut in two and the next one complete. */
+const MARKERS = [SENT_AT, ERROR_EVENT];
+const MARKER_BYTES = Math.max(...MARKERS.map((m) => m.length));
 
 /**
  * Finds the send-time stamps in a watch response body read in arbitrary
@@ -78,19 +81,24 @@ function stampValue(bytes: Buffer, start: number, end: number): number {
       if (scale) scale *= 10;
     } else return Number(bytes.toString('latin1', start, end));
   }
+  if (end - start === (scale ? 1 : 0)) return Number(bytes.toString('latin1', start, end));
   return scale ? value / scale : value;
 }
 
 /**
- * A copy of the end of `bytes` (not before `from`) that is the beginning of the stamp's marker, cut off by the end
- * of the read; empty when there is none.
+ * A copy of the end of `bytes` (not before `from`) that is the beginning of the stamp's marker or of an ERROR event,
+ * cut off by the end of the read; empty when there is none.
  */
 function cutOffStart(bytes: Buffer, from: number): Buffer {
-  for (let at = Math.max(from, bytes.length - SENT_AT.length + 1); at < bytes.length; at++) {
-    if (bytes[at] !== SENT_AT[0]) continue;
-    let matches = true;
-    for (let i = at + 1; i < bytes.length && matches; i++) matches = bytes[i] === SENT_AT[i - at];
-    if (matches) return Buffer.from(bytes.subarray(at));
+  for (let at = Math.max(from, bytes.length - MARKER_BYTES + 1); at < bytes.length; at++) {
+    for (const marker of MARKERS) if (startsWithPart(bytes, at, marker)) return Buffer.from(bytes.subarray(at));
   }
   return NO_BYTES;
+}
+
+/** Whether `bytes` from `at` to its end is the beginning of `marker`. */
+function startsWithPart(bytes: Buffer, at: number, marker: Buffer): boolean {
+  if (bytes.length - at >= marker.length) return false;
+  for (let i = at; i < bytes.length; i++) if (bytes[i] !== marker[i - at]) return false;
+  return true;
 }
