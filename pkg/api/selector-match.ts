@@ -23,7 +23,8 @@ export function labelMatches(labels: Record<string, string> | undefined, req: La
 
 /** Whether an object's values for an index satisfy one requirement (any value for `in`, none for `notin`). */
 export function fieldMatches(values: readonly string[], req: FieldRequirement): boolean {
-  const hit = values.some((v) => req.values.includes(v));
+  let hit = false;
+  for (let i = 0; i < values.length && !hit; i++) hit = req.values.includes(values[i]);
   return req.op === 'in' ? hit : !hit;
 }
 

@@ -29,15 +29,12 @@ export class Selection {
 
   /** Whether the object's current state matches. */
   matchesObject(object: ApiObject): boolean {
-    return this.matches(object.metadata.name ?? '', (index) => {
-      const spec = this.specs.get(index);
-      return spec ? sharedIndexValues(spec, object) : [];
-    });
+    return this.matches(object.metadata.name ?? '', object, undefined);
   }
 
   /** Whether a state given by its index values matched. */
   matchesValues(name: string, values: IndexValueMap): boolean {
-    return this.matches(name, (index) => values[index] ?? []);
+    return this.matches(name, undefined, values);
   }
 
   /**
@@ -58,23 +55,36 @@ export class Selection {
     return undefined;
   }
 
-  private matches(name: string, valuesOf: (index: string) => string[]): boolean {
+  // Every watcher of a type judges every event of it: the checks below are plain loops over a state given either
+  // as an object or as index values, so that a judgement allocates nothing.
+  private matches(name: string, object: ApiObject | undefined, values: IndexValueMap | undefined): boolean {
     if (this.names && !this.names.has(name)) return false;
-    if (!requirementsHold(this.labels, this.fields, valuesOf)) return false;
-    return this.anyOf === undefined || this.anyOf.some((c) => requirementsHold(c.labels, c.fields, valuesOf));
+    if (!this.holds(this.labels, this.fields, object, values)) return false;
+    if (this.anyOf === undefined) return true;
+    for (const condition of this.anyOf) if (this.holds(condition.labels, condition.fields, object, values)) return true;
+    return false;
   }
-}
 
-function requirementsHold(
-  labelReqs: readonly LabelRequirement[],
-  fieldReqs: readonly FieldRequirement[],
-  valuesOf: (index: string) => string[],
-): boolean {
-  if (labelReqs.length) {
-    const labels = labelsOf(valuesOf(LABELS_INDEX));
-    if (!labelReqs.every((r) => labelMatches(labels, r))) return false;
+  private holds(
+    labelReqs: readonly LabelRequirement[],
+    fieldReqs: readonly FieldRequirement[],
+    object: ApiObject | undefined,
+    values: IndexValueMap | undefined,
+  ): boolean {
+    if (labelReqs.length) {
+      const labels = labelsOf(this.valuesOf(LABELS_INDEX, object, values));
+      for (const r of labelReqs) if (!labelMatches(labels, r)) return false;
+    }
+    for (const r of fieldReqs) if (!fieldMatches(this.valuesOf(r.field, object, values), r)) return false;
+    return true;
   }
-  return fieldReqs.every((r) => fieldMatches(valuesOf(r.field), r));
+
+  /** The state's values of one index: from the object (worked out once per object), or as given. */
+  private valuesOf(index: string, object: ApiObject | undefined, values: IndexValueMap | undefined): string[] {
+    if (values !== undefined) return values[index] ?? [];
+    const spec = this.specs.get(index);
+    return spec && object ? sharedIndexValues(spec, object) : [];
+  }
 }
 
 /**
