@@ -92,7 +92,7 @@ export async function runConditionalWatch(
 
 /** Prints every round and each side's rounds pooled; answers whether the conditional side met the goal. */
 function report(sides: Record<Side, WatchCaseResult[]>): boolean {
-  const order = Object.keys(sides) as Side[];
+  const order: Side[] = ['conditional', 'unconditional', 'bare fan-out'];
   const pooled = order.map((side) => pool(sides[side]));
   const met = watchMet(pooled[0]);
   console.log(
